@@ -1,0 +1,54 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+)
+
+func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	env := &cliEnv{stdout: &out, stderr: &errb, getenv: func(string) string { return "" }}
+	code = dispatch(context.Background(), env, args)
+	return code, out.String(), errb.String()
+}
+
+func TestDispatch(t *testing.T) {
+	tests := []struct {
+		name       string
+		args       []string
+		wantCode   int
+		wantStdout string
+		wantStderr string
+	}{
+		{"help lists every subcommand", []string{"help"}, exitOK, "backtest", ""},
+		{"dash h is help", []string{"-h"}, exitOK, "commands:", ""},
+		{"no command is a usage error", nil, exitUsage, "", "usage: engine"},
+		{"unknown command exits 2 with usage", []string{"frobnicate"}, exitUsage, "", `unknown command "frobnicate"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, stdout, stderr := runCLI(t, tt.args...)
+			if code != tt.wantCode {
+				t.Errorf("exit code = %d, want %d", code, tt.wantCode)
+			}
+			if !strings.Contains(stdout, tt.wantStdout) {
+				t.Errorf("stdout %q does not contain %q", stdout, tt.wantStdout)
+			}
+			if !strings.Contains(stderr, tt.wantStderr) {
+				t.Errorf("stderr %q does not contain %q", stderr, tt.wantStderr)
+			}
+		})
+	}
+}
+
+func TestHelpNamesAllCommands(t *testing.T) {
+	_, stdout, _ := runCLI(t, "help")
+	for _, c := range commands() {
+		if !strings.Contains(stdout, "  "+c.name+" ") {
+			t.Errorf("help does not list %q:\n%s", c.name, stdout)
+		}
+	}
+}

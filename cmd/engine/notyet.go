@@ -1,0 +1,26 @@
+package main
+
+import (
+	"context"
+	"fmt"
+)
+
+// notYet is the placeholder of a subcommand whose issue has not landed. It
+// says so plainly and exits 2 rather than pretending to work.
+func notYet(name, issue string) func(context.Context, *cliEnv, []string) int {
+	return func(_ context.Context, env *cliEnv, _ []string) int {
+		fmt.Fprintf(env.stderr, "engine %s: not implemented yet (%s)\n", name, issue)
+		return exitUsage
+	}
+}
+
+var (
+	cmdRun      = notYet("run", "issue: the running engine")
+	cmdCheck    = notYet("check", "issue: the rule language")
+	cmdTest     = notYet("test", "issue: backtesting and rule tests")
+	cmdBacktest = notYet("backtest", "issue: backtesting and rule tests")
+	cmdRecord   = notYet("record", "issue: backtesting and rule tests")
+	cmdSim      = notYet("sim", "issue: the simulated exchange")
+	cmdDocs     = notYet("docs", "issue: the rule language")
+	cmdSchema   = notYet("schema", "issue: the rule language")
+)
