@@ -155,6 +155,9 @@ type ValidationError struct {
 	Op    Op
 	Field string
 	Rule  string
+	// Code is the exchange code a server answers for the same mistake; the
+	// simulator answers with it. Empty means CodeParamVerify.
+	Code string
 }
 
 // Error reads like "place-order: price: required when orderType is limit".
