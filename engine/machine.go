@@ -1,0 +1,138 @@
+package engine
+
+import (
+	"time"
+)
+
+// Phase is where a rule is in its life cycle.
+type Phase string
+
+// Rule phases. A rule moves inactive -> pending (its condition holds, waiting
+// for `for`) -> firing (actions ran on this transition) -> cooldown (if it has
+// one) -> inactive. Firing is edge-triggered: actions run on the transition
+// into firing, never on every tick that the condition stays true.
+const (
+	Inactive Phase = "inactive"
+	Pending  Phase = "pending"
+	Firing   Phase = "firing"
+	Cooldown Phase = "cooldown"
+)
+
+// Once limits a rule to one firing per market session or per day.
+type Once string
+
+// Once values; the empty Once has no such limit.
+const (
+	OncePerSession Once = "per_session"
+	OncePerDay     Once = "per_day"
+)
+
+// Timing is the part of a rule that drives its state machine.
+type Timing struct {
+	For      time.Duration // the condition must hold this long before firing
+	Cooldown time.Duration // after a firing, no new firing for this long
+	Once     Once
+}
+
+// Outcome is the result of evaluating a condition on one tick.
+type Outcome int
+
+// Evaluation outcomes. Unknown covers an evaluation error and stale or
+// missing data: the rule cannot tell, so it must not fire, and a pending
+// hold restarts, because the condition was not seen to hold throughout.
+const (
+	False Outcome = iota
+	True
+	Unknown
+)
+
+// Reason says why a tick did or did not fire; it goes into the trace.
+type Reason string
+
+// Reasons.
+const (
+	ReasonFired      Reason = "fired"
+	ReasonFalse      Reason = "condition false"
+	ReasonHolding    Reason = "holding (for)"
+	ReasonStillTrue  Reason = "already fired; waiting for the condition to turn false"
+	ReasonCooldown   Reason = "cooldown"
+	ReasonOnce       Reason = "already fired once in this period"
+	ReasonUnknown    Reason = "condition could not be evaluated"
+	ReasonNotStarted Reason = "waiting for the first full poll"
+)
+
+// RuleState is the persisted state of one rule. The zero value is a rule that
+// has never been true.
+type RuleState struct {
+	Phase Phase `json:"phase"`
+	// Since is when the condition started to hold (pending) or when the rule
+	// entered its current phase.
+	Since time.Time `json:"since"`
+	// LastFired is the time of the last firing.
+	LastFired time.Time `json:"last_fired,omitzero"`
+	// OncePeriod is the session or day key of the last firing (for Once).
+	OncePeriod string `json:"once_period,omitempty"`
+	// Firings counts firings over the rule's life.
+	Firings int64 `json:"firings"`
+}
+
+// Step advances s by one tick at now with the condition's outcome; period is
+// the key of the current session or day for t.Once (for example
+// "regular@2026-03-09" or "2026-03-09"). It returns the new state, whether the
+// rule fires on this tick, and why.
+func Step(s RuleState, t Timing, now time.Time, out Outcome, period string) (RuleState, bool, Reason) {
+	if s.Phase == "" {
+		s.Phase = Inactive
+	}
+	// Cooldown runs on time alone; when it ends the rule starts over.
+	if s.Phase == Cooldown {
+		if now.Sub(s.LastFired) < t.Cooldown {
+			return s, false, ReasonCooldown
+		}
+		s.Phase, s.Since = Inactive, now
+	}
+	switch out {
+	case Unknown:
+		if s.Phase == Pending {
+			s.Phase, s.Since = Inactive, now
+		}
+		return s, false, ReasonUnknown
+	case False:
+		if s.Phase == Firing && t.Cooldown > 0 && now.Sub(s.LastFired) < t.Cooldown {
+			s.Phase, s.Since = Cooldown, now
+			return s, false, ReasonFalse
+		}
+		if s.Phase != Inactive {
+			s.Phase, s.Since = Inactive, now
+		}
+		return s, false, ReasonFalse
+	}
+	// The condition holds.
+	switch s.Phase {
+	case Firing:
+		if t.Cooldown > 0 {
+			if now.Sub(s.LastFired) < t.Cooldown {
+				return s, false, ReasonCooldown
+			}
+			// Cooldown over and still true: hold again from now, as if new.
+			s.Phase, s.Since = Pending, now
+			break
+		}
+		return s, false, ReasonStillTrue
+	case Inactive:
+		s.Phase, s.Since = Pending, now
+	}
+	if now.Sub(s.Since) < t.For {
+		return s, false, ReasonHolding
+	}
+	if t.Once != "" && s.OncePeriod == period && s.Firings > 0 {
+		// Stay pending: the rule fires as soon as a new period begins.
+		return s, false, ReasonOnce
+	}
+	s.Phase, s.Since, s.LastFired = Firing, now, now
+	s.Firings++
+	if t.Once != "" {
+		s.OncePeriod = period
+	}
+	return s, true, ReasonFired
+}
