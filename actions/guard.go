@@ -1,0 +1,188 @@
+package actions
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/shopspring/decimal"
+	"gopkg.in/yaml.v3"
+)
+
+// Sentinel errors of the risk guards; a blocked order wraps one of them.
+var (
+	ErrKillSwitch      = errors.New("kill switch is on: no new orders (cancels and closes still run)")
+	ErrSymbolNotAllow  = errors.New("symbol is not in allowed_symbols of the safety file")
+	ErrOrderTooLarge   = errors.New("order size above max_order_size")
+	ErrNotionalTooHigh = errors.New("order notional above max_notional")
+	ErrPositionTooBig  = errors.New("resulting position above max_position")
+	ErrTooManyOrders   = errors.New("more than max_orders_per_minute orders")
+)
+
+// Limits are the per-symbol limits of the safety file. A zero limit is no limit.
+type Limits struct {
+	MaxOrderSize decimal.Decimal `yaml:"max_order_size"` // in base coin, per order
+	MaxNotional  decimal.Decimal `yaml:"max_notional"`   // size x price, per order, in quote coin
+	MaxPosition  decimal.Decimal `yaml:"max_position"`   // absolute size of the position after the order
+}
+
+// Safety is the safety file: limits that rule files cannot override. It is a
+// separate file so that whoever writes rules cannot loosen it by accident.
+type Safety struct {
+	// AllowedSymbols, when not empty, is the only symbols new orders may use.
+	AllowedSymbols []string `yaml:"allowed_symbols"`
+	// Default applies to every symbol without its own entry in Symbols.
+	Default Limits            `yaml:"default"`
+	Symbols map[string]Limits `yaml:"symbols"`
+	// MaxOrdersPerMinute bounds new orders over any sliding minute (0: none).
+	MaxOrdersPerMinute int `yaml:"max_orders_per_minute"`
+	// KillSwitchFile: while this file exists no new order is sent.
+	KillSwitchFile string `yaml:"kill_switch_file"`
+}
+
+// LoadSafety reads a safety file strictly: an unknown key is an error, so a
+// misspelt limit can never be silently ignored.
+func LoadSafety(path string) (*Safety, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("safety file: %w", err)
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(b))
+	dec.KnownFields(true)
+	var s Safety
+	if err := dec.Decode(&s); err != nil {
+		return nil, fmt.Errorf("safety file %s: %w", path, err)
+	}
+	if s.MaxOrdersPerMinute < 0 {
+		return nil, fmt.Errorf("safety file %s: max_orders_per_minute must not be negative", path)
+	}
+	for sym, l := range s.Symbols {
+		if l.MaxOrderSize.IsNegative() || l.MaxNotional.IsNegative() || l.MaxPosition.IsNegative() {
+			return nil, fmt.Errorf("safety file %s: symbols.%s: limits must not be negative", path, sym)
+		}
+	}
+	return &s, nil
+}
+
+// OrderCheck is what the guard needs to know about an order.
+type OrderCheck struct {
+	Symbol string
+	Size   decimal.Decimal // absolute size of the order
+	Price  decimal.Decimal // limit price, or the reference price of a market order
+	// Reducing is true for orders that can only make a position smaller
+	// (close intents, reduce-only, close-positions, cancels). They are never
+	// blocked: when something goes wrong, getting out must stay possible.
+	Reducing bool
+	// PositionAfter is the absolute size of the position if the order fills.
+	PositionAfter decimal.Decimal
+}
+
+// GuardOptions configure a Guard.
+type GuardOptions struct {
+	Safety *Safety // nil: no limits except the kill switch
+	Now    func() time.Time
+	// FileExists reports whether the kill-switch file exists (default os.Stat).
+	FileExists func(path string) bool
+}
+
+// Guard applies the safety file to every new order. It is safe for
+// concurrent use.
+type Guard struct {
+	opts   GuardOptions
+	mu     sync.Mutex
+	killed string      // reason of a kill by signal or API; empty when not killed
+	recent []time.Time // times of the orders of the last minute, oldest first
+}
+
+// NewGuard returns a guard for opts.
+func NewGuard(opts GuardOptions) *Guard {
+	if opts.Safety == nil {
+		opts.Safety = &Safety{}
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.FileExists == nil {
+		opts.FileExists = func(p string) bool { _, err := os.Stat(p); return err == nil }
+	}
+	return &Guard{opts: opts}
+}
+
+// Kill turns the kill switch on (for example on SIGUSR1) until Resume.
+func (g *Guard) Kill(reason string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if reason == "" {
+		reason = "killed"
+	}
+	g.killed = reason
+}
+
+// Resume turns a Kill off. The kill-switch file, if present, still applies.
+func (g *Guard) Resume() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.killed = ""
+}
+
+// Killed reports whether new orders are stopped, and why.
+func (g *Guard) Killed() (bool, string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.killedLocked()
+}
+
+func (g *Guard) killedLocked() (bool, string) {
+	if g.killed != "" {
+		return true, g.killed
+	}
+	if f := g.opts.Safety.KillSwitchFile; f != "" && g.opts.FileExists(f) {
+		return true, "kill switch file " + f + " exists"
+	}
+	return false, ""
+}
+
+// Allow checks one order against the safety file and, when it passes,
+// counts it against max_orders_per_minute. The error names the limit.
+func (g *Guard) Allow(o OrderCheck) error {
+	if o.Reducing {
+		return nil
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if k, why := g.killedLocked(); k {
+		return fmt.Errorf("%s: %w (%s)", o.Symbol, ErrKillSwitch, why)
+	}
+	s := g.opts.Safety
+	if len(s.AllowedSymbols) > 0 && !slices.Contains(s.AllowedSymbols, o.Symbol) {
+		return fmt.Errorf("%s: %w", o.Symbol, ErrSymbolNotAllow)
+	}
+	lim, ok := s.Symbols[o.Symbol]
+	if !ok {
+		lim = s.Default
+	}
+	if lim.MaxOrderSize.IsPositive() && o.Size.GreaterThan(lim.MaxOrderSize) {
+		return fmt.Errorf("%s: size %s: %w %s", o.Symbol, o.Size, ErrOrderTooLarge, lim.MaxOrderSize)
+	}
+	if n := o.Size.Mul(o.Price); lim.MaxNotional.IsPositive() && n.GreaterThan(lim.MaxNotional) {
+		return fmt.Errorf("%s: notional %s: %w %s", o.Symbol, n, ErrNotionalTooHigh, lim.MaxNotional)
+	}
+	if lim.MaxPosition.IsPositive() && o.PositionAfter.GreaterThan(lim.MaxPosition) {
+		return fmt.Errorf("%s: position %s: %w %s", o.Symbol, o.PositionAfter, ErrPositionTooBig, lim.MaxPosition)
+	}
+	now := g.opts.Now()
+	cut := 0
+	for cut < len(g.recent) && now.Sub(g.recent[cut]) >= time.Minute {
+		cut++
+	}
+	g.recent = g.recent[cut:]
+	if s.MaxOrdersPerMinute > 0 && len(g.recent) >= s.MaxOrdersPerMinute {
+		return fmt.Errorf("%s: %w (%d)", o.Symbol, ErrTooManyOrders, s.MaxOrdersPerMinute)
+	}
+	g.recent = append(g.recent, now)
+	return nil
+}
