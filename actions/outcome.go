@@ -34,8 +34,10 @@ type Leg struct {
 	Failures []exchange.BatchFailure `json:"failures,omitempty"`
 	// Reconciled is true when the outcome was ambiguous and was settled by
 	// looking the order up by client order id.
-	Reconciled bool   `json:"reconciled,omitempty"`
-	Error      string `json:"error,omitempty"`
+	Reconciled bool `json:"reconciled,omitempty"`
+	// Note explains an ok outcome that did less than asked (nothing to cancel).
+	Note  string `json:"note,omitempty"`
+	Error string `json:"error,omitempty"`
 }
 
 // Ambiguous reports whether err leaves it unknown if the exchange applied the
