@@ -1,0 +1,489 @@
+package marketdata
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"sync"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/tickrules/tickrules/exchange"
+)
+
+// Reader is what the pollers read from a venue: the live client, the
+// simulator, or a recording.
+type Reader interface {
+	MarketStates(ctx context.Context) ([]exchange.MarketState, error)
+	MarketCalendar(ctx context.Context) (exchange.Calendar, error)
+	StockInfo(ctx context.Context, req exchange.StockInfoRequest) ([]exchange.StockInfo, error)
+	StockOrderBook(ctx context.Context, req exchange.StockOrderBookRequest) (exchange.StockOrderBook, error)
+	StockFills(ctx context.Context, req exchange.StockFillsRequest) ([]exchange.StockFill, error)
+	AllPositions(ctx context.Context, req exchange.AllPositionsRequest) ([]exchange.Position, error)
+	PendingOrders(ctx context.Context, req exchange.PendingOrdersRequest) (exchange.PendingOrdersPage, error)
+	StrategyOrders(ctx context.Context, req exchange.StrategyOrdersRequest) ([]exchange.StrategyOrder, error)
+	DiscountRates(ctx context.Context, req exchange.DiscountRateRequest) ([]exchange.DiscountCoin, error)
+	SpotRecords(ctx context.Context, req exchange.SpotRecordRequest) ([]exchange.SpotRecord, error)
+	Accounts(ctx context.Context, req exchange.AccountsRequest) ([]exchange.Account, error)
+}
+
+// Clock is the pollers' time source.
+type Clock interface {
+	Now() time.Time
+	After(d time.Duration) <-chan time.Time
+}
+
+// Demand is what the loaded rules read: the parts, and for the parts fetched
+// per pair, product type or category, which ones. The pollers fetch exactly
+// this and nothing else.
+type Demand struct {
+	Parts        PartSet
+	StockPairs   []string
+	ProductTypes []exchange.ProductType
+	Categories   []exchange.Category
+}
+
+// StaleAfter is how many poll intervals old a part may be before the rules
+// that read it stop firing.
+const StaleAfter = 3
+
+// PollerOptions configure a Poller.
+type PollerOptions struct {
+	Reader Reader
+	Clock  Clock
+	Logger *zap.Logger
+	Demand Demand
+	// Contracts lets the State know which product type a symbol belongs to,
+	// so a symbol without a position is known to be flat.
+	Contracts []ProductContract
+	// Headroom is the fraction of each operation's published rate limit the
+	// pollers may use; the rest stays free for orders (default 0.5).
+	Headroom float64
+	// Intervals override the interval of a part; below the rate-limit
+	// minimum they are raised to it.
+	Intervals map[Part]time.Duration
+	// MinInterval is the shortest interval of any part (default 1s, the tick).
+	MinInterval time.Duration
+	// SpotWindow is how far back spot records are read (default 24h).
+	SpotWindow time.Duration
+	Build      BuildOptions
+}
+
+// baseInterval is how often a part is worth polling when the rate limit is
+// not the constraint: sessions, stock info and discount tiers change rarely.
+var baseInterval = [numParts]time.Duration{
+	PartMarket:         time.Minute,
+	PartStockInfo:      time.Minute,
+	PartStockBook:      time.Second,
+	PartStockTrades:    2 * time.Second,
+	PartPositions:      time.Second,
+	PartOrders:         time.Second,
+	PartStrategyOrders: 2 * time.Second,
+	PartDiscount:       5 * time.Minute,
+	PartSpotRecords:    time.Minute,
+	PartBalances:       5 * time.Second,
+}
+
+// partOps are the operations each part calls, once per key.
+var partOps = [numParts][]exchange.Op{
+	PartMarket:         {exchange.OpMarketStates, exchange.OpMarketCalendar},
+	PartStockInfo:      {exchange.OpStockInfo},
+	PartStockBook:      {exchange.OpStockOrderBook},
+	PartStockTrades:    {exchange.OpStockFills},
+	PartPositions:      {exchange.OpAllPositions},
+	PartOrders:         {exchange.OpOrdersPending},
+	PartStrategyOrders: {exchange.OpStrategyOrders},
+	PartDiscount:       {exchange.OpDiscountRate},
+	PartSpotRecords:    {exchange.OpSpotRecord},
+	PartBalances:       {exchange.OpAccounts},
+}
+
+// task is one fetch: a part for one key (pair, product type, category or "").
+type task struct {
+	part     Part
+	key      string
+	interval time.Duration
+	due      time.Time
+	fetched  bool
+}
+
+// Poller fetches the demanded parts at intervals that fit the rate limits
+// and keeps the latest answer of each; State builds one immutable State from
+// them. It is safe for concurrent use: Run polls while the engine takes
+// States.
+type Poller struct {
+	opts  PollerOptions
+	tasks []*task
+
+	mu     sync.Mutex
+	states []exchange.MarketState
+	cal    exchange.Calendar
+	mktAt  time.Time
+	in     BuildInput
+}
+
+// NewPoller plans the tasks of opts.Demand.
+func NewPoller(opts PollerOptions) (*Poller, error) {
+	if opts.Reader == nil || opts.Clock == nil {
+		return nil, errors.New("poller: Reader and Clock are required")
+	}
+	if opts.Logger == nil {
+		opts.Logger = zap.NewNop()
+	}
+	if opts.Headroom <= 0 || opts.Headroom > 1 {
+		opts.Headroom = 0.5
+	}
+	if opts.MinInterval <= 0 {
+		opts.MinInterval = time.Second
+	}
+	if opts.SpotWindow <= 0 {
+		opts.SpotWindow = 24 * time.Hour
+	}
+	p := &Poller{opts: opts, in: BuildInput{Contracts: opts.Contracts}}
+	d := opts.Demand
+	for _, part := range d.Parts.Parts() {
+		var keys []string
+		switch part {
+		case PartStockBook, PartStockTrades:
+			keys = d.StockPairs
+		case PartPositions, PartOrders, PartBalances:
+			for _, pt := range d.ProductTypes {
+				keys = append(keys, string(pt))
+			}
+		case PartStrategyOrders:
+			for _, c := range d.Categories {
+				keys = append(keys, string(c))
+			}
+		default:
+			keys = []string{""}
+		}
+		if len(keys) == 0 {
+			return nil, fmt.Errorf("poller: part %s is read but names no %s", part, keyKind(part))
+		}
+		iv, err := p.interval(part, len(keys))
+		if err != nil {
+			return nil, err
+		}
+		for _, k := range keys {
+			p.tasks = append(p.tasks, &task{part: part, key: k, interval: iv})
+		}
+	}
+	return p, nil
+}
+
+func keyKind(p Part) string {
+	switch p {
+	case PartStockBook, PartStockTrades:
+		return "stock pair"
+	case PartStrategyOrders:
+		return "category"
+	}
+	return "product type"
+}
+
+// interval is the poll interval of part when it has n keys: the wanted
+// interval, raised until n fetches per interval fit in Headroom of the
+// operation's rate limit.
+func (p *Poller) interval(part Part, n int) (time.Duration, error) {
+	iv := baseInterval[part]
+	if o, ok := p.opts.Intervals[part]; ok && o > 0 {
+		iv = o
+	}
+	for _, op := range partOps[part] {
+		info, ok := exchange.LookupOp(op)
+		if !ok {
+			return 0, fmt.Errorf("poller: no rate limit known for %s", op)
+		}
+		perSecond := float64(info.Rate) / info.Per.Seconds() * p.opts.Headroom
+		minIv := time.Duration(math.Ceil(float64(n) / perSecond * float64(time.Second)))
+		iv = max(iv, minIv)
+	}
+	return max(iv, p.opts.MinInterval), nil
+}
+
+// Interval returns the poll interval of part (0 when it is not polled).
+func (p *Poller) Interval(part Part) time.Duration {
+	for _, t := range p.tasks {
+		if t.part == part {
+			return t.interval
+		}
+	}
+	return 0
+}
+
+// Budget lists, per operation, the requests per second the pollers make.
+func (p *Poller) Budget() map[exchange.Op]float64 {
+	out := map[exchange.Op]float64{}
+	for _, t := range p.tasks {
+		for _, op := range partOps[t.part] {
+			out[op] += 1 / t.interval.Seconds()
+		}
+	}
+	return out
+}
+
+// FullyPolled reports whether every task has been fetched at least once. No
+// rule may fire before that: after a restart, half a State could make a rule
+// look true.
+func (p *Poller) FullyPolled() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, t := range p.tasks {
+		if !t.fetched {
+			return false
+		}
+	}
+	return true
+}
+
+// PollDue fetches every task that is due at the clock's time. Errors are
+// logged and returned joined; the previous answer of a failed task is kept
+// and ages towards staleness.
+func (p *Poller) PollDue(ctx context.Context) error {
+	now := p.opts.Clock.Now()
+	var errs []error
+	for _, t := range p.tasks {
+		p.mu.Lock()
+		due := !t.due.After(now)
+		p.mu.Unlock()
+		if !due {
+			continue
+		}
+		err := p.fetch(ctx, t, now)
+		p.mu.Lock()
+		t.due = now.Add(t.interval)
+		if err == nil {
+			t.fetched = true
+		}
+		p.mu.Unlock()
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			p.opts.Logger.Warn("poll failed", zap.Stringer("part", t.part), zap.String("key", t.key), zap.Error(err))
+			errs = append(errs, fmt.Errorf("poll %s %s: %w", t.part, t.key, err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// Run polls until ctx is done, waking when the next task is due.
+func (p *Poller) Run(ctx context.Context) error {
+	for {
+		_ = p.PollDue(ctx)
+		next := p.nextDue()
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-p.opts.Clock.After(next.Sub(p.opts.Clock.Now())):
+		}
+	}
+}
+
+func (p *Poller) nextDue() time.Time {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var next time.Time
+	for i, t := range p.tasks {
+		if i == 0 || t.due.Before(next) {
+			next = t.due
+		}
+	}
+	return next
+}
+
+// fetch runs one task and stores its answer.
+func (p *Poller) fetch(ctx context.Context, t *task, now time.Time) error {
+	r := p.opts.Reader
+	ctx = exchange.WithPriority(ctx, exchange.PriorityLow)
+	switch t.part {
+	case PartMarket:
+		states, err := r.MarketStates(ctx)
+		if err != nil {
+			return err
+		}
+		cal, err := r.MarketCalendar(ctx)
+		if err != nil {
+			return err
+		}
+		p.mu.Lock()
+		p.states, p.cal, p.mktAt = states, cal, now
+		p.mu.Unlock()
+	case PartStockInfo:
+		pairs, err := r.StockInfo(ctx, exchange.StockInfoRequest{})
+		if err != nil {
+			return err
+		}
+		p.set(func(in *BuildInput) { in.StockInfo = &StockInfoInput{Pairs: pairs, At: now} })
+	case PartStockBook:
+		book, err := r.StockOrderBook(ctx, exchange.StockOrderBookRequest{Symbol: t.key})
+		if err != nil {
+			return err
+		}
+		p.set(func(in *BuildInput) {
+			in.Books = replace(in.Books, BookInput{Symbol: t.key, Book: book, At: now}, func(b BookInput) bool { return b.Symbol == t.key })
+		})
+	case PartStockTrades:
+		fills, err := r.StockFills(ctx, exchange.StockFillsRequest{Symbol: t.key, Limit: 100})
+		if err != nil {
+			return err
+		}
+		p.set(func(in *BuildInput) {
+			in.Fills = replace(in.Fills, FillsInput{Symbol: t.key, Fills: fills, At: now}, func(f FillsInput) bool { return f.Symbol == t.key })
+		})
+	case PartPositions:
+		pt := exchange.ProductType(t.key)
+		pos, err := r.AllPositions(ctx, exchange.AllPositionsRequest{ProductType: pt})
+		if err != nil {
+			return err
+		}
+		p.set(func(in *BuildInput) {
+			in.Positions = replace(in.Positions, PositionsInput{ProductType: pt, Positions: pos, At: now}, func(x PositionsInput) bool { return x.ProductType == pt })
+		})
+	case PartOrders:
+		pt := exchange.ProductType(t.key)
+		orders, err := p.allPending(ctx, pt)
+		if err != nil {
+			return err
+		}
+		p.set(func(in *BuildInput) {
+			in.Orders = replace(in.Orders, OrdersInput{ProductType: pt, Orders: orders, At: now}, func(x OrdersInput) bool { return x.ProductType == pt })
+		})
+	case PartStrategyOrders:
+		c := exchange.Category(t.key)
+		orders, err := r.StrategyOrders(ctx, exchange.StrategyOrdersRequest{Category: c})
+		if err != nil {
+			return err
+		}
+		p.set(func(in *BuildInput) {
+			in.StrategyOrders = replace(in.StrategyOrders, StrategyOrdersInput{Category: c, Orders: orders, At: now}, func(x StrategyOrdersInput) bool { return x.Category == c })
+		})
+	case PartDiscount:
+		coins, err := r.DiscountRates(ctx, exchange.DiscountRateRequest{})
+		if err != nil {
+			return err
+		}
+		p.set(func(in *BuildInput) { in.Discount = &DiscountInput{Coins: coins, At: now} })
+	case PartSpotRecords:
+		recs, err := r.SpotRecords(ctx, exchange.SpotRecordRequest{StartTime: exchange.MillisOf(now.Add(-p.opts.SpotWindow)), EndTime: exchange.MillisOf(now), Limit: 500})
+		if err != nil {
+			return err
+		}
+		p.set(func(in *BuildInput) { in.SpotRecords = &SpotRecordsInput{Records: recs, At: now} })
+	case PartBalances:
+		pt := exchange.ProductType(t.key)
+		accts, err := r.Accounts(ctx, exchange.AccountsRequest{ProductType: pt})
+		if err != nil {
+			return err
+		}
+		p.set(func(in *BuildInput) {
+			in.Balances = replace(in.Balances, BalancesInput{ProductType: pt, Accounts: accts, At: now}, func(x BalancesInput) bool { return x.ProductType == pt })
+		})
+	}
+	return nil
+}
+
+// maxPendingPages bounds the pages of one pending-orders poll; a page is
+// 100 orders, so this is 2,000 open orders per product type.
+const maxPendingPages = 20
+
+// allPending reads every pending order of pt, following endId.
+func (p *Poller) allPending(ctx context.Context, pt exchange.ProductType) ([]exchange.PendingOrder, error) {
+	var all []exchange.PendingOrder
+	req := exchange.PendingOrdersRequest{ProductType: pt, Limit: 100}
+	for page := 0; page < maxPendingPages; page++ {
+		res, err := p.opts.Reader.PendingOrders(ctx, req)
+		if err != nil {
+			return nil, err
+		}
+		all = append(all, res.EntrustedList...)
+		if len(res.EntrustedList) < req.Limit || res.EndID == "" || res.EndID == req.IDLessThan {
+			return all, nil
+		}
+		req.IDLessThan = res.EndID
+	}
+	return nil, fmt.Errorf("more than %d pages of pending orders", maxPendingPages)
+}
+
+func (p *Poller) set(f func(*BuildInput)) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	f(&p.in)
+}
+
+// replace returns xs with the element matching same replaced by x (or x
+// appended). The old slice is not modified: States built earlier share it.
+func replace[T any](xs []T, x T, same func(T) bool) []T {
+	out := make([]T, 0, len(xs)+1)
+	done := false
+	for _, old := range xs {
+		if same(old) {
+			out = append(out, x)
+			done = true
+			continue
+		}
+		out = append(out, old)
+	}
+	if !done {
+		out = append(out, x)
+	}
+	return out
+}
+
+// State builds the State of the tick at now from the latest answers. The
+// market session is computed here, at now, from the last states and calendar
+// answers: minutes_to_close must be exact on every tick even though the
+// calendar is fetched once a minute.
+func (p *Poller) State(now time.Time) (*State, error) {
+	p.mu.Lock()
+	in := p.in
+	in.Now = now
+	var serr error
+	if !p.mktAt.IsZero() {
+		var s SessionInfo
+		s, serr = ComputeSession(now, p.states, p.cal)
+		if serr == nil {
+			in.Market = &MarketFetch{Session: s, At: p.mktAt}
+		}
+	}
+	p.mu.Unlock()
+	st, err := NewState(in, p.opts.Build)
+	if serr != nil {
+		err = errors.Join(fmt.Errorf("market session: %w", serr), err)
+	}
+	return st, err
+}
+
+// Stale returns the first part of parts that is missing or older than
+// StaleAfter intervals in st, and whether there is one.
+func (p *Poller) Stale(st *State, parts PartSet) (Part, bool) {
+	for _, part := range parts.Parts() {
+		iv := p.Interval(part)
+		if iv == 0 {
+			return part, true // read but never polled: a bug in the demand
+		}
+		ps := st.Parts[part]
+		if !ps.Fetched || st.Now.Sub(ps.At) > StaleAfter*iv {
+			return part, true
+		}
+	}
+	return 0, false
+}
+
+// Tasks lists the planned fetches as "part key every interval", for logs and
+// `engine check`.
+func (p *Poller) Tasks() []string {
+	out := make([]string, 0, len(p.tasks))
+	for _, t := range p.tasks {
+		s := t.part.String()
+		if t.key != "" {
+			s += " " + t.key
+		}
+		out = append(out, fmt.Sprintf("%s every %s", s, t.interval))
+	}
+	slices.Sort(out)
+	return out
+}
