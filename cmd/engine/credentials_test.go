@@ -1,0 +1,66 @@
+package main
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const secretMark = "s3cr3t-VALUE-never-printed"
+
+func TestLoadCredentials(t *testing.T) {
+	dir := t.TempDir()
+	file := func(name, body string, mode os.FileMode) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(body), mode); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chmod(p, mode); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	good := file("good", "# mine\nTICKRULES_API_KEY=k1\nTICKRULES_API_SECRET=\""+secretMark+"\"\nTICKRULES_API_PASSPHRASE=p1\n", 0o600)
+	loose := file("loose", "TICKRULES_API_KEY=k1\n", 0o644)
+	bad := file("bad", "TICKRULES_API_SECRET "+secretMark+"\n", 0o600)
+	typo := file("typo", "TICKRULES_API_SECRE="+secretMark+"\n", 0o600)
+
+	tests := []struct {
+		name    string
+		env     map[string]string
+		wantKey string
+		wantErr string
+	}{
+		{"nothing configured", nil, "", ""},
+		{"environment", map[string]string{envAPIKey: "k", envSecret: secretMark, envPassphrase: "p"}, "k", ""},
+		{"environment incomplete", map[string]string{envAPIKey: "k"}, "", "TICKRULES_API_PASSPHRASE, TICKRULES_API_SECRET not set"},
+		{"owner-only file", map[string]string{envCredsFile: good}, "k1", ""},
+		{"file readable by others", map[string]string{envCredsFile: loose}, "", "chmod 600"},
+		{"file with a bad line", map[string]string{envCredsFile: bad}, "", "line 1: want NAME=value"},
+		{"file with a typo", map[string]string{envCredsFile: typo}, "", `unknown name "TICKRULES_API_SECRE"`},
+		{"file and environment", map[string]string{envCredsFile: good, envAPIKey: "k"}, "", "not both"},
+		{"missing file", map[string]string{envCredsFile: filepath.Join(dir, "nope")}, "", "no such file"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := loadCredentials(func(k string) string { return tt.env[k] }, os.Stat, os.ReadFile)
+			if tt.wantErr == "" && err != nil {
+				t.Fatalf("unexpected error: %v", err)
+			}
+			if tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)) {
+				t.Fatalf("err = %v, want %q", err, tt.wantErr)
+			}
+			if err != nil && strings.Contains(err.Error(), secretMark) {
+				t.Fatalf("error leaks the secret: %v", err)
+			}
+			if c.APIKey != tt.wantKey {
+				t.Errorf("APIKey = %q, want %q", c.APIKey, tt.wantKey)
+			}
+		})
+	}
+	if _, err := loadCredentials(func(k string) string { return map[string]string{envCredsFile: loose}[k] }, os.Stat, os.ReadFile); !errors.Is(err, errLooseCredentialsFile) {
+		t.Errorf("loose file error %v is not errLooseCredentialsFile", err)
+	}
+}
