@@ -94,4 +94,3 @@ func parseCredentials(b []byte) (exchange.Credentials, error) {
 	}
 	return c, sc.Err()
 }
-
