@@ -20,7 +20,6 @@ var (
 	cmdTest     = notYet("test", "issue: backtesting and rule tests")
 	cmdBacktest = notYet("backtest", "issue: backtesting and rule tests")
 	cmdRecord   = notYet("record", "issue: backtesting and rule tests")
-	cmdSim      = notYet("sim", "issue: the simulated exchange")
 	cmdDocs     = notYet("docs", "issue: the rule language")
 	cmdSchema   = notYet("schema", "issue: the rule language")
 )

@@ -1,0 +1,136 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"net"
+	"net/http"
+	"time"
+
+	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
+
+	"github.com/tickrules/tickrules/sim"
+	"github.com/tickrules/tickrules/sim/server"
+)
+
+// simShutdownGrace is how long in-flight requests get to finish after
+// SIGINT or SIGTERM.
+const simShutdownGrace = 5 * time.Second
+
+// cmdSim serves the simulated exchange over HTTP until ctx is cancelled.
+// It prints exactly one line on stdout, "listening on http://HOST:PORT",
+// once the listener is bound; every other line (one per request) goes to
+// stderr.
+func cmdSim(ctx context.Context, env *cliEnv, args []string) int {
+	fs := flag.NewFlagSet("engine sim", flag.ContinueOnError)
+	fs.SetOutput(env.stderr)
+	scenarioPath := fs.String("scenario", "", "scenario `file` (YAML); default: the built-in demo scenario")
+	listen := fs.String("listen", "127.0.0.1:8080", "`address` to listen on; port 0 picks a free port")
+	speed := fs.Float64("speed", 1, "run the simulated clock `N` times faster than the wall clock")
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "usage: engine sim [--scenario FILE] [--listen ADDR] [--speed N]")
+		fmt.Fprintln(fs.Output(), "\nServes the simulated exchange over HTTP on the spec's paths.")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
+		return exitUsage
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(env.stderr, "engine sim: unexpected argument %q\n", fs.Arg(0))
+		fs.Usage()
+		return exitUsage
+	}
+	if !(*speed > 0) {
+		fmt.Fprintf(env.stderr, "engine sim: --speed must be positive (got %v)\n", *speed)
+		return exitUsage
+	}
+
+	// A scenario's clock starts at its start; the demo's at the wall clock's
+	// now, so that over HTTP it follows real time.
+	var sc *sim.Scenario
+	start := time.Now()
+	if *scenarioPath != "" {
+		var err error
+		if sc, err = sim.LoadScenario(*scenarioPath); err != nil {
+			fmt.Fprintf(env.stderr, "engine sim: %v\n", err)
+			return exitFail
+		}
+		start = sc.Clock.Start
+	} else {
+		sc = sim.Demo()
+	}
+	clk, err := server.NewWallClock(start, *speed)
+	if err != nil {
+		fmt.Fprintf(env.stderr, "engine sim: %v\n", err)
+		return exitUsage
+	}
+	log := newCLILogger(env)
+	defer func() { _ = log.Sync() }()
+
+	x, err := sim.New(sc, sim.Options{Clock: clk, Logger: log.Named("sim")})
+	if err != nil {
+		fmt.Fprintf(env.stderr, "engine sim: %v\n", err)
+		return exitFail
+	}
+	handler := server.New(server.Options{
+		Backend: server.SimBackend(x),
+		Clock:   clk,
+		Logger:  log.Named("http"),
+		Faults:  x.Faults(),
+	})
+
+	ln, err := net.Listen("tcp", *listen)
+	if err != nil {
+		fmt.Fprintf(env.stderr, "engine sim: %v\n", err)
+		return exitFail
+	}
+	srv := &http.Server{
+		Handler:           handler,
+		ReadHeaderTimeout: 10 * time.Second,
+		ErrorLog:          zap.NewStdLog(log.Named("http")),
+	}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	fmt.Fprintf(env.stdout, "listening on http://%s\n", ln.Addr())
+	log.Info("simulator ready", zap.String("scenario", scenarioName(sc, *scenarioPath)),
+		zap.Time("clock", clk.Now()), zap.Float64("speed", *speed))
+
+	select {
+	case err := <-served:
+		fmt.Fprintf(env.stderr, "engine sim: %v\n", err)
+		return exitFail
+	case <-ctx.Done():
+	}
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), simShutdownGrace)
+	defer cancel()
+	if err := srv.Shutdown(shutdownCtx); err != nil {
+		fmt.Fprintf(env.stderr, "engine sim: shutdown: %v\n", err)
+		return exitFail
+	}
+	log.Info("simulator stopped")
+	return exitOK
+}
+
+func scenarioName(sc *sim.Scenario, path string) string {
+	if path != "" {
+		return path
+	}
+	if sc.Name != "" {
+		return sc.Name
+	}
+	return "demo"
+}
+
+// newCLILogger logs human-readable lines to the command's stderr.
+func newCLILogger(env *cliEnv) *zap.Logger {
+	cfg := zap.NewDevelopmentEncoderConfig()
+	cfg.EncodeTime = zapcore.ISO8601TimeEncoder
+	core := zapcore.NewCore(zapcore.NewConsoleEncoder(cfg), zapcore.Lock(zapcore.AddSync(env.stderr)), zapcore.InfoLevel)
+	return zap.New(core)
+}

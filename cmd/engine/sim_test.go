@@ -1,0 +1,130 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// lockedBuffer is a bytes.Buffer safe for the server's goroutines to log into.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// TestSimServesUntilCancelled runs `engine sim --listen 127.0.0.1:0`, reads
+// its one stdout line, makes a request, cancels and expects exit 0.
+func TestSimServesUntilCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	outR, outW := io.Pipe()
+	stderr := &lockedBuffer{}
+	env := &cliEnv{stdout: outW, stderr: stderr, getenv: func(string) string { return "" }}
+	exit := make(chan int, 1)
+	go func() {
+		code := dispatch(ctx, env, []string{"sim", "--listen", "127.0.0.1:0"})
+		outW.Close()
+		exit <- code
+	}()
+
+	lines := bufio.NewScanner(outR)
+	if !lines.Scan() {
+		t.Fatalf("no line on stdout; stderr:\n%s", stderr.String())
+	}
+	first := lines.Text()
+	m := regexp.MustCompile(`^listening on (http://127\.0\.0\.1:[1-9][0-9]*)$`).FindStringSubmatch(first)
+	if m == nil {
+		t.Fatalf("stdout line %q is not `listening on http://HOST:PORT`", first)
+	}
+	client := &http.Client{Timeout: 10 * time.Second}
+	resp, err := client.Get(m[1] + "/api/v3/stock/market/stock-info")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var env2 struct {
+		Code string            `json:"code"`
+		Data []json.RawMessage `json:"data"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&env2); err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 || env2.Code != "00000" || len(env2.Data) == 0 {
+		t.Fatalf("stock-info: HTTP %d code %s, %d pairs", resp.StatusCode, env2.Code, len(env2.Data))
+	}
+
+	cancel()
+	select {
+	case code := <-exit:
+		if code != exitOK {
+			t.Fatalf("exit %d, want 0; stderr:\n%s", code, stderr.String())
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("engine sim did not stop after cancel")
+	}
+	if lines.Scan() {
+		t.Errorf("more than one stdout line: %q", lines.Text())
+	}
+	if !strings.Contains(stderr.String(), "stock-info") {
+		t.Errorf("the request was not logged on stderr:\n%s", stderr.String())
+	}
+}
+
+func TestSimCommandLineErrors(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.yaml")
+	if err := os.WriteFile(bad, []byte("name: bad\nclock:\n  start: 2026-03-10T14:30:00Z\nsettings:\n  one_way_trade_side: sometimes\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name   string
+		args   []string
+		code   int
+		stderr string
+	}{
+		{"unknown flag", []string{"sim", "--frob"}, exitUsage, "flag provided but not defined"},
+		{"stray argument", []string{"sim", "extra"}, exitUsage, `unexpected argument "extra"`},
+		{"zero speed", []string{"sim", "--speed", "0"}, exitUsage, "--speed must be positive"},
+		{"speed not a number", []string{"sim", "--speed", "fast"}, exitUsage, "invalid value"},
+		{"missing scenario file", []string{"sim", "--scenario", filepath.Join(dir, "none.yaml")}, exitFail, "none.yaml"},
+		{"scenario error names file and line", []string{"sim", "--scenario", bad}, exitFail, "bad.yaml:5"},
+		{"address in use or invalid", []string{"sim", "--listen", "127.0.0.1:-1"}, exitFail, "engine sim:"},
+		{"help", []string{"sim", "-h"}, exitOK, "usage: engine sim"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, stdout, stderr := runCLI(t, tt.args...)
+			if code != tt.code {
+				t.Errorf("exit %d, want %d; stderr:\n%s", code, tt.code, stderr)
+			}
+			if !strings.Contains(stderr, tt.stderr) {
+				t.Errorf("stderr does not contain %q:\n%s", tt.stderr, stderr)
+			}
+			if stdout != "" {
+				t.Errorf("stdout = %q, want nothing", stdout)
+			}
+		})
+	}
+}

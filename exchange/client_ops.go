@@ -1,0 +1,177 @@
+package exchange
+
+import "context"
+
+// The Trader methods. Each validates the request, waits for the rate
+// limiter and sends it once: a mutating request is never retried.
+
+// PlaceOrder places one futures order.
+func (c *Client) PlaceOrder(ctx context.Context, req PlaceOrderRequest) (OrderAck, error) {
+	return do[OrderAck](ctx, c, OpPlaceOrder, &req)
+}
+
+// ClickBackhand reverses a position.
+func (c *Client) ClickBackhand(ctx context.Context, req ClickBackhandRequest) (OrderAck, error) {
+	return do[OrderAck](ctx, c, OpClickBackhand, &req)
+}
+
+// BatchPlaceOrder places up to 50 orders; per-item failures are in the result.
+func (c *Client) BatchPlaceOrder(ctx context.Context, req BatchPlaceOrderRequest) (BatchPlaceOrderResult, error) {
+	return do[BatchPlaceOrderResult](ctx, c, OpBatchPlaceOrder, &req)
+}
+
+// ModifyOrder changes an unfilled limit order; a size and price change
+// answers before the new order exists (look it up by NewClientOID).
+func (c *Client) ModifyOrder(ctx context.Context, req ModifyOrderRequest) (OrderAck, error) {
+	return do[OrderAck](ctx, c, OpModifyOrder, &req)
+}
+
+// CancelOrder cancels one order by orderId or clientOid.
+func (c *Client) CancelOrder(ctx context.Context, req CancelOrderRequest) (OrderAck, error) {
+	return do[OrderAck](ctx, c, OpCancelOrder, &req)
+}
+
+// BatchCancelOrders cancels up to 50 orders, or every order of a symbol.
+func (c *Client) BatchCancelOrders(ctx context.Context, req BatchCancelOrdersRequest) (BatchResult, error) {
+	return do[BatchResult](ctx, c, OpBatchCancelOrders, &req)
+}
+
+// ClosePositions closes positions at market price.
+func (c *Client) ClosePositions(ctx context.Context, req ClosePositionsRequest) (ClosePositionsResult, error) {
+	return do[ClosePositionsResult](ctx, c, OpClosePositions, &req)
+}
+
+// CancelAllOrders cancels every order of a product type.
+func (c *Client) CancelAllOrders(ctx context.Context, req CancelAllOrdersRequest) (BatchResult, error) {
+	return do[BatchResult](ctx, c, OpCancelAllOrders, &req)
+}
+
+// SetPositionMode switches between one-way and hedge mode.
+func (c *Client) SetPositionMode(ctx context.Context, req SetPositionModeRequest) (SetPositionModeResult, error) {
+	return do[SetPositionModeResult](ctx, c, OpSetPositionMode, &req)
+}
+
+// The Reader methods. Each validates the request, waits for the rate
+// limiter and retries under the client's RetryPolicy.
+
+// OrderDetail returns one futures order by orderId or clientOid.
+func (c *Client) OrderDetail(ctx context.Context, req OrderDetailRequest) (OrderDetail, error) {
+	return do[OrderDetail](ctx, c, OpOrderDetail, &req)
+}
+
+// Fills returns a page of recent fills, newest first.
+func (c *Client) Fills(ctx context.Context, req FillsRequest) (FillPage, error) {
+	return do[FillPage](ctx, c, OpFills, &req)
+}
+
+// FillHistory returns a page of fills of at most one week, newest first.
+func (c *Client) FillHistory(ctx context.Context, req FillHistoryRequest) (FillPage, error) {
+	return do[FillPage](ctx, c, OpFillHistory, &req)
+}
+
+// PendingOrders returns a page of live and partially filled orders.
+func (c *Client) PendingOrders(ctx context.Context, req PendingOrdersRequest) (PendingOrdersPage, error) {
+	return do[PendingOrdersPage](ctx, c, OpOrdersPending, &req)
+}
+
+// OrderHistory returns a page of orders of the last 90 days.
+func (c *Client) OrderHistory(ctx context.Context, req OrderHistoryRequest) (OrderHistoryPage, error) {
+	return do[OrderHistoryPage](ctx, c, OpOrdersHistory, &req)
+}
+
+// StockOrderBook returns the order-book snapshot of a stock pair.
+func (c *Client) StockOrderBook(ctx context.Context, req StockOrderBookRequest) (StockOrderBook, error) {
+	return do[StockOrderBook](ctx, c, OpStockOrderBook, &req)
+}
+
+// StockFills returns the platform fills of a stock pair.
+func (c *Client) StockFills(ctx context.Context, req StockFillsRequest) ([]StockFill, error) {
+	return do[[]StockFill](ctx, c, OpStockFills, &req)
+}
+
+// StockInfo returns the stock pairs, or one.
+func (c *Client) StockInfo(ctx context.Context, req StockInfoRequest) ([]StockInfo, error) {
+	return do[[]StockInfo](ctx, c, OpStockInfo, &req)
+}
+
+// MarketStates returns the US market sessions; a single-object answer is
+// returned as a one-item slice.
+func (c *Client) MarketStates(ctx context.Context) ([]MarketState, error) {
+	return do[[]MarketState](ctx, c, OpMarketStates, nil)
+}
+
+// MarketCalendar returns the closure calendar.
+func (c *Client) MarketCalendar(ctx context.Context) (Calendar, error) {
+	return do[Calendar](ctx, c, OpMarketCalendar, nil)
+}
+
+// StrategyOrders returns the pending strategy orders of the unified account.
+func (c *Client) StrategyOrders(ctx context.Context, req StrategyOrdersRequest) ([]StrategyOrder, error) {
+	return do[[]StrategyOrder](ctx, c, OpStrategyOrders, &req)
+}
+
+// DiscountRates returns the discount tiers per coin.
+func (c *Client) DiscountRates(ctx context.Context, req DiscountRateRequest) ([]DiscountCoin, error) {
+	return do[[]DiscountCoin](ctx, c, OpDiscountRate, &req)
+}
+
+// SpotRecords returns spot financial records of at most 30 days.
+func (c *Client) SpotRecords(ctx context.Context, req SpotRecordRequest) ([]SpotRecord, error) {
+	return do[[]SpotRecord](ctx, c, OpSpotRecord, &req)
+}
+
+// AllPositions returns every open position of a product type.
+func (c *Client) AllPositions(ctx context.Context, req AllPositionsRequest) ([]Position, error) {
+	return do[[]Position](ctx, c, OpAllPositions, &req)
+}
+
+// SinglePosition returns the positions of one symbol (one per side in hedge mode).
+func (c *Client) SinglePosition(ctx context.Context, req SinglePositionRequest) ([]Position, error) {
+	return do[[]Position](ctx, c, OpSinglePosition, &req)
+}
+
+// Contracts returns the trading specifications of the contracts of a product type.
+func (c *Client) Contracts(ctx context.Context, req ContractsRequest) ([]Contract, error) {
+	return do[[]Contract](ctx, c, OpContracts, &req)
+}
+
+// Ticker returns the ticker of one contract (the exchange answers an array).
+func (c *Client) Ticker(ctx context.Context, req TickerRequest) ([]Ticker, error) {
+	return do[[]Ticker](ctx, c, OpTicker, &req)
+}
+
+// Accounts returns the balances of a product type per margin coin.
+func (c *Client) Accounts(ctx context.Context, req AccountsRequest) ([]Account, error) {
+	return do[[]Account](ctx, c, OpAccounts, &req)
+}
+
+// Every request type must carry its client-side rules: do finds them by
+// interface, so a missing method would silently skip validation. These
+// assertions turn that into a build failure.
+var (
+	_ requestValidator = PlaceOrderRequest{}
+	_ requestValidator = ClickBackhandRequest{}
+	_ requestValidator = BatchPlaceOrderRequest{}
+	_ requestValidator = ModifyOrderRequest{}
+	_ requestValidator = CancelOrderRequest{}
+	_ requestValidator = BatchCancelOrdersRequest{}
+	_ requestValidator = ClosePositionsRequest{}
+	_ requestValidator = CancelAllOrdersRequest{}
+	_ requestValidator = SetPositionModeRequest{}
+	_ requestValidator = OrderDetailRequest{}
+	_ requestValidator = FillsRequest{}
+	_ requestValidator = FillHistoryRequest{}
+	_ requestValidator = PendingOrdersRequest{}
+	_ requestValidator = OrderHistoryRequest{}
+	_ requestValidator = StockOrderBookRequest{}
+	_ requestValidator = StockFillsRequest{}
+	_ requestValidator = StockInfoRequest{}
+	_ requestValidator = StrategyOrdersRequest{}
+	_ requestValidator = DiscountRateRequest{}
+	_ requestValidator = SpotRecordRequest{}
+	_ requestValidator = AllPositionsRequest{}
+	_ requestValidator = SinglePositionRequest{}
+	_ requestValidator = ContractsRequest{}
+	_ requestValidator = TickerRequest{}
+	_ requestValidator = AccountsRequest{}
+)

@@ -1,0 +1,231 @@
+package marketdata
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/tickrules/tickrules/exchange"
+)
+
+// ErrMissingData is wrapped by every lookup that fails because the data a
+// condition asks for was not fetched or has no value. The engine branches on
+// it to report "did not fire: no data" instead of an error in the rule.
+var ErrMissingData = errors.New("no data")
+
+// MissingError says which data is missing and why. It wraps ErrMissingData.
+type MissingError struct {
+	What   string // the object, e.g. "stock TSLA", "position TSLAUSDT long", "market"
+	Reason string // plain words, e.g. "the order book was not fetched"
+}
+
+// Error reads "no data for stock TSLA: the order book was not fetched".
+func (e *MissingError) Error() string {
+	if e.Reason == "" {
+		return "no data for " + e.What
+	}
+	return "no data for " + e.What + ": " + e.Reason
+}
+
+// Unwrap returns ErrMissingData.
+func (e *MissingError) Unwrap() error { return ErrMissingData }
+
+func missing(what, reason string) error { return &MissingError{What: what, Reason: reason} }
+
+// Part is one independently fetched piece of the State. Each part comes from
+// its own exchange operation, so a rule that reads only the market session
+// never causes an order-book poll.
+type Part uint8
+
+// The parts of a State, one per poller.
+const (
+	PartMarket         Part = iota // market states and calendar
+	PartStockInfo                  // stock-info
+	PartStockBook                  // stock-orderbook, per pair
+	PartStockTrades                // stock-fills, per pair
+	PartPositions                  // all-position, per product type
+	PartOrders                     // orders-pending, per product type
+	PartStrategyOrders             // unfilled-strategy-orders, per category
+	PartDiscount                   // eligible-discount-rate
+	PartSpotRecords                // spot-record
+	PartBalances                   // accounts (balances and position mode), per product type
+	numParts
+)
+
+var partNames = [numParts]string{
+	"market", "stock_info", "stock_book", "stock_trades", "positions", "orders",
+	"strategy_orders", "discount", "spot_records", "balances",
+}
+
+// String returns the part's name as used in traces and docs.
+func (p Part) String() string {
+	if p < numParts {
+		return partNames[p]
+	}
+	return fmt.Sprintf("part(%d)", uint8(p))
+}
+
+// Parts returns every part in declaration order.
+func Parts() []Part {
+	out := make([]Part, numParts)
+	for i := range out {
+		out[i] = Part(i)
+	}
+	return out
+}
+
+// PartSet is a set of parts.
+type PartSet uint16
+
+// Add returns s with p added.
+func (s PartSet) Add(p Part) PartSet { return s | 1<<p }
+
+// Has reports whether p is in s.
+func (s PartSet) Has(p Part) bool { return s&(1<<p) != 0 }
+
+// Union returns the parts in s or t.
+func (s PartSet) Union(t PartSet) PartSet { return s | t }
+
+// Parts returns the members of s in declaration order.
+func (s PartSet) Parts() []Part {
+	var out []Part
+	for p := Part(0); p < numParts; p++ {
+		if s.Has(p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// String lists the members, e.g. "market,stock_book".
+func (s PartSet) String() string {
+	names := make([]string, 0, numParts)
+	for _, p := range s.Parts() {
+		names = append(names, p.String())
+	}
+	return strings.Join(names, ",")
+}
+
+// PartStatus says whether a part was fetched and when. For a part fetched per
+// pair or per product type, At is the oldest of those fetches, so that a
+// staleness check on it is conservative.
+type PartStatus struct {
+	Fetched bool
+	At      time.Time
+}
+
+// Need is a set of data requirements of a field: what must be known for the
+// field to have a value. Objects record what they have; a lookup asked for a
+// field whose needs are not all met fails with a *MissingError.
+type Need uint16
+
+// Requirements of fields.
+const (
+	NeedInfo         Need = 1 << iota // stock pair info was fetched
+	NeedBook                          // the order book was fetched and has both sides
+	NeedTrades                        // platform fills were fetched (volume may be 0)
+	NeedLastTrade                     // at least one fill is known
+	NeedWindowTrades                  // at least one fill inside the trade window
+	NeedMarket                        // the market session is known
+	NeedSessionOpen                   // a session is in progress (not closed)
+	NeedOpen                          // the position is open (one side, size > 0)
+)
+
+var needReasons = []struct {
+	n      Need
+	reason string
+}{
+	{NeedInfo, "the stock pair info was not fetched"},
+	{NeedBook, "the order book was not fetched or has an empty side"},
+	{NeedTrades, "the platform fills were not fetched"},
+	{NeedLastTrade, "no fill is known"},
+	{NeedWindowTrades, "no fill in the trade window"},
+	{NeedMarket, "the market session was not fetched"},
+	{NeedSessionOpen, "the market is closed"},
+	{NeedOpen, "the position is flat"},
+}
+
+// check returns a *MissingError naming what when have lacks part of need.
+func check(what string, have, need Need) error {
+	lack := need &^ have
+	if lack == 0 {
+		return nil
+	}
+	for _, r := range needReasons {
+		if lack&r.n != 0 {
+			return missing(what, r.reason)
+		}
+	}
+	return missing(what, "")
+}
+
+// scope is what one fetch of a per-product part covered: a product type, and
+// a symbol when the fetch was for one symbol only.
+type scope struct {
+	product exchange.ProductType
+	symbol  string // empty: every symbol of product
+	at      time.Time
+}
+
+// State is what conditions read in one tick. It is built once by NewState and
+// never changed afterwards, so every rule of a tick sees the same values and
+// any number of goroutines may read it.
+type State struct {
+	// Now is the time of the tick, from the engine's clock.
+	Now time.Time
+	// Parts says which parts were fetched and when.
+	Parts [numParts]PartStatus
+
+	eastern time.Time // Now in US Eastern time
+	market  *Market
+
+	stocks      []*Stock          // sorted by symbol
+	stockByName map[string]*Stock // by pair symbol and by stock code
+
+	positions     []*Position          // open positions, sorted by symbol then side
+	positionIndex map[posKey]*Position // open positions and the derived net ones
+	positionScope []scope              // what the position fetches covered
+	productOf     map[string]exchange.ProductType
+	flatMu        sync.Mutex           // guards flat; see Position
+	flat          map[posKey]*Position // memo of flat positions handed out
+
+	orders        []*Order // sorted by symbol, then age (oldest first)
+	ordersBySym   map[string][]*Order
+	ordersScope   []scope
+	strategy      []*StrategyOrder
+	strategyBySym map[string][]*StrategyOrder
+	strategyScope []exchange.Category
+
+	discounts   map[string][]*DiscountTier
+	spotRecords []*SpotRecord
+
+	balances []*Balance
+	posModes map[exchange.ProductType]string
+}
+
+// Fetched reports whether part p was fetched.
+func (s *State) Fetched(p Part) bool { return p < numParts && s.Parts[p].Fetched }
+
+// Market returns the market session. need is NeedSessionOpen for the fields
+// that only have a value while a session is in progress.
+func (s *State) Market(need Need) (*Market, error) {
+	if s.market == nil {
+		return nil, missing("market", "the market session was not fetched")
+	}
+	return s.market, check("market", s.market.have, need)
+}
+
+// Stock returns the stock pair named by its pair symbol (TSLAUSDT) or its
+// stock code (TSLA), or an error when it or a part in need is unknown.
+func (s *State) Stock(name string, need Need) (*Stock, error) {
+	st := s.stockByName[name]
+	if st == nil {
+		return nil, missing("stock "+name, "nothing was fetched for this pair")
+	}
+	return st, check("stock "+name, st.have, need)
+}
+
+// Stocks returns every stock pair with any fetched data, sorted by symbol.
+func (s *State) Stocks() []*Stock { return s.stocks }

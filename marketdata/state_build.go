@@ -1,0 +1,379 @@
+package marketdata
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/tickrules/tickrules/exchange"
+)
+
+// ProductContract is a futures contract with the product type it was listed
+// under (the contracts response does not repeat it).
+type ProductContract struct {
+	ProductType exchange.ProductType
+	exchange.Contract
+}
+
+// StockInfoInput is one fetch of stock-info for every pair.
+type StockInfoInput struct {
+	Pairs []exchange.StockInfo
+	At    time.Time
+}
+
+// BookInput is one fetch of the order book of a stock pair.
+type BookInput struct {
+	Symbol string
+	Book   exchange.StockOrderBook
+	At     time.Time
+}
+
+// FillsInput is one fetch of the platform fills of a stock pair.
+type FillsInput struct {
+	Symbol string
+	Fills  []exchange.StockFill
+	At     time.Time
+}
+
+// DiscountInput is one fetch of the discount tiers.
+type DiscountInput struct {
+	Coins []exchange.DiscountCoin
+	At    time.Time
+}
+
+// SpotRecordsInput is one fetch of spot records (all pages).
+type SpotRecordsInput struct {
+	Records []exchange.SpotRecord
+	At      time.Time
+}
+
+// MarketFetch is the market session computed (by ComputeSession) from one
+// fetch of the states and calendar.
+type MarketFetch struct {
+	Session SessionInfo
+	At      time.Time
+}
+
+// BuildInput is everything the pollers fetched for one tick, as exchange wire
+// types. A nil pointer or an absent list item means "not fetched", which is
+// different from fetched and empty.
+type BuildInput struct {
+	// Now is the tick time from the engine's clock.
+	Now time.Time
+	// Contracts maps futures symbols to product types, so that a symbol
+	// without a position can be known to be flat. Usually the catalog.
+	Contracts []ProductContract
+
+	Market         *MarketFetch
+	StockInfo      *StockInfoInput
+	Books          []BookInput
+	Fills          []FillsInput
+	Positions      []PositionsInput
+	Orders         []OrdersInput
+	StrategyOrders []StrategyOrdersInput
+	Discount       *DiscountInput
+	SpotRecords    *SpotRecordsInput
+	Balances       []BalancesInput
+}
+
+// BuildOptions tunes NewState.
+type BuildOptions struct {
+	// TradeWindow is the span of fills for volume, trades_count and vwap;
+	// 0 means DefaultTradeWindow.
+	TradeWindow time.Duration
+}
+
+// NewState builds the State of one tick. Derived values are computed here,
+// once. Data that does not parse (an invalid number from the exchange) is
+// left out as if it had not been fetched - a position list with one bad
+// record is dropped whole, since a partial list would make other symbols
+// look flat - and reported in the returned error; the State is usable
+// either way.
+func NewState(in BuildInput, opts BuildOptions) (*State, error) {
+	if opts.TradeWindow <= 0 {
+		opts.TradeWindow = DefaultTradeWindow
+	}
+	b := builder{s: &State{Now: in.Now}, now: in.Now}
+	var err error
+	if b.s.eastern, err = easternOf(in.Now); err != nil {
+		b.fail(err)
+	}
+	b.market(in.Market)
+	b.stocks(in.StockInfo, in.Books, in.Fills, opts.TradeWindow)
+	b.products(in.Contracts, in.Positions, in.Orders)
+	b.positions(in.Positions)
+	b.orders(in.Orders)
+	b.strategyOrders(in.StrategyOrders)
+	b.discount(in.Discount)
+	b.spotRecords(in.SpotRecords)
+	b.balances(in.Balances)
+	return b.s, errors.Join(b.errs...)
+}
+
+type builder struct {
+	s    *State
+	now  time.Time
+	errs []error
+}
+
+// fetched records a fetch of part at, keeping the oldest time.
+func (b *builder) fetched(p Part, at time.Time) {
+	st := &b.s.Parts[p]
+	if !st.Fetched || at.Before(st.At) {
+		st.At = at
+	}
+	st.Fetched = true
+}
+
+func (b *builder) fail(err error) { b.errs = append(b.errs, err) }
+
+func (b *builder) market(in *MarketFetch) {
+	if in == nil {
+		return
+	}
+	b.s.market = newMarket(in.Session, b.now)
+	b.fetched(PartMarket, in.At)
+}
+
+func (b *builder) stocks(info *StockInfoInput, books []BookInput, fills []FillsInput, window time.Duration) {
+	infos := map[string]*exchange.StockInfo{}
+	var infoAt time.Time
+	if info != nil {
+		infoAt = info.At
+		b.fetched(PartStockInfo, info.At)
+		for i := range info.Pairs {
+			infos[info.Pairs[i].Symbol] = &info.Pairs[i]
+		}
+	}
+	bookOf := map[string]*BookInput{}
+	for i := range books {
+		bookOf[books[i].Symbol] = &books[i]
+		b.fetched(PartStockBook, books[i].At)
+	}
+	fillsOf := map[string]*FillsInput{}
+	for i := range fills {
+		fillsOf[fills[i].Symbol] = &fills[i]
+		b.fetched(PartStockTrades, fills[i].At)
+	}
+	symbols := make([]string, 0, len(infos)+len(books))
+	for sym := range infos {
+		symbols = append(symbols, sym)
+	}
+	for sym := range bookOf {
+		symbols = append(symbols, sym)
+	}
+	for sym := range fillsOf {
+		symbols = append(symbols, sym)
+	}
+	slices.Sort(symbols)
+	symbols = slices.Compact(symbols)
+
+	b.s.stockByName = make(map[string]*Stock, 2*len(symbols))
+	for _, sym := range symbols {
+		st, err := newStock(sym, infos[sym], infoAt, bookOf[sym], fillsOf[sym], b.now, window, b.s.market)
+		if err != nil {
+			b.fail(err)
+			continue
+		}
+		b.s.stocks = append(b.s.stocks, st)
+		b.s.stockByName[sym] = st
+	}
+	// Codes second, so that a pair symbol always wins over another pair's code.
+	for _, st := range b.s.stocks {
+		if st.Code != "" && b.s.stockByName[st.Code] == nil {
+			b.s.stockByName[st.Code] = st
+		}
+	}
+}
+
+// products learns the product type of every futures symbol, from the
+// contracts and from the fetches that name a product type.
+func (b *builder) products(contracts []ProductContract, pos []PositionsInput, ords []OrdersInput) {
+	b.s.productOf = make(map[string]exchange.ProductType, len(contracts))
+	for _, c := range contracts {
+		b.s.productOf[c.Symbol] = c.ProductType
+	}
+	for _, f := range pos {
+		for _, p := range f.Positions {
+			b.s.productOf[p.Symbol] = f.ProductType
+		}
+		if f.Symbol != "" {
+			b.s.productOf[f.Symbol] = f.ProductType
+		}
+	}
+	for _, f := range ords {
+		for _, o := range f.Orders {
+			b.s.productOf[o.Symbol] = f.ProductType
+		}
+		if f.Symbol != "" {
+			b.s.productOf[f.Symbol] = f.ProductType
+		}
+	}
+}
+
+func (b *builder) positions(fetches []PositionsInput) {
+	b.s.positionIndex = map[posKey]*Position{}
+	for _, f := range fetches {
+		built := make([]*Position, 0, len(f.Positions))
+		var err error
+		for i := range f.Positions {
+			var p *Position
+			if p, err = newPosition(&f.Positions[i], f.ProductType, f.At, b.now); err != nil {
+				break
+			}
+			if f.Symbol != "" && p.Symbol != f.Symbol {
+				err = fmt.Errorf("position %s in a fetch for %s", p.Symbol, f.Symbol)
+				break
+			}
+			if p.IsOpen {
+				built = append(built, p)
+			}
+		}
+		if err != nil {
+			b.fail(fmt.Errorf("positions of %s: %w", f.ProductType, err))
+			continue
+		}
+		b.fetched(PartPositions, f.At)
+		b.s.positionScope = append(b.s.positionScope, scope{f.ProductType, f.Symbol, f.At})
+		for _, p := range built {
+			k := posKey{p.Symbol, p.Side}
+			if b.s.positionIndex[k] == nil {
+				b.s.positions = append(b.s.positions, p)
+			}
+			b.s.positionIndex[k] = p
+		}
+	}
+	slices.SortFunc(b.s.positions, func(x, y *Position) int {
+		return cmp.Or(cmp.Compare(x.Symbol, y.Symbol), cmp.Compare(x.Side, y.Side))
+	})
+	for _, p := range b.s.positions {
+		k := posKey{p.Symbol, SideNet}
+		if b.s.positionIndex[k] != nil {
+			continue
+		}
+		b.s.positionIndex[k] = netOf(b.s.positionIndex[posKey{p.Symbol, SideLong}], b.s.positionIndex[posKey{p.Symbol, SideShort}])
+	}
+}
+
+func (b *builder) orders(fetches []OrdersInput) {
+	b.s.ordersBySym = map[string][]*Order{}
+	for _, f := range fetches {
+		built := make([]*Order, 0, len(f.Orders))
+		var err error
+		for i := range f.Orders {
+			var o *Order
+			if o, err = newOrder(&f.Orders[i], f.ProductType, b.now); err != nil {
+				break
+			}
+			built = append(built, o)
+		}
+		if err != nil {
+			b.fail(fmt.Errorf("orders of %s: %w", f.ProductType, err))
+			continue
+		}
+		b.fetched(PartOrders, f.At)
+		b.s.ordersScope = append(b.s.ordersScope, scope{f.ProductType, f.Symbol, f.At})
+		for _, o := range built {
+			b.s.ordersBySym[o.Symbol] = append(b.s.ordersBySym[o.Symbol], o)
+			b.s.orders = append(b.s.orders, o)
+		}
+	}
+	byAge := func(x, y *Order) int {
+		return cmp.Or(cmp.Compare(y.AgeSeconds, x.AgeSeconds), cmp.Compare(x.ID, y.ID))
+	}
+	for _, os := range b.s.ordersBySym {
+		slices.SortFunc(os, byAge)
+	}
+	slices.SortFunc(b.s.orders, func(x, y *Order) int { return cmp.Or(cmp.Compare(x.Symbol, y.Symbol), byAge(x, y)) })
+}
+
+func (b *builder) strategyOrders(fetches []StrategyOrdersInput) {
+	b.s.strategyBySym = map[string][]*StrategyOrder{}
+	for _, f := range fetches {
+		built := make([]*StrategyOrder, 0, len(f.Orders))
+		var err error
+		for i := range f.Orders {
+			var o *StrategyOrder
+			if o, err = newStrategyOrder(&f.Orders[i], b.now); err != nil {
+				break
+			}
+			built = append(built, o)
+		}
+		if err != nil {
+			b.fail(fmt.Errorf("strategy orders of %s: %w", f.Category, err))
+			continue
+		}
+		b.fetched(PartStrategyOrders, f.At)
+		b.s.strategyScope = append(b.s.strategyScope, f.Category)
+		for _, o := range built {
+			b.s.strategyBySym[o.Symbol] = append(b.s.strategyBySym[o.Symbol], o)
+		}
+	}
+}
+
+func (b *builder) discount(in *DiscountInput) {
+	if in == nil {
+		return
+	}
+	b.s.discounts = map[string][]*DiscountTier{}
+	b.fetched(PartDiscount, in.At)
+	for _, c := range in.Coins {
+		var p numParser
+		tiers := make([]*DiscountTier, 0, len(c.List))
+		for _, t := range c.List {
+			tiers = append(tiers, &DiscountTier{StartValue: p.num("tierStartValue", t.TierStartValue), Rate: p.num("discountRate", t.DiscountRate)})
+		}
+		if p.err != nil {
+			b.fail(fmt.Errorf("discount tiers of %s: %w", c.Coin, p.err))
+			continue
+		}
+		slices.SortStableFunc(tiers, func(x, y *DiscountTier) int { return cmp.Compare(x.StartValue, y.StartValue) })
+		b.s.discounts[c.Coin] = tiers
+	}
+}
+
+func (b *builder) spotRecords(in *SpotRecordsInput) {
+	if in == nil {
+		return
+	}
+	recs := make([]*SpotRecord, 0, len(in.Records))
+	for i := range in.Records {
+		r, err := newSpotRecord(&in.Records[i], b.now)
+		if err != nil {
+			b.fail(err)
+			return
+		}
+		recs = append(recs, r)
+	}
+	slices.SortStableFunc(recs, func(x, y *SpotRecord) int { return y.Time.Compare(x.Time) })
+	b.s.spotRecords = recs
+	b.fetched(PartSpotRecords, in.At)
+}
+
+func (b *builder) balances(fetches []BalancesInput) {
+	b.s.posModes = map[exchange.ProductType]string{}
+	for _, f := range fetches {
+		built := make([]*Balance, 0, len(f.Accounts))
+		var err error
+		for i := range f.Accounts {
+			var bal *Balance
+			if bal, err = newBalance(&f.Accounts[i], f.ProductType); err != nil {
+				break
+			}
+			built = append(built, bal)
+		}
+		if err != nil {
+			b.fail(err)
+			continue
+		}
+		b.fetched(PartBalances, f.At)
+		b.s.balances = append(b.s.balances, built...)
+		for _, bal := range built {
+			if bal.PositionMode != "" {
+				b.s.posModes[f.ProductType] = bal.PositionMode
+			}
+		}
+	}
+}

@@ -1,0 +1,258 @@
+package marketdata
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/tickrules/tickrules/exchange"
+)
+
+// Order is a pending (live or partially filled) futures order. Price is 0 for
+// a market order (order_type tells which); sizes are in base coin.
+type Order struct {
+	ID          string  `expr:"id"`
+	ClientOID   string  `expr:"client_oid"`
+	Symbol      string  `expr:"symbol"`
+	ProductType string  `expr:"product_type"`
+	Side        string  `expr:"side"`
+	TradeSide   string  `expr:"trade_side"`
+	PosSide     string  `expr:"pos_side"`
+	OrderType   string  `expr:"order_type"`
+	Force       string  `expr:"force"`
+	Price       float64 `expr:"price"`
+	Size        float64 `expr:"size"`
+	Filled      float64 `expr:"filled"`
+	Remaining   float64 `expr:"remaining"`
+	Status      string  `expr:"status"`
+	TakeProfit  float64 `expr:"take_profit"`
+	StopLoss    float64 `expr:"stop_loss"`
+	AgeSeconds  float64 `expr:"age_seconds"`
+}
+
+// OrdersInput is one fetch of pending orders: every order of ProductType, or
+// of one Symbol. All pages must be included: a partial list would make
+// orders_count too small.
+type OrdersInput struct {
+	ProductType exchange.ProductType
+	Symbol      string
+	Orders      []exchange.PendingOrder
+	At          time.Time
+}
+
+func newOrder(w *exchange.PendingOrder, pt exchange.ProductType, now time.Time) (*Order, error) {
+	var p numParser
+	o := &Order{
+		ID: w.OrderID, ClientOID: w.ClientOID, Symbol: w.Symbol, ProductType: string(pt),
+		Side: string(w.Side), TradeSide: string(w.TradeSide), PosSide: string(w.PosSide),
+		OrderType: string(w.OrderType), Force: string(w.Force),
+		Price:      p.num("price", w.Price),
+		Size:       p.num("size", w.Size),
+		Filled:     p.num("baseVolume", w.BaseVolume),
+		Status:     string(w.Status),
+		TakeProfit: p.num("presetStopSurplusPrice", w.PresetStopSurplusPrice),
+		StopLoss:   p.num("presetStopLossPrice", w.PresetStopLossPrice),
+	}
+	if p.err != nil {
+		return nil, fmt.Errorf("order %s: %w", w.OrderID, p.err)
+	}
+	o.Remaining = o.Size - o.Filled
+	if c := w.CTime.Time(); !c.IsZero() {
+		o.AgeSeconds = now.Sub(c).Seconds()
+	}
+	return o, nil
+}
+
+// Orders returns the pending orders of symbol, oldest first, or an error when
+// the orders of its product type were not fetched. A fetched symbol without
+// orders gives an empty list.
+func (s *State) Orders(symbol string) ([]*Order, error) {
+	if os, ok := s.ordersBySym[symbol]; ok {
+		return os, nil
+	}
+	pt, ok := s.productOf[symbol]
+	if !ok {
+		return nil, missing("orders of "+symbol, "the symbol is not a known futures contract")
+	}
+	if _, ok := covered(s.ordersScope, pt, symbol); !ok {
+		return nil, missing("orders of "+symbol, "the pending orders of "+string(pt)+" were not fetched")
+	}
+	return nil, nil
+}
+
+// StrategyOrder is a pending strategy order (take-profit/stop-loss, trigger,
+// OCO, trailing stop, iceberg or TWAP). Only the parameter list of its type is
+// non-empty. Prices are in quote coin, Size in base coin.
+type StrategyOrder struct {
+	ID                string  `expr:"id"`
+	ClientOID         string  `expr:"client_oid"`
+	Symbol            string  `expr:"symbol"`
+	Category          string  `expr:"category"`
+	Type              string  `expr:"type"`
+	Side              string  `expr:"side"`
+	Size              float64 `expr:"size"`
+	Status            string  `expr:"status"`
+	TakeProfit        float64 `expr:"take_profit"`
+	StopLoss          float64 `expr:"stop_loss"`
+	TPTriggerBy       string  `expr:"tp_trigger_by"`
+	SLTriggerBy       string  `expr:"sl_trigger_by"`
+	TPOrderType       string  `expr:"tp_order_type"`
+	SLOrderType       string  `expr:"sl_order_type"`
+	TPLimitPrice      float64 `expr:"tp_limit_price"`
+	SLLimitPrice      float64 `expr:"sl_limit_price"`
+	TriggerBy         string  `expr:"trigger_by"`
+	TriggerPrice      float64 `expr:"trigger_price"`
+	TriggerOrderType  string  `expr:"trigger_order_type"`
+	TriggerOrderPrice float64 `expr:"trigger_order_price"`
+	AgeSeconds        float64 `expr:"age_seconds"`
+
+	OCO          []*OCOLeg       `expr:"oco"`
+	TrailingStop []*TrailingStop `expr:"trailing_stop"`
+	Iceberg      []*Iceberg      `expr:"iceberg"`
+	TWAP         []*TWAP         `expr:"twap"`
+}
+
+// OCOLeg is one leg of an OCO strategy order.
+type OCOLeg struct {
+	LimitPrice   float64 `expr:"limit_price"`
+	TriggerPrice float64 `expr:"trigger_price"`
+	OrderType    string  `expr:"order_type"`
+	OrderPrice   float64 `expr:"order_price"`
+}
+
+// TrailingStop holds the parameters of a trailing-stop strategy order.
+type TrailingStop struct {
+	ActivationPrice float64 `expr:"activation_price"`
+	ActivationType  string  `expr:"activation_type"`
+	TrailType       string  `expr:"trail_type"`
+	TrailVariance   float64 `expr:"trail_variance"`
+	OrderType       string  `expr:"order_type"`
+	OrderPrice      float64 `expr:"order_price"`
+}
+
+// Iceberg holds the parameters of an iceberg strategy order.
+type Iceberg struct {
+	SplitMode         string  `expr:"split_mode"`
+	QtyPerOrder       float64 `expr:"qty_per_order"`
+	SplitOrderNumbers float64 `expr:"split_order_numbers"`
+	OrderPreference   string  `expr:"order_preference"`
+	ExecutionStrategy string  `expr:"execution_strategy"`
+	Distance          float64 `expr:"distance"`
+	FixedPrice        float64 `expr:"fixed_price"`
+	PriceLimit        float64 `expr:"price_limit"`
+}
+
+// TWAP holds the parameters of a TWAP strategy order.
+type TWAP struct {
+	DurationMinutes float64 `expr:"duration_minutes"`
+	IntervalSeconds float64 `expr:"interval_seconds"`
+	OrderType       string  `expr:"order_type"`
+	TriggerPrice    float64 `expr:"trigger_price"`
+	TerminatePrice  float64 `expr:"termination_price"`
+}
+
+// StrategyOrdersInput is one fetch of strategy orders of a category.
+type StrategyOrdersInput struct {
+	Category exchange.Category
+	Orders   []exchange.StrategyOrder
+	At       time.Time
+}
+
+func newStrategyOrder(w *exchange.StrategyOrder, now time.Time) (*StrategyOrder, error) {
+	var p numParser
+	o := &StrategyOrder{
+		ID: w.OrderID, ClientOID: w.ClientOID, Symbol: w.Symbol, Category: string(w.Category),
+		Type: string(w.Type()), Side: string(w.PosSide), Size: p.num("qty", w.Qty),
+		Status:     string(w.Status),
+		TakeProfit: p.num("takeProfit", w.TakeProfit), StopLoss: p.num("stopLoss", w.StopLoss),
+		TPTriggerBy: string(w.TPTriggerBy), SLTriggerBy: string(w.SLTriggerBy),
+		TPOrderType: string(w.TPOrderType), SLOrderType: string(w.SLOrderType),
+		TPLimitPrice: p.num("tpLimitPrice", w.TPLimitPrice), SLLimitPrice: p.num("slLimitPrice", w.SLLimitPrice),
+		TriggerBy: string(w.TriggerBy), TriggerPrice: p.num("triggerPrice", w.TriggerPrice),
+		TriggerOrderType: string(w.TriggerOrderType), TriggerOrderPrice: p.num("triggerOrderPrice", w.TriggerOrderPrice),
+	}
+	for i := range w.OCOParams {
+		x := &w.OCOParams[i]
+		o.OCO = append(o.OCO, &OCOLeg{
+			LimitPrice: p.num("ocoLimitPrice", x.OCOLimitPrice), TriggerPrice: p.num("ocoTriggerPrice", x.OCOTriggerPrice),
+			OrderType: string(x.OCOOrderType), OrderPrice: p.num("ocoOrderPrice", x.OCOOrderPrice),
+		})
+	}
+	for i := range w.TrailingStopParams {
+		x := &w.TrailingStopParams[i]
+		o.TrailingStop = append(o.TrailingStop, &TrailingStop{
+			ActivationPrice: p.num("activationPrice", x.ActivationPrice), ActivationType: string(x.ActivationType),
+			TrailType: string(x.TrailType), TrailVariance: p.num("trailVariance", x.TrailVariance),
+			OrderType: string(x.PreOrderType), OrderPrice: p.num("preOrderPrice", x.PreOrderPrice),
+		})
+	}
+	for i := range w.IcebergParams {
+		x := &w.IcebergParams[i]
+		o.Iceberg = append(o.Iceberg, &Iceberg{
+			SplitMode: string(x.SplitMode), QtyPerOrder: p.num("qtyPerOrder", x.QtyPerOrder),
+			SplitOrderNumbers: p.num("splitOrderNumbers", x.SplitOrderNumbers),
+			OrderPreference:   string(x.OrderPreference), ExecutionStrategy: string(x.ExecutionStrategy),
+			Distance: p.num("distance", x.Distance), FixedPrice: p.num("fixedPrice", x.FixedPrice),
+			PriceLimit: p.num("priceLimit", x.PriceLimit),
+		})
+	}
+	for i := range w.TWAPParams {
+		x := &w.TWAPParams[i]
+		o.TWAP = append(o.TWAP, &TWAP{
+			DurationMinutes: p.num("duration", x.Duration), IntervalSeconds: p.num("interval", x.Interval),
+			OrderType:      string(x.OrderType),
+			TriggerPrice:   p.num("twapTriggerPrice", exchange.Num(x.TWAPTriggerPrice)),
+			TerminatePrice: p.num("twapTerminationPrice", exchange.Num(x.TWAPTerminationPrice)),
+		})
+	}
+	if p.err != nil {
+		return nil, fmt.Errorf("strategy order %s: %w", w.OrderID, p.err)
+	}
+	if c := w.CreatedTime.Time(); !c.IsZero() {
+		o.AgeSeconds = now.Sub(c).Seconds()
+	}
+	return o, nil
+}
+
+// categoryOf maps a futures product type to the strategy-order category that
+// covers it (USDT-FUTURES -> usdt-futures).
+func categoryOf(pt exchange.ProductType) exchange.Category {
+	return exchange.Category(strings.ToLower(string(pt)))
+}
+
+// StrategyOrders returns the pending strategy orders of symbol, or an error
+// when the strategy orders of its category were not fetched.
+func (s *State) StrategyOrders(symbol string) ([]*StrategyOrder, error) {
+	if os, ok := s.strategyBySym[symbol]; ok {
+		return os, nil
+	}
+	what := "strategy orders of " + symbol
+	pt, ok := s.productOf[symbol]
+	if !ok {
+		return nil, missing(what, "the symbol is not a known futures contract")
+	}
+	if !slices.Contains(s.strategyScope, categoryOf(pt)) {
+		return nil, missing(what, "the strategy orders of "+string(categoryOf(pt))+" were not fetched")
+	}
+	return nil, nil
+}
+
+// HasStrategyStop reports whether symbol has a pending strategy order on side
+// (long or short; empty for any) with a stop-loss (stopLoss == true) or a
+// take-profit price.
+func (s *State) HasStrategyStop(symbol, side string, stopLoss bool) (bool, error) {
+	os, err := s.StrategyOrders(symbol)
+	if err != nil {
+		return false, err
+	}
+	for _, o := range os {
+		if side != "" && o.Side != side {
+			continue
+		}
+		if (stopLoss && o.StopLoss != 0) || (!stopLoss && o.TakeProfit != 0) {
+			return true, nil
+		}
+	}
+	return false, nil
+}

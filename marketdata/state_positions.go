@@ -1,0 +1,214 @@
+package marketdata
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/tickrules/tickrules/exchange"
+)
+
+// Position sides a condition can ask for. Net is long minus short: in one-way
+// mode it is the account's only position, signed; in hedge mode it is the
+// difference of the two sides.
+const (
+	SideLong  = "long"
+	SideShort = "short"
+	SideNet   = "net"
+)
+
+// Position is a futures position of one symbol and side. Prices are in the
+// contract's quote coin, sizes in base coin (contracts), P&L and margin in the
+// margin coin. A flat position (size 0) is returned when the positions of its
+// product type were fetched and none is open; its other fields need NeedOpen.
+type Position struct {
+	Symbol           string  `expr:"symbol"`
+	Side             string  `expr:"side"`
+	ProductType      string  `expr:"product_type"`
+	IsOpen           bool    `expr:"is_open"`
+	Size             float64 `expr:"size"`
+	UnrealizedPnL    float64 `expr:"unrealized_pnl"`
+	Available        float64 `expr:"available"`
+	EntryPrice       float64 `expr:"entry_price"`
+	MarkPrice        float64 `expr:"mark_price"`
+	UnrealizedPnLPct float64 `expr:"unrealized_pnl_pct"`
+	ROE              float64 `expr:"roe"`
+	Leverage         float64 `expr:"leverage"`
+	MarginMode       string  `expr:"margin_mode"`
+	MarginCoin       string  `expr:"margin_coin"`
+	Margin           float64 `expr:"margin"`
+	LiquidationPrice float64 `expr:"liquidation_price"`
+	BreakEvenPrice   float64 `expr:"break_even_price"`
+	PositionMode     string  `expr:"position_mode"`
+	AgeSeconds       float64 `expr:"age_seconds"`
+
+	// At is when the positions of this product type were fetched.
+	At time.Time
+
+	have Need
+}
+
+// Has reports whether every requirement in need is met.
+func (p *Position) Has(need Need) bool { return need&^p.have == 0 }
+
+type posKey struct{ symbol, side string }
+
+// PositionsInput is one fetch of positions: every position of ProductType
+// (all-position), or of one Symbol (single-position).
+type PositionsInput struct {
+	ProductType exchange.ProductType
+	Symbol      string // empty: the fetch covered every symbol of ProductType
+	Positions   []exchange.Position
+	At          time.Time
+}
+
+func newPosition(w *exchange.Position, pt exchange.ProductType, at, now time.Time) (*Position, error) {
+	var p numParser
+	pos := &Position{
+		Symbol:           w.Symbol,
+		Side:             string(w.HoldSide),
+		ProductType:      string(pt),
+		Size:             p.num("total", w.Total),
+		Available:        p.num("available", w.Available),
+		EntryPrice:       p.num("openPriceAvg", w.OpenPriceAvg),
+		MarkPrice:        p.num("markPrice", w.MarkPrice),
+		UnrealizedPnL:    p.num("unrealizedPL", w.UnrealizedPL),
+		Leverage:         p.num("leverage", w.Leverage),
+		MarginMode:       string(w.MarginMode),
+		MarginCoin:       w.MarginCoin,
+		Margin:           p.num("marginSize", w.MarginSize),
+		LiquidationPrice: p.num("liquidationPrice", w.LiquidationPrice),
+		BreakEvenPrice:   p.num("breakEvenPrice", w.BreakEvenPrice),
+		PositionMode:     string(w.PosMode),
+		At:               at,
+	}
+	if p.err != nil {
+		return nil, fmt.Errorf("position %s %s: %w", w.Symbol, w.HoldSide, p.err)
+	}
+	if pos.Side != SideLong && pos.Side != SideShort {
+		return nil, fmt.Errorf("position %s: holdSide %q is neither long nor short", w.Symbol, w.HoldSide)
+	}
+	if c := w.CTime.Time(); !c.IsZero() {
+		pos.AgeSeconds = now.Sub(c).Seconds()
+	}
+	pos.derive()
+	return pos, nil
+}
+
+// derive computes the P&L ratios once per State. unrealized_pnl_pct is the
+// price move in the position's favour relative to the entry price (0.05 = the
+// price moved 5% in favour), independent of leverage and margin coin; roe is
+// the unrealised P&L over the margin, as the exchange's app shows it.
+func (p *Position) derive() {
+	p.IsOpen = p.Size != 0
+	if !p.IsOpen {
+		return
+	}
+	p.have |= NeedOpen
+	if p.EntryPrice > 0 {
+		entry := decimalOf(p.EntryPrice)
+		move := decimalOf(p.MarkPrice).Sub(entry).Div(entry)
+		if p.Side == SideShort || (p.Side == SideNet && p.Size < 0) {
+			move = move.Neg()
+		}
+		p.UnrealizedPnLPct = move.InexactFloat64()
+	}
+	if p.Margin > 0 {
+		p.ROE = decimalOf(p.UnrealizedPnL).Div(decimalOf(p.Margin)).InexactFloat64()
+	}
+}
+
+// netOf derives the net position of one symbol from its open sides. With one
+// side open it is that side, signed; with both open (hedge mode) only size,
+// unrealised P&L and is_open have a value.
+func netOf(long, short *Position) *Position {
+	one := long
+	if one == nil {
+		one = short
+	}
+	if long != nil && short != nil {
+		return &Position{
+			Symbol: long.Symbol, Side: SideNet, ProductType: long.ProductType,
+			IsOpen: true, Size: long.Size - short.Size,
+			UnrealizedPnL: long.UnrealizedPnL + short.UnrealizedPnL,
+			PositionMode:  long.PositionMode, At: long.At,
+		}
+	}
+	net := *one
+	net.Side = SideNet
+	net.have = 0
+	if one.Side == SideShort {
+		net.Size, net.Available = -one.Size, -one.Available
+	}
+	net.derive()
+	return &net
+}
+
+// Position returns the position of symbol on side (long, short or net). need
+// is NeedOpen for the fields that only an open position has. A symbol whose
+// product type was fetched and that has no open position is flat, not
+// missing.
+func (s *State) Position(symbol, side string, need Need) (*Position, error) {
+	switch side {
+	case SideLong, SideShort, SideNet:
+	default:
+		return nil, fmt.Errorf("position side must be long, short or net, not %q", side)
+	}
+	what := "position " + symbol + " " + side
+	if p := s.positionIndex[posKey{symbol, side}]; p != nil {
+		return p, check(what, p.have, need)
+	}
+	pt, ok := s.productOf[symbol]
+	if !ok {
+		return nil, missing(what, "the symbol is not a known futures contract")
+	}
+	at, ok := covered(s.positionScope, pt, symbol)
+	if !ok {
+		return nil, missing(what, "the positions of "+string(pt)+" were not fetched")
+	}
+	p := s.flatPosition(symbol, side, pt, at)
+	return p, check(what, p.have, need)
+}
+
+// flatPosition returns the shared flat position of symbol and side, creating
+// it on first use: building one for every contract of every tick would cost
+// more than the few the rules ask for. The memo does not change what any
+// reader observes, so the State stays immutable in effect.
+func (s *State) flatPosition(symbol, side string, pt exchange.ProductType, at time.Time) *Position {
+	k := posKey{symbol, side}
+	s.flatMu.Lock()
+	defer s.flatMu.Unlock()
+	if p := s.flat[k]; p != nil {
+		return p
+	}
+	if s.flat == nil {
+		s.flat = make(map[posKey]*Position)
+	}
+	p := &Position{Symbol: symbol, Side: side, ProductType: string(pt), At: at}
+	s.flat[k] = p
+	return p
+}
+
+// Positions returns every open position (each side separately, never the
+// derived net ones), or an error when no positions were fetched.
+func (s *State) Positions() ([]*Position, error) {
+	if !s.Parts[PartPositions].Fetched {
+		return nil, missing("positions", "no positions were fetched")
+	}
+	return s.positions, nil
+}
+
+// covered reports whether a fetch in scopes covered symbol of product pt, and
+// the time of the newest such fetch.
+func covered(scopes []scope, pt exchange.ProductType, symbol string) (time.Time, bool) {
+	var at time.Time
+	ok := false
+	for _, sc := range scopes {
+		if sc.product == pt && (sc.symbol == "" || sc.symbol == symbol) {
+			if !ok || sc.at.After(at) {
+				at = sc.at
+			}
+			ok = true
+		}
+	}
+	return at, ok
+}

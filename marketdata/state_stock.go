@@ -1,0 +1,215 @@
+package marketdata
+
+import (
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/tickrules/tickrules/exchange"
+)
+
+// DefaultTradeWindow is the span of recent platform fills over which volume,
+// trades_count and vwap are computed when BuildOptions leaves it zero.
+const DefaultTradeWindow = 5 * time.Minute
+
+// Stock is one US stock pair: its info, the top of its order book and its
+// recent platform fills. Prices are in the pair's quote coin, sizes in shares
+// (base coin). Which groups are known is recorded per pair; see Need.
+type Stock struct {
+	Symbol          string   `expr:"symbol"`
+	Code            string   `expr:"code"`
+	Name            string   `expr:"name"`
+	TradingPeriods  []string `expr:"trading_periods"`
+	WeekendTradable bool     `expr:"weekend_tradable"`
+	TradableNow     bool     `expr:"tradable_now"`
+
+	Bid            float64 `expr:"bid"`
+	Ask            float64 `expr:"ask"`
+	Mid            float64 `expr:"mid"`
+	Spread         float64 `expr:"spread"`
+	SpreadBps      float64 `expr:"spread_bps"`
+	BidSize        float64 `expr:"bid_size"`
+	AskSize        float64 `expr:"ask_size"`
+	Imbalance      float64 `expr:"imbalance"`
+	BookAgeSeconds float64 `expr:"book_age_seconds"`
+
+	LastPrice           float64 `expr:"last_price"`
+	LastTradeAgeSeconds float64 `expr:"last_trade_age_seconds"`
+	Volume              float64 `expr:"volume"`
+	TradesCount         int     `expr:"trades_count"`
+	VWAP                float64 `expr:"vwap"`
+
+	// InfoAt, BookAt and TradesAt are when each group was fetched (zero: not).
+	InfoAt, BookAt, TradesAt time.Time
+
+	bids, asks []level // for depth; bids descending, asks ascending
+	have       Need
+}
+
+type level struct{ price, size float64 }
+
+var (
+	two         = decimal.NewFromInt(2)
+	tenThousand = decimal.NewFromInt(10000)
+)
+
+// DepthBid returns the total bid size (shares) at prices within bps basis
+// points below the mid price. The book must be known.
+func (s *Stock) DepthBid(bps float64) float64 {
+	limit := s.Mid * (1 - bps/1e4)
+	var sum float64
+	for _, l := range s.bids {
+		if l.price < limit {
+			break
+		}
+		sum += l.size
+	}
+	return sum
+}
+
+// DepthAsk returns the total ask size (shares) at prices within bps basis
+// points above the mid price. The book must be known.
+func (s *Stock) DepthAsk(bps float64) float64 {
+	limit := s.Mid * (1 + bps/1e4)
+	var sum float64
+	for _, l := range s.asks {
+		if l.price > limit {
+			break
+		}
+		sum += l.size
+	}
+	return sum
+}
+
+// Has reports whether every requirement in need is met.
+func (s *Stock) Has(need Need) bool { return need&^s.have == 0 }
+
+// newStock builds a Stock from what was fetched for it; any argument may be
+// nil. market may be nil.
+func newStock(symbol string, info *exchange.StockInfo, infoAt time.Time, book *BookInput, fills *FillsInput,
+	now time.Time, window time.Duration, market *Market) (*Stock, error) {
+	s := &Stock{Symbol: symbol}
+	if info != nil {
+		s.have |= NeedInfo
+		s.InfoAt = infoAt
+		s.Code, s.Name = info.Code, info.Name
+		s.TradingPeriods = make([]string, len(info.TradingPeriod))
+		for i, p := range info.TradingPeriod {
+			s.TradingPeriods[i] = string(p)
+		}
+		s.WeekendTradable = info.WeekendTradable == exchange.LowerYes
+		if market != nil {
+			s.have |= NeedMarket
+			s.TradableNow = tradableNow(s, market)
+		}
+	}
+	if book != nil {
+		if err := s.setBook(&book.Book, book.At, now); err != nil {
+			return nil, fmt.Errorf("stock %s book: %w", symbol, err)
+		}
+	}
+	if fills != nil {
+		if err := s.setTrades(fills.Fills, fills.At, now, window); err != nil {
+			return nil, fmt.Errorf("stock %s fills: %w", symbol, err)
+		}
+	}
+	return s, nil
+}
+
+// tradableNow: a pair trades when a session in its tradingPeriod is in
+// progress on an open market day; a weekendTradable pair also trades at the
+// weekend whatever the session says.
+func tradableNow(s *Stock, m *Market) bool {
+	if m.IsWeekend {
+		return s.WeekendTradable
+	}
+	return m.IsOpen && !m.IsHoliday && slices.Contains(s.TradingPeriods, m.Session)
+}
+
+func (s *Stock) setBook(b *exchange.StockOrderBook, at, now time.Time) error {
+	s.BookAt = at
+	var p numParser
+	s.bids = p.levels("b", b.Bids)
+	s.asks = p.levels("a", b.Asks)
+	if p.err != nil {
+		return p.err
+	}
+	// The spec orders bids descending and asks ascending; sort anyway so
+	// that depth and the top of book do not depend on it.
+	slices.SortStableFunc(s.bids, func(x, y level) int { return cmpFloat(y.price, x.price) })
+	slices.SortStableFunc(s.asks, func(x, y level) int { return cmpFloat(x.price, y.price) })
+	if len(s.bids) == 0 || len(s.asks) == 0 {
+		return nil // fetched but one-sided: the book fields stay unknown
+	}
+	s.have |= NeedBook
+	s.Bid, s.BidSize = s.bids[0].price, s.bids[0].size
+	s.Ask, s.AskSize = s.asks[0].price, s.asks[0].size
+	// Derived in decimal, so that a spread of 0.20 on 250 is 8 bps and
+	// not 7.9999999: a rule "spread_bps < 8" must not fire on an
+	// artefact.
+	bid, ask := decimalOf(s.Bid), decimalOf(s.Ask)
+	mid := bid.Add(ask).Div(two)
+	spread := ask.Sub(bid)
+	s.Mid, s.Spread = mid.InexactFloat64(), spread.InexactFloat64()
+	if mid.IsPositive() {
+		s.SpreadBps = spread.Div(mid).Mul(tenThousand).InexactFloat64()
+	}
+	if tot := s.BidSize + s.AskSize; tot > 0 {
+		s.Imbalance = (s.BidSize - s.AskSize) / tot
+	}
+	stamp := b.TS.Time()
+	if stamp.IsZero() {
+		stamp = at
+	}
+	s.BookAgeSeconds = now.Sub(stamp).Seconds()
+	return nil
+}
+
+// setTrades computes last price from the newest fill, and volume, count and
+// VWAP over the fills in (now-window, now].
+func (s *Stock) setTrades(fills []exchange.StockFill, at, now time.Time, window time.Duration) error {
+	s.TradesAt = at
+	s.have |= NeedTrades
+	var p numParser
+	from := now.Add(-window)
+	var newest time.Time
+	var notional float64
+	for i := range fills {
+		f := &fills[i]
+		price := p.num("price", f.Price)
+		size := p.num("size", f.Size)
+		ts := f.TS.Time()
+		if p.err != nil {
+			return p.err
+		}
+		if newest.IsZero() || ts.After(newest) {
+			newest, s.LastPrice = ts, price
+			s.have |= NeedLastTrade
+		}
+		if ts.After(from) && !ts.After(now) {
+			s.Volume += size
+			s.TradesCount++
+			notional += price * size
+		}
+	}
+	if s.have&NeedLastTrade != 0 {
+		s.LastTradeAgeSeconds = now.Sub(newest).Seconds()
+	}
+	if s.Volume > 0 {
+		s.VWAP = notional / s.Volume
+		s.have |= NeedWindowTrades
+	}
+	return nil
+}
+
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}

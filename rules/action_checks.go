@@ -1,0 +1,199 @@
+package rules
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/tickrules/tickrules/exchange"
+)
+
+// actionCheck carries what the rules between an action's parameters need:
+// the parameters given, where their keys are, where the action starts and
+// the account's position mode when it is known.
+type actionCheck struct {
+	f      *fileLoader
+	def    *ActionDef
+	params Params
+	keys   map[string]pos
+	at     pos
+	mode   exchange.PosMode
+}
+
+// where returns the position of parameter name's key, or the action's.
+func (c *actionCheck) where(keys map[string]pos, name string) pos {
+	if p, ok := keys[name]; ok {
+		return p
+	}
+	return c.at
+}
+
+func (c *actionCheck) given(names ...string) []string {
+	var out []string
+	for _, n := range names {
+		if _, ok := c.keys[n]; ok {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// exactlyOne requires one and only one of a and b.
+func (c *actionCheck) exactlyOne(a, b string) {
+	switch g := c.given(a, b); len(g) {
+	case 0:
+		c.f.errorAt(c.at, "", "%s needs %s or %s", c.def.Kind, a, b)
+	case 2:
+		c.f.errorAt(c.where(c.keys, b), fmt.Sprintf("remove %s or %s", a, b), "give %s or %s, not both", a, b)
+	}
+}
+
+// together requires a and b both or neither.
+func (c *actionCheck) together(a, b string) {
+	if g := c.given(a, b); len(g) == 1 {
+		missing := a
+		if g[0] == a {
+			missing = b
+		}
+		c.f.errorAt(c.where(c.keys, g[0]), "the exchange changes size and price at once; add "+missing,
+			"%s must be given together with %s", g[0], missing)
+	}
+}
+
+// atLeastOne requires one of names.
+func (c *actionCheck) atLeastOne(names ...string) {
+	if len(c.given(names...)) == 0 {
+		c.f.errorAt(c.at, "give "+strings.Join(names, ", "), "%s changes nothing", c.def.Kind)
+	}
+}
+
+// checkOrderItem checks one order (place_order, or an item of batch_place):
+// what it does (open/close/side), the raw fields that go with side, the
+// position mode, price against order type, and preset prices against price.
+func (c *actionCheck) checkOrderItem(p Params, keys map[string]pos, at pos) {
+	has := func(n string) bool { _, ok := keys[n]; return ok }
+	var intents []string
+	for _, n := range []string{"open", "close", "side"} {
+		if has(n) {
+			intents = append(intents, n)
+		}
+	}
+	switch len(intents) {
+	case 0:
+		c.f.errorAt(at, "add open: long, open: short, close: long or close: short",
+			"the order does not say what it does")
+	case 1:
+	default:
+		c.f.errorAt(c.where(keys, intents[1]), "keep one of them; open/close are mapped to side for you",
+			"give only one of %s", strings.Join(intents, " and "))
+	}
+	if !has("side") {
+		for _, raw := range []string{"trade_side", "reduce_only"} {
+			if has(raw) && len(intents) == 1 {
+				c.f.errorAt(keys[raw], "remove it; with "+intents[0]+": the engine sets it from the position mode",
+					"%s only goes with side", raw)
+			}
+		}
+	}
+	switch c.mode {
+	case exchange.OneWayMode:
+		if has("trade_side") {
+			c.f.errorAt(keys["trade_side"], "remove trade_side, or use open:/close: which work in both modes",
+				"trade_side is not allowed in one-way mode (the exchange rejects it)")
+		}
+	case exchange.HedgeMode:
+		if has("reduce_only") {
+			c.f.errorAt(keys["reduce_only"], "use close: long or close: short to reduce a position",
+				"reduce_only is for one-way mode; this account is in hedge mode")
+		}
+		if has("side") && !has("trade_side") {
+			c.f.errorAt(keys["side"], "add trade_side: open or close, or use open:/close:",
+				"in hedge mode side needs trade_side")
+		}
+	}
+	typ, _ := p.Text("type")
+	switch typ {
+	case string(exchange.Limit):
+		if !has("price") {
+			c.f.errorAt(c.where(keys, "type"), "add price:, or use type: market", "a limit order needs price")
+		}
+	case string(exchange.Market):
+		if has("price") {
+			c.f.errorAt(keys["price"], "remove price, or use type: limit", "a market order takes no price")
+		}
+		if has("force") {
+			c.f.errorAt(keys["force"], "remove force; it only applies to limit orders", "a market order takes no force")
+		}
+	}
+	c.checkPresets(p, keys)
+}
+
+// checkPresets compares literal take-profit and stop-loss prices with a
+// literal limit price: for a long they must be above and below it.
+func (c *actionCheck) checkPresets(p Params, keys map[string]pos) {
+	price, ok := p.Decimal("price")
+	if !ok {
+		return
+	}
+	long := false
+	switch {
+	case textIs(p, "open", "long"), textIs(p, "side", "buy") && !textIs(p, "trade_side", "close"):
+		long = true
+	case textIs(p, "open", "short"), textIs(p, "side", "sell") && !textIs(p, "trade_side", "close"):
+	default:
+		return // closing orders carry no presets worth comparing
+	}
+	check := func(name string, wantAbove bool) {
+		v, ok := p.Decimal(name)
+		if !ok {
+			return
+		}
+		if wantAbove && v.GreaterThan(price) || !wantAbove && v.LessThan(price) {
+			return
+		}
+		dir := "long"
+		if !long {
+			dir = "short"
+		}
+		rel := "above"
+		if !wantAbove {
+			rel = "below"
+		}
+		c.f.errorAt(keys[name], "swap take_profit and stop_loss?",
+			"for a %s order %s must be %s the price %s, got %s", dir, name, rel, price, v)
+	}
+	check("take_profit", long)
+	check("stop_loss", !long)
+}
+
+func textIs(p Params, name, want string) bool {
+	s, ok := p.Text(name)
+	return ok && s == want
+}
+
+// checkReverse checks reverse_position against the position mode.
+func (c *actionCheck) checkReverse() {
+	switch c.mode {
+	case exchange.HedgeMode:
+		if len(c.given("side")) == 0 {
+			c.f.errorAt(c.at, "add side: long or side: short", "in hedge mode reverse_position needs the side of the position to reverse")
+		}
+	case exchange.OneWayMode:
+		if len(c.given("size")) > 0 {
+			c.f.warn(c.keys["size"], "remove size; in one-way mode the whole position is reversed",
+				"size is ignored in one-way mode")
+		}
+	}
+}
+
+// warn records a warning at p.
+func (f *fileLoader) warn(p pos, hint, msg string) {
+	f.errs = append(f.errs, f.src.errorAt(p, SeverityWarning, msg, hint))
+}
+
+// checkClose warns about a side that one-way mode ignores.
+func (c *actionCheck) checkClose() {
+	if c.mode == exchange.OneWayMode && len(c.given("side")) > 0 {
+		c.f.warn(c.keys["side"], "remove side; in one-way mode the position of the symbol is closed",
+			"side is ignored in one-way mode")
+	}
+}

@@ -1,0 +1,275 @@
+package rules
+
+import (
+	"github.com/tickrules/tickrules/exchange"
+)
+
+// ActionKind names one kind of action a rule can take.
+type ActionKind string
+
+// The action kinds, each the key of one item of a rule's actions list.
+const (
+	PlaceOrder      ActionKind = "place_order"
+	BatchPlace      ActionKind = "batch_place"
+	ModifyOrder     ActionKind = "modify_order"
+	CancelOrder     ActionKind = "cancel_order"
+	BatchCancel     ActionKind = "batch_cancel"
+	ReversePosition ActionKind = "reverse_position"
+	ClosePositions  ActionKind = "close_positions"
+	CancelAll       ActionKind = "cancel_all"
+	Log             ActionKind = "log"
+)
+
+// ParamType is what a parameter's value must be.
+type ParamType string
+
+// Parameter types. Number and Text parameters may be formulas ("=..."),
+// checked at load for the right result type; Choice, Flag and the lists are
+// literals only, so that every choice is visible in the file.
+const (
+	ParamNumber  ParamType = "number"         // a decimal, or a formula giving a number
+	ParamText    ParamType = "text"           // a text, or a formula giving a text
+	ParamSymbol  ParamType = "symbol"         // a futures contract symbol, or a formula giving one
+	ParamChoice  ParamType = "choice"         // one of Values
+	ParamFlag    ParamType = "true or false"  // a YAML boolean
+	ParamIDList  ParamType = "list of ids"    // a list of order ids or client order ids
+	ParamOrders  ParamType = "list of orders" // a list of order items (Items)
+	ParamMessage ParamType = "message"        // a text with {{ formula }} placeholders
+)
+
+// ParamDef defines one parameter of an action: the loader checks values
+// against it, and the JSON Schema and the reference are generated from it.
+type ParamDef struct {
+	Name     string
+	Type     ParamType
+	Values   []string // for ParamChoice
+	Unit     string   // what a number means: "base coin", "quote currency per base coin"
+	Doc      string
+	Example  string // a YAML value, as written in a rule file
+	Required bool
+	// Positive numbers must be greater than zero (a literal is checked at
+	// load; a formula when the rule fires).
+	Positive bool
+	Items    []ParamDef // for ParamOrders
+}
+
+// ActionDef defines one action kind: its parameters, the exchange operation
+// it uses and the rules between its parameters that a schema cannot say.
+type ActionDef struct {
+	Kind    ActionKind
+	Doc     string
+	Op      exchange.Op
+	Params  []ParamDef
+	Example string // a complete action item in YAML
+	// check reports contradictions between parameters; it sees only the
+	// parameters that were given, already type-checked.
+	check func(c *actionCheck)
+}
+
+// Param returns the definition of the parameter name.
+func (d *ActionDef) Param(name string) (ParamDef, bool) {
+	for _, p := range d.Params {
+		if p.Name == name {
+			return p, true
+		}
+	}
+	return ParamDef{}, false
+}
+
+func enumValues(name string) []string { return exchange.EnumValues()[name] }
+
+// Parameters shared by several actions.
+var (
+	pSymbol = ParamDef{Name: "symbol", Type: ParamSymbol, Required: true,
+		Doc:     "The futures contract. In a for_each rule it may be left out: it is then the rule's symbol.",
+		Example: "TSLAUSDT"}
+	pProductType = ParamDef{Name: "product_type", Type: ParamChoice, Values: enumValues("productType"),
+		Doc: "Overrides the file's defaults.product_type for this action."}
+	pMarginCoin = ParamDef{Name: "margin_coin", Type: ParamText,
+		Doc: "Overrides the margin coin (upper case). Default: USDT for USDT-FUTURES, USDC for USDC-FUTURES, the contract's base coin for COIN-FUTURES.", Example: "USDT"}
+	pMarginMode = ParamDef{Name: "margin_mode", Type: ParamChoice, Values: enumValues("marginMode"),
+		Doc: "Overrides the file's defaults.margin_mode for this action."}
+	pOrderID = ParamDef{Name: "order_id", Type: ParamText,
+		Doc: "The exchange's order id. Give order_id or client_oid, not both.", Example: `"1234567890"`}
+	pClientOID = ParamDef{Name: "client_oid", Type: ParamText,
+		Doc: "The client order id. Give order_id or client_oid, not both.", Example: `"my-order-1"`}
+)
+
+// orderItemParams are the fields of one order, in place_order and in each
+// item of batch_place.
+var orderItemParams = []ParamDef{
+	{Name: "open", Type: ParamChoice, Values: []string{"long", "short"},
+		Doc: "Open (or add to) a long or short position. The engine maps it to side/trade_side for the account's position mode. Give one of open, close or side.", Example: "long"},
+	{Name: "close", Type: ParamChoice, Values: []string{"long", "short"},
+		Doc: "Close (or reduce) a long or short position; in one-way mode the order is reduce-only. Give one of open, close or side.", Example: "short"},
+	{Name: "side", Type: ParamChoice, Values: enumValues("side"),
+		Doc: "Raw side, for authors who know the exchange's one-way/hedge table. Prefer open/close.", Example: "buy"},
+	{Name: "trade_side", Type: ParamChoice, Values: []string{"open", "close"},
+		Doc: "Raw trade side, with side, hedge mode only."},
+	{Name: "reduce_only", Type: ParamFlag,
+		Doc: "Raw reduce-only flag, with side, one-way mode only.", Example: "true"},
+	{Name: "type", Type: ParamChoice, Values: enumValues("orderType"), Required: true,
+		Doc: "limit (needs price) or market.", Example: "limit"},
+	{Name: "size", Type: ParamNumber, Required: true, Positive: true, Unit: "base coin",
+		Doc: "Quantity in the contract's base coin; rounded down to the contract's size step when sent.", Example: "2"},
+	{Name: "price", Type: ParamNumber, Positive: true, Unit: "quote currency per base coin",
+		Doc: "Limit price; required for limit orders, not allowed for market orders. Rounded to the contract's price step when sent.", Example: `=stock("TSLA").bid * 0.999`},
+	{Name: "force", Type: ParamChoice, Values: enumValues("force"),
+		Doc: "Time in force of a limit order; default gtc.", Example: "post_only"},
+	{Name: "take_profit", Type: ParamNumber, Positive: true, Unit: "quote currency per base coin",
+		Doc: "Preset take-profit trigger price.", Example: "=position(symbol, \"long\").entry_price * 1.05"},
+	{Name: "stop_loss", Type: ParamNumber, Positive: true, Unit: "quote currency per base coin",
+		Doc: "Preset stop-loss trigger price.", Example: "240"},
+	{Name: "stp_mode", Type: ParamChoice, Values: enumValues("stpMode"),
+		Doc: "Self-trade prevention; default none."},
+}
+
+var actionDefs = []*ActionDef{
+	{
+		Kind: PlaceOrder, Op: exchange.OpPlaceOrder,
+		Doc:    "Place one futures order.",
+		Params: concatParams([]ParamDef{pSymbol}, orderItemParams, []ParamDef{pProductType, pMarginCoin, pMarginMode}),
+		Example: `place_order:
+  symbol: TSLAUSDT
+  open: long
+  type: limit
+  size: 2
+  price: =stock("TSLA").bid * 0.999`,
+		check: func(c *actionCheck) { c.checkOrderItem(c.params, c.keys, c.at) },
+	},
+	{
+		Kind: BatchPlace, Op: exchange.OpBatchPlaceOrder,
+		Doc: "Place several orders on one contract at once (any number; the engine sends them 50 at a time).",
+		Params: []ParamDef{pSymbol,
+			{Name: "orders", Type: ParamOrders, Required: true, Items: orderItemParams,
+				Doc: "The orders; each item has the fields of place_order except symbol and the overrides."},
+			pProductType, pMarginCoin, pMarginMode},
+		Example: `batch_place:
+  symbol: TSLAUSDT
+  orders:
+    - { open: long, type: limit, size: 1, price: 240 }
+    - { open: long, type: limit, size: 1, price: 238 }`,
+	},
+	{
+		Kind: ModifyOrder, Op: exchange.OpModifyOrder,
+		Doc: "Change an unfilled limit order: size and price together, or the preset take-profit/stop-loss.",
+		Params: []ParamDef{pSymbol, pOrderID, pClientOID,
+			{Name: "new_size", Type: ParamNumber, Positive: true, Unit: "base coin", Doc: "New size; only together with new_price.", Example: "3"},
+			{Name: "new_price", Type: ParamNumber, Positive: true, Unit: "quote currency per base coin", Doc: "New price; only together with new_size.", Example: "=stock(\"TSLA\").bid"},
+			{Name: "new_take_profit", Type: ParamNumber, Unit: "quote currency per base coin", Doc: "New preset take-profit price; 0 deletes it.", Example: "260"},
+			{Name: "new_stop_loss", Type: ParamNumber, Unit: "quote currency per base coin", Doc: "New preset stop-loss price; 0 deletes it.", Example: "230"},
+			pProductType},
+		Example: `modify_order:
+  symbol: TSLAUSDT
+  client_oid: my-order-1
+  new_size: 2
+  new_price: =stock("TSLA").bid`,
+		check: func(c *actionCheck) {
+			c.exactlyOne("order_id", "client_oid")
+			c.together("new_size", "new_price")
+			c.atLeastOne("new_size", "new_price", "new_take_profit", "new_stop_loss")
+		},
+	},
+	{
+		Kind: CancelOrder, Op: exchange.OpCancelOrder,
+		Doc:    "Cancel one order.",
+		Params: []ParamDef{pSymbol, pOrderID, pClientOID, pProductType, pMarginCoin},
+		Example: `cancel_order:
+  symbol: TSLAUSDT
+  client_oid: my-order-1`,
+		check: func(c *actionCheck) { c.exactlyOne("order_id", "client_oid") },
+	},
+	{
+		Kind: BatchCancel, Op: exchange.OpBatchCancelOrders,
+		Doc: "Cancel several orders of one contract; without orders and client_oids, every pending order of the contract.",
+		Params: []ParamDef{pSymbol,
+			{Name: "orders", Type: ParamIDList, Doc: "Order ids to cancel.", Example: `["1234567890", "1234567891"]`},
+			{Name: "client_oids", Type: ParamIDList, Doc: "Client order ids to cancel.", Example: "[my-order-1, my-order-2]"},
+			pProductType, pMarginCoin},
+		Example: `batch_cancel:
+  symbol: TSLAUSDT`,
+	},
+	{
+		Kind: ReversePosition, Op: exchange.OpClickBackhand,
+		Doc: "Reverse a position at market (close it and open the other direction).",
+		Params: []ParamDef{pSymbol,
+			{Name: "side", Type: ParamChoice, Values: []string{"long", "short"},
+				Doc: "The position to reverse; needed in hedge mode, ignored in one-way mode.", Example: "long"},
+			{Name: "size", Type: ParamNumber, Positive: true, Unit: "base coin",
+				Doc: "Hedge mode: how much to reverse (default: the whole position). Ignored in one-way mode.", Example: "1"},
+			pProductType, pMarginCoin},
+		Example: `reverse_position:
+  symbol: TSLAUSDT
+  side: long`,
+		check: func(c *actionCheck) { c.checkReverse() },
+	},
+	{
+		Kind: ClosePositions, Op: exchange.OpClosePositions,
+		Doc: "Close positions at market: of one contract or, without symbol, of the whole product type.",
+		Params: []ParamDef{{Name: "symbol", Type: ParamSymbol, Doc: "The contract; without it, every position of the product type.", Example: "TSLAUSDT"},
+			{Name: "side", Type: ParamChoice, Values: []string{"long", "short"},
+				Doc: "Hedge mode: only this direction (default both). Ignored in one-way mode.", Example: "long"},
+			pProductType},
+		Example: `close_positions:
+  symbol: TSLAUSDT`,
+		check: func(c *actionCheck) { c.checkClose() },
+	},
+	{
+		Kind: CancelAll, Op: exchange.OpCancelAllOrders,
+		Doc:     "Cancel every pending order of the product type.",
+		Params:  []ParamDef{pProductType, pMarginCoin},
+		Example: `cancel_all: {}`,
+	},
+	{
+		Kind: Log, Op: "",
+		Doc: "Write a line to the engine's log (and the trace). Sends nothing to the exchange.",
+		Params: []ParamDef{
+			{Name: "message", Type: ParamMessage, Required: true,
+				Doc:     "The text. {{ formula }} inserts a value computed when the rule fires (no = inside the braces).",
+				Example: `"TSLA spread is {{ stock(\"TSLA\").spread_bps }} bps"`},
+			{Name: "level", Type: ParamChoice, Values: []string{"debug", "info", "warn", "error"},
+				Doc: "Log level; default info.", Example: "warn"},
+		},
+		Example: `log:
+  message: "flattening TSLA, spread {{ stock(\"TSLA\").spread_bps }} bps"
+  level: warn`,
+	},
+}
+
+func concatParams(lists ...[]ParamDef) []ParamDef {
+	var out []ParamDef
+	for _, l := range lists {
+		out = append(out, l...)
+	}
+	return out
+}
+
+// Actions returns the definition of every action kind, in the order the
+// reference lists them.
+func Actions() []*ActionDef { return actionDefs }
+
+// LookupAction returns the definition of kind.
+func LookupAction(kind string) (*ActionDef, bool) {
+	for _, d := range actionDefs {
+		if string(d.Kind) == kind {
+			return d, true
+		}
+	}
+	return nil, false
+}
+
+func actionKindNames() []string {
+	out := make([]string, len(actionDefs))
+	for i, d := range actionDefs {
+		out[i] = string(d.Kind)
+	}
+	return out
+}
+
+func paramNames(defs []ParamDef) []string {
+	out := make([]string, len(defs))
+	for i, d := range defs {
+		out[i] = d.Name
+	}
+	return out
+}

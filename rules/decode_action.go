@@ -1,0 +1,486 @@
+package rules
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/shopspring/decimal"
+	"github.com/tickrules/tickrules/exchange"
+	"gopkg.in/yaml.v3"
+)
+
+// maxBatchItems bounds a batch_place or batch_cancel list written in a file;
+// the engine sends them to the exchange 50 at a time.
+const maxBatchItems = 1000
+
+func (f *fileLoader) decodeActions(n *yaml.Node, forEach bool) []*Action {
+	n = deref(n)
+	if n.Kind != yaml.SequenceNode {
+		f.errorf(n, "write each action as a list item: \"- place_order: ...\"", "actions must be a list, got %s", describe(n))
+		return nil
+	}
+	if len(n.Content) == 0 {
+		f.errorf(n, "", "actions is empty: the rule would do nothing")
+		return nil
+	}
+	var out []*Action
+	for _, item := range n.Content {
+		if a := f.decodeAction(deref(item), forEach); a != nil {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// decodeAction decodes one list item "kind: {params}".
+func (f *fileLoader) decodeAction(n *yaml.Node, forEach bool) *Action {
+	if n.Kind == yaml.ScalarNode {
+		if d, ok := LookupAction(n.Value); ok {
+			f.errorf(n, fmt.Sprintf("write %s: followed by its parameters, or %s: {} when it needs none", d.Kind, d.Kind), "%s needs a colon and its parameters", d.Kind)
+			return nil
+		}
+		f.errorf(n, actionHint(n.Value), "unknown action %s", n.Value)
+		return nil
+	}
+	if n.Kind != yaml.MappingNode || len(n.Content) == 0 {
+		f.errorf(n, "", "an action must be \"kind: parameters\", got %s", describe(n))
+		return nil
+	}
+	kindKey := n.Content[0]
+	def, ok := LookupAction(kindKey.Value)
+	if !ok {
+		f.errorf(kindKey, actionHint(kindKey.Value), "unknown action %s", kindKey.Value)
+		return nil
+	}
+	paramsNode := deref(n.Content[1])
+	if len(n.Content) > 2 {
+		extra := n.Content[2]
+		if _, isParam := def.Param(extra.Value); isParam && paramsNode.Kind == yaml.ScalarNode && paramsNode.Tag == "!!null" {
+			f.errorf(extra, fmt.Sprintf("indent the parameters of %s by two more spaces than %q", def.Kind, def.Kind),
+				"%s is not indented under %s", extra.Value, def.Kind)
+		} else {
+			f.errorf(extra, "start each action with its own \"- \"", "one list item holds two actions (%s and %s)", def.Kind, extra.Value)
+		}
+		return nil
+	}
+	a := &Action{Kind: def.Kind, Pos: f.position(kindKey)}
+	c := &actionCheck{f: f, def: def, at: nodePos(kindKey), mode: f.file.Defaults.PositionMode}
+	if paramsNode.Kind == yaml.ScalarNode && paramsNode.Tag == "!!null" {
+		a.Params = Params{}
+		c.keys = map[string]pos{}
+	} else {
+		a.Params, c.keys = f.params(def.Params, paramsNode, string(def.Kind))
+		if a.Params == nil {
+			return nil
+		}
+	}
+	c.params = a.Params
+	for _, p := range def.Params {
+		_, given := c.keys[p.Name]
+		if given || !p.Required {
+			continue
+		}
+		if p.Name == "symbol" && forEach {
+			continue // filled per instance
+		}
+		f.errorAt(c.at, "", "%s needs %s", def.Kind, p.Name)
+	}
+	if v := a.Params["orders"]; v != nil && def.Kind == BatchPlace {
+		a.Orders, _ = v.Literal.([]Params)
+	}
+	if v := a.Params["message"]; v != nil {
+		a.Message, _ = v.Literal.(*Message)
+	}
+	if def.check != nil {
+		def.check(c)
+	}
+	f.inherit(a)
+	f.checkProduct(a)
+	return a
+}
+
+// checkProduct reports a literal symbol whose contract belongs to another
+// product type than the action trades.
+func (f *fileLoader) checkProduct(a *Action) {
+	sym, ok := a.Params.Text("symbol")
+	pt, ok2 := a.Params.Text("product_type")
+	if !ok || !ok2 {
+		return
+	}
+	c, found := catalogContract(f.opts.Catalog, sym)
+	if !found || c.ProductType == "" || string(c.ProductType) == pt {
+		return
+	}
+	at := a.Pos
+	if v := a.Params["symbol"]; v != nil {
+		at = v.Pos
+	}
+	f.errs = append(f.errs, &Error{File: at.File, Line: at.Line, Column: at.Column, Severity: SeverityError,
+		Message: fmt.Sprintf("%s is a %s contract, but this action trades %s", sym, c.ProductType, pt),
+		Hint:    fmt.Sprintf("set product_type: %s on the action or in defaults", c.ProductType),
+		Source:  f.src.origLine(at.Line)})
+}
+
+func actionHint(word string) string {
+	if s := Suggest(strings.ToLower(word), actionKindNames()); s != "" {
+		return "did you mean " + s + "?"
+	}
+	if s, ok := keySynonyms[strings.ToLower(word)]; ok {
+		return "did you mean " + s + "?"
+	}
+	return "actions are " + strings.Join(actionKindNames(), ", ")
+}
+
+
+// inherit fills product_type, margin_mode and margin_coin from the file's
+// defaults where the action has such a parameter and did not set it.
+func (f *fileLoader) inherit(a *Action) {
+	d := f.file.Defaults
+	def, _ := LookupAction(string(a.Kind))
+	set := func(name, value string) {
+		if _, has := def.Param(name); !has || value == "" {
+			return
+		}
+		if _, given := a.Params[name]; given {
+			return
+		}
+		a.Params[name] = &Value{Literal: value, Inherited: true, Pos: a.Pos}
+	}
+	set("product_type", string(d.ProductType))
+	set("margin_mode", string(d.MarginMode))
+	coin := d.MarginCoin
+	if coin == "" && (a.Kind == PlaceOrder || a.Kind == BatchPlace || a.Kind == ReversePosition) {
+		pt, _ := a.Params.Text("product_type")
+		coin = defaultMarginCoin(exchange.ProductType(pt), f.opts.Catalog, a.Params)
+	}
+	set("margin_coin", coin)
+}
+
+// defaultMarginCoin is the margin coin a product type implies: USDT, USDC,
+// or for coin-margined contracts the contract's base coin (known only for a
+// literal symbol in the catalog; otherwise the engine decides when firing).
+func defaultMarginCoin(pt exchange.ProductType, cat *Catalog, p Params) string {
+	switch pt {
+	case exchange.USDTFutures:
+		return "USDT"
+	case exchange.USDCFutures:
+		return "USDC"
+	}
+	if sym, ok := p.Text("symbol"); ok {
+		if c, ok := catalogContract(cat, sym); ok {
+			return c.BaseCoin
+		}
+	}
+	return ""
+}
+
+// params decodes the parameters of an action or order item against defs.
+// It returns nil when the node is not a mapping.
+func (f *fileLoader) params(defs []ParamDef, n *yaml.Node, what string) (Params, map[string]pos) {
+	entries, ok := f.mapping(n, "the parameters of "+what, paramNames(defs), keySynonyms)
+	if !ok {
+		return nil, nil
+	}
+	out := Params{}
+	keys := map[string]pos{}
+	for _, kv := range entries {
+		var def ParamDef
+		for _, d := range defs {
+			if d.Name == kv.key.Value {
+				def = d
+			}
+		}
+		keys[def.Name] = nodePos(kv.key)
+		if v := f.value(def, kv.value, what); v != nil {
+			out[def.Name] = v
+		}
+	}
+	return out, keys
+}
+
+// value decodes one parameter value according to its definition.
+func (f *fileLoader) value(def ParamDef, n *yaml.Node, what string) *Value {
+	n = deref(n)
+	at := f.position(n)
+	switch def.Type {
+	case ParamNumber:
+		return f.number(def, n, at)
+	case ParamText, ParamSymbol:
+		if n.Kind != yaml.ScalarNode || n.Tag == "!!null" {
+			f.errorf(n, "", "%s must be a text, got %s", def.Name, describe(n))
+			return nil
+		}
+		if strings.HasPrefix(n.Value, "=") {
+			return f.formula(def, n, String, at)
+		}
+		if def.Type == ParamSymbol && !f.checkContract(n, n.Value) {
+			return nil
+		}
+		return &Value{Literal: n.Value, Pos: at}
+	case ParamChoice:
+		if s, ok := f.choice(n, def.Name, def.Values); ok {
+			return &Value{Literal: s, Pos: at}
+		}
+	case ParamFlag:
+		if b, ok := f.flag(n, def.Name); ok {
+			return &Value{Literal: b, Pos: at}
+		}
+	case ParamIDList:
+		return f.idList(def, n, at)
+	case ParamMessage:
+		if s, ok := f.text(n, def.Name); ok {
+			if m := f.message(n, s); m != nil {
+				return &Value{Literal: m, Source: s, Pos: at}
+			}
+		}
+	case ParamOrders:
+		return f.orderList(def, n, at)
+	}
+	return nil
+}
+
+// number decodes a literal number or a number formula.
+func (f *fileLoader) number(def ParamDef, n *yaml.Node, at Position) *Value {
+	if n.Kind != yaml.ScalarNode || n.Tag == "!!null" {
+		hint := ""
+		if n.Kind == yaml.MappingNode {
+			hint = "a value with \": \" in it needs quotes; a formula starts with ="
+		}
+		f.errorf(n, hint, "%s must be a number, got %s", def.Name, describe(n))
+		return nil
+	}
+	s := strings.TrimSpace(n.Value)
+	if strings.HasPrefix(s, "=") {
+		return f.formula(def, n, Number, at)
+	}
+	if n.Tag == "!!bool" {
+		f.errorf(n, "", "%s must be a number, got %s", def.Name, n.Value)
+		return nil
+	}
+	d, err := decimal.NewFromString(strings.ReplaceAll(s, "_", ""))
+	if err != nil {
+		f.errorf(n, f.numberHint(s), "%s must be a number, got the text '%s'", def.Name, n.Value)
+		return nil
+	}
+	if def.Positive && !d.IsPositive() {
+		f.errorf(n, positiveHint(def, d), "%s must be greater than 0, got %s", def.Name, n.Value)
+		return nil
+	}
+	return &Value{Literal: d, Pos: at}
+}
+
+func positiveHint(def ParamDef, d decimal.Decimal) string {
+	switch {
+	case d.IsZero() && def.Name == "size":
+		return "an order of size 0 does nothing; to close a position use close: long/short or close_positions"
+	case d.IsNegative() && strings.Contains(def.Name, "price"):
+		return "prices are positive; to sell, use open: short or close: long"
+	case d.IsNegative():
+		return "the direction comes from open/close/side, not from the sign"
+	}
+	return ""
+}
+
+// numberHint explains text where a number belongs: a formula without its
+// "=", a percent, or a number with a unit.
+func (f *fileLoader) numberHint(s string) string {
+	if strings.HasSuffix(s, "%") {
+		return "write the number without %; sizes are in base coin, prices in quote currency"
+	}
+	if _, errs := f.comp().Formula(s, Number); len(errs) == 0 {
+		return "did you mean =" + s + "? A formula starts with ="
+	}
+	if strings.ContainsAny(s, "()*+/.") && strings.ContainsAny(strings.ToLower(s), "abcdefghijklmnopqrstuvwxyz") {
+		return "a formula starts with =, e.g. =" + s
+	}
+	return "write digits, e.g. 2 or 0.5"
+}
+
+// formula compiles a value starting with "=" for the result kind.
+func (f *fileLoader) formula(def ParamDef, n *yaml.Node, kind Kind, at Position) *Value {
+	raw := []rune(n.Value)
+	skip := 0
+	for skip < len(raw) && raw[skip] != '=' {
+		skip++ // leading blanks of a quoted value
+	}
+	skip++
+	src := string(raw[skip:])
+	if strings.TrimSpace(src) == "" {
+		f.errorf(n, "write the formula after =, e.g. =stock(\"TSLA\").bid", "%s is an empty formula", def.Name)
+		return nil
+	}
+	prog, errs := f.comp().Formula(src, kind)
+	f.exprErrors(n, skip, errs)
+	if prog == nil || len(errs) > 0 {
+		return nil
+	}
+	f.ratioWarnings(n, skip, src)
+	return &Value{Formula: prog, Source: src, Pos: at}
+}
+
+// idList decodes a list of order ids.
+func (f *fileLoader) idList(def ParamDef, n *yaml.Node, at Position) *Value {
+	if n.Kind != yaml.SequenceNode {
+		f.errorf(n, "write a list: [\"123\", \"456\"]", "%s must be a list of ids, got %s", def.Name, describe(n))
+		return nil
+	}
+	if len(n.Content) == 0 {
+		f.errorf(n, "leave "+def.Name+" out to cancel every pending order of the symbol", "%s is an empty list: it would cancel nothing", def.Name)
+		return nil
+	}
+	if len(n.Content) > maxBatchItems {
+		f.errorf(n, "", "%s lists %d ids; at most %d", def.Name, len(n.Content), maxBatchItems)
+		return nil
+	}
+	ids := make([]string, 0, len(n.Content))
+	ok := true
+	for _, item := range n.Content {
+		item = deref(item)
+		if item.Kind != yaml.ScalarNode || item.Tag == "!!null" || item.Value == "" {
+			f.errorf(item, "", "an id in %s must be a text, got %s", def.Name, describe(item))
+			ok = false
+			continue
+		}
+		ids = append(ids, item.Value)
+	}
+	if !ok {
+		return nil
+	}
+	return &Value{Literal: ids, Pos: at}
+}
+
+// orderList decodes the orders of batch_place; the items are kept on the
+// Value (as []Params) and checked one by one like place_order.
+func (f *fileLoader) orderList(def ParamDef, n *yaml.Node, at Position) *Value {
+	if n.Kind != yaml.SequenceNode {
+		f.errorf(n, "write each order as a list item starting with \"- \"", "%s must be a list of orders, got %s", def.Name, describe(n))
+		return nil
+	}
+	if len(n.Content) == 0 {
+		f.errorf(n, "", "%s is empty: the batch would place nothing", def.Name)
+		return nil
+	}
+	if len(n.Content) > maxBatchItems {
+		f.errorf(n, "", "%s lists %d orders; at most %d", def.Name, len(n.Content), maxBatchItems)
+		return nil
+	}
+	items := make([]Params, 0, len(n.Content))
+	ok := true
+	for _, item := range n.Content {
+		item = deref(item)
+		p, keys := f.params(def.Items, item, "an order of batch_place")
+		if p == nil {
+			ok = false
+			continue
+		}
+		c := &actionCheck{f: f, params: p, keys: keys, at: nodePos(item), mode: f.file.Defaults.PositionMode}
+		for _, d := range def.Items {
+			if _, given := keys[d.Name]; d.Required && !given {
+				f.errorAt(c.at, "", "this order of batch_place needs %s", d.Name)
+				ok = false
+			}
+		}
+		c.checkOrderItem(p, keys, c.at)
+		items = append(items, p)
+	}
+	if !ok {
+		return nil
+	}
+	return &Value{Literal: items, Pos: at}
+}
+
+// checkContract reports a literal symbol that is not a contract of the
+// catalog. Without a catalog every symbol passes.
+func (f *fileLoader) checkContract(n *yaml.Node, sym string) bool {
+	cat := f.opts.Catalog
+	if !catalogKnowsContracts(cat) {
+		return true
+	}
+	if _, ok := catalogContract(cat, sym); ok {
+		return true
+	}
+	hint := ""
+	_, upper := catalogContract(cat, strings.ToUpper(sym))
+	switch {
+	case upper:
+		hint = "symbols are upper case: " + strings.ToUpper(sym)
+	case cat.SuggestContract(strings.ToUpper(sym)) != "":
+		hint = "did you mean " + cat.SuggestContract(strings.ToUpper(sym)) + "?"
+	case catalogHasStock(cat, sym):
+		hint = sym + " is a stock pair; its futures contract has another symbol"
+	}
+	f.errorf(n, hint, "%s is not a futures contract", sym)
+	return false
+}
+
+// message parses the {{ formula }} placeholders of a log message.
+func (f *fileLoader) message(n *yaml.Node, s string) *Message {
+	m := &Message{}
+	rs := []rune(s)
+	ok := true
+	for i := 0; i < len(rs); {
+		open := indexRunes(rs, i, "{{")
+		if open < 0 {
+			m.Parts = append(m.Parts, MessagePart{Text: string(rs[i:])})
+			break
+		}
+		if open > i {
+			m.Parts = append(m.Parts, MessagePart{Text: string(rs[i:open])})
+		}
+		end := indexRunes(rs, open+2, "}}")
+		if end < 0 {
+			f.errorAt(f.runeOffsetPos(n, open), "end the placeholder with }}", "{{ is not closed")
+			return nil
+		}
+		inner := string(rs[open+2 : end])
+		lead := open + 2
+		for lead < end && rs[lead] == ' ' {
+			lead++
+		}
+		src := strings.TrimSpace(inner)
+		if strings.HasPrefix(src, "=") {
+			f.errorAt(f.runeOffsetPos(n, lead), "write {{ stock(\"TSLA\").bid }}; the braces already mark a formula", "no = inside {{ }}")
+			ok = false
+		} else if src == "" {
+			f.errorAt(f.runeOffsetPos(n, open), "", "{{ }} is empty")
+			ok = false
+		} else {
+			prog, errs := f.compileAny(src)
+			f.exprErrors(n, lead, errs)
+			if prog == nil {
+				ok = false
+			}
+			m.Parts = append(m.Parts, MessagePart{Formula: prog, Source: src})
+		}
+		i = end + 2
+	}
+	if !ok {
+		return nil
+	}
+	return m
+}
+
+// compileAny compiles a message placeholder: a number or a text.
+func (f *fileLoader) compileAny(src string) (*Program, []*ExprError) {
+	if p, errs := f.comp().Formula(src, Number); len(errs) == 0 {
+		return p, nil
+	}
+	return f.comp().Formula(src, String)
+}
+
+func indexRunes(rs []rune, from int, sub string) int {
+	s := []rune(sub)
+	for i := from; i+len(s) <= len(rs); i++ {
+		match := true
+		for j := range s {
+			if rs[i+j] != s[j] {
+				match = false
+				break
+			}
+		}
+		if match {
+			return i
+		}
+	}
+	return -1
+}

@@ -1,0 +1,357 @@
+package rules
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"gopkg.in/yaml.v3"
+)
+
+// ruleKeys are the keys of one rule, in the order the reference lists them.
+var ruleKeys = []string{"name", "description", "when", "for", "cooldown", "once", "enabled", "priority", "for_each", "actions"}
+
+// maxForEach bounds the instances of one for_each rule.
+const maxForEach = 500
+
+func (f *fileLoader) decodeRules(n *yaml.Node) {
+	n = deref(n)
+	if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
+		f.warnf(n, "", "rules: is empty")
+		return
+	}
+	if n.Kind != yaml.SequenceNode {
+		f.errorf(n, "each rule starts with \"- name: ...\" under rules:", "rules must be a list, got %s", describe(n))
+		return
+	}
+	for _, item := range n.Content {
+		f.decodeRule(deref(item))
+	}
+}
+
+func (f *fileLoader) decodeRule(n *yaml.Node) {
+	entries, suggested, ok := f.mappingSuggest(n, "a rule", ruleKeys, keySynonyms)
+	if !ok {
+		return
+	}
+	r := &Rule{Enabled: true, Pos: f.position(n)}
+	f.forEachRule = false
+	for _, kv := range entries {
+		if kv.key.Value == "for_each" {
+			f.forEachRule = true
+		}
+	}
+	var (
+		whenNode, forEachNode, actionsNode, nameNode *yaml.Node
+	)
+	for _, kv := range entries {
+		v := kv.value
+		switch kv.key.Value {
+		case "name":
+			nameNode = v
+			if s, ok := f.text(v, "name"); ok {
+				r.BaseName = strings.TrimSpace(s)
+			}
+		case "description":
+			if s, ok := f.text(v, "description"); ok {
+				r.Description = s
+			}
+		case "when":
+			whenNode = v
+		case "for":
+			r.For = f.duration(v, "for")
+		case "cooldown":
+			r.Cooldown = f.duration(v, "cooldown")
+		case "once":
+			if s, ok := f.choice(v, "once", []string{string(OncePerSession), string(OncePerDay)}); ok {
+				r.Once = Once(s)
+			}
+		case "enabled":
+			if b, ok := f.flag(v, "enabled"); ok {
+				r.Enabled = b
+			}
+		case "priority":
+			r.Priority = f.integer(v, "priority")
+		case "for_each":
+			forEachNode = v
+		case "actions":
+			actionsNode = v
+		}
+	}
+	if nameNode != nil || !suggested["name"] {
+		f.checkName(r, n, nameNode)
+	}
+	switch {
+	case whenNode != nil:
+		r.When, r.Condition = f.condition(whenNode)
+		r.WhenPos = f.position(whenNode)
+	case !suggested["when"]:
+		f.errorf(n, "add when: with the condition, e.g. when: market.session == \"regular\"", "rule %s has no when: condition", ruleLabel(r))
+	}
+	symbols := f.forEach(forEachNode)
+	switch {
+	case actionsNode != nil:
+		r.Actions = f.decodeActions(actionsNode, forEachNode != nil)
+	case !suggested["actions"]:
+		f.errorf(n, "add actions: with at least one action", "rule %s has no actions", ruleLabel(r))
+	}
+	if r.BaseName == "" {
+		return
+	}
+	if forEachNode == nil {
+		r.Name = r.BaseName
+		f.file.Rules = append(f.file.Rules, r)
+		return
+	}
+	for _, sym := range symbols {
+		f.file.Rules = append(f.file.Rules, r.instance(sym, f.opts.Catalog))
+	}
+}
+
+func ruleLabel(r *Rule) string {
+	if r.BaseName == "" {
+		return "(without a name)"
+	}
+	return strconv.Quote(r.BaseName)
+}
+
+// checkName requires a name, unique across every file of the load.
+func (f *fileLoader) checkName(r *Rule, ruleNode, nameNode *yaml.Node) {
+	if nameNode == nil {
+		f.errorf(ruleNode, "add name: with a short unique name, e.g. name: buy-the-dip", "a rule has no name")
+		return
+	}
+	switch {
+	case r.BaseName == "":
+		f.errorf(nameNode, "", "the rule's name is empty")
+		return
+	case strings.ContainsAny(r.BaseName, "[]"):
+		f.errorf(nameNode, "brackets are added by for_each: name[SYMBOL]", "a rule name cannot contain [ or ]")
+		r.BaseName = ""
+		return
+	}
+	here := f.position(nameNode)
+	if first, dup := f.names[r.BaseName]; dup {
+		f.errorf(nameNode, "give each rule its own name", "rule name %q is already used at %s", r.BaseName, first)
+		r.BaseName = ""
+		return
+	}
+	f.names[r.BaseName] = here
+}
+
+// instance returns the for_each instance of r for symbol: named
+// "name[SYMBOL]", its programs bound to the symbol, and the symbol filled
+// into actions that left it out.
+func (r *Rule) instance(symbol string, cat *Catalog) *Rule {
+	c := *r
+	c.Name = fmt.Sprintf("%s[%s]", r.BaseName, symbol)
+	c.Symbol = symbol
+	c.Condition = bind(r.Condition, symbol, cat)
+	c.Actions = make([]*Action, len(r.Actions))
+	for i, a := range r.Actions {
+		ac := *a
+		ac.Params = a.Params.bind(symbol, cat)
+		if _, ok := ac.Params["symbol"]; !ok {
+			if def, _ := LookupAction(string(a.Kind)); def != nil {
+				if _, takes := def.Param("symbol"); takes {
+					ac.Params["symbol"] = &Value{Literal: symbol, Inherited: true, Pos: a.Pos}
+				}
+			}
+		}
+		if a.Orders != nil {
+			ac.Orders = make([]Params, len(a.Orders))
+			for j, o := range a.Orders {
+				ac.Orders[j] = o.bind(symbol, cat)
+			}
+			ac.Params["orders"] = &Value{Literal: ac.Orders, Pos: a.Params["orders"].Pos}
+		}
+		if a.Message != nil {
+			m := &Message{Parts: make([]MessagePart, len(a.Message.Parts))}
+			for j, p := range a.Message.Parts {
+				p.Formula = bind(p.Formula, symbol, cat)
+				m.Parts[j] = p
+			}
+			ac.Message = m
+			ac.Params["message"] = &Value{Literal: m, Source: a.Params["message"].Source, Pos: a.Params["message"].Pos}
+		}
+		c.Actions[i] = &ac
+	}
+	return &c
+}
+
+// bind binds a program that reads symbol to a for_each instance.
+func bind(p *Program, symbol string, cat *Catalog) *Program {
+	if p == nil || !p.Reads.UsesSymbol {
+		return p
+	}
+	return p.WithSymbol(symbol, cat)
+}
+
+// bind returns a copy of p with its formulas bound to symbol.
+func (p Params) bind(symbol string, cat *Catalog) Params {
+	out := make(Params, len(p)+1)
+	for k, v := range p {
+		if v.Formula != nil && v.Formula.Reads.UsesSymbol {
+			w := *v
+			w.Formula = bind(v.Formula, symbol, cat)
+			v = &w
+		}
+		out[k] = v
+	}
+	return out
+}
+
+// forEach decodes the for_each list of symbols.
+func (f *fileLoader) forEach(n *yaml.Node) []string {
+	if n == nil {
+		return nil
+	}
+	n = deref(n)
+	if n.Kind != yaml.SequenceNode {
+		f.errorf(n, "write a list: for_each: [TSLAUSDT, NVDAUSDT]", "for_each must be a list of symbols, got %s", describe(n))
+		return nil
+	}
+	if len(n.Content) == 0 {
+		f.errorf(n, "", "for_each is empty: the rule would never run")
+		return nil
+	}
+	if len(n.Content) > maxForEach {
+		f.errorf(n, "", "for_each lists %d symbols; at most %d", len(n.Content), maxForEach)
+		return nil
+	}
+	seen := map[string]bool{}
+	var out []string
+	for _, item := range n.Content {
+		item = deref(item)
+		s, ok := f.text(item, "a for_each symbol")
+		if !ok {
+			continue
+		}
+		if seen[s] {
+			f.errorf(item, "", "%s is listed twice in for_each", s)
+			continue
+		}
+		seen[s] = true
+		if f.checkContract(item, s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// duration decodes "30s", "5m", "1h30m".
+func (f *fileLoader) duration(n *yaml.Node, name string) time.Duration {
+	n = deref(n)
+	if n.Kind != yaml.ScalarNode || n.Tag == "!!null" {
+		f.errorf(n, "write a duration such as 30s, 5m or 1h", "%s must be a duration, got %s", name, describe(n))
+		return 0
+	}
+	if n.Tag == "!!int" || n.Tag == "!!float" {
+		f.errorf(n, fmt.Sprintf("did you mean %ss (seconds) or %sm (minutes)?", n.Value, n.Value),
+			"%s needs a unit: s, m or h", name)
+		return 0
+	}
+	d, err := time.ParseDuration(strings.TrimSpace(n.Value))
+	if err != nil {
+		f.errorf(n, "write a duration such as 30s, 5m, 1h or 1h30m (units: ms, s, m, h)", "%s must be a duration, got '%s'", name, n.Value)
+		return 0
+	}
+	if d < 0 {
+		f.errorf(n, "", "%s cannot be negative", name)
+		return 0
+	}
+	return d
+}
+
+// flag decodes true or false.
+func (f *fileLoader) flag(n *yaml.Node, name string) (bool, bool) {
+	n = deref(n)
+	if n.Kind == yaml.ScalarNode && n.Tag == "!!bool" {
+		b, err := strconv.ParseBool(strings.ToLower(n.Value))
+		if err == nil {
+			return b, true
+		}
+	}
+	hint := ""
+	if n.Kind == yaml.ScalarNode {
+		switch strings.ToLower(n.Value) {
+		case "yes", "on", "y":
+			hint = "did you mean true?"
+		case "no", "off", "n":
+			hint = "did you mean false?"
+		}
+	}
+	f.errorf(n, hint, "%s must be true or false, got %s", name, describe(n))
+	return false, false
+}
+
+// integer decodes a whole number.
+func (f *fileLoader) integer(n *yaml.Node, name string) int {
+	n = deref(n)
+	if n.Kind == yaml.ScalarNode && n.Tag == "!!int" {
+		v, err := strconv.Atoi(n.Value)
+		if err == nil && v > -1_000_000 && v < 1_000_000 {
+			return v
+		}
+	}
+	f.errorf(n, "", "%s must be a whole number between -999999 and 999999, got %s", name, describe(n))
+	return 0
+}
+
+// condition compiles the when: of a rule.
+func (f *fileLoader) condition(n *yaml.Node) (string, *Program) {
+	n = deref(n)
+	if n.Kind != yaml.ScalarNode || n.Tag == "!!null" {
+		f.errorf(n, "write a condition, e.g. when: market.session == \"regular\"", "when must be a condition, got %s", describe(n))
+		return "", nil
+	}
+	src := n.Value
+	if strings.HasPrefix(strings.TrimSpace(src), "=") {
+		f.errorf(n, "remove the = ; when is always a condition (only action values need =)", "when starts with =")
+		return src, nil
+	}
+	if strings.TrimSpace(src) == "" {
+		f.errorf(n, "", "when is empty")
+		return src, nil
+	}
+	prog, errs := f.comp().Condition(src)
+	f.exprErrors(n, 0, errs)
+	if prog != nil {
+		f.ratioWarnings(n, 0, src)
+	}
+	return src, prog
+}
+
+// exprErrors maps errors of an expression that starts at rune offset skip
+// of scalar n's value into the file.
+func (f *fileLoader) exprErrors(n *yaml.Node, skip int, errs []*ExprError) {
+	if len(errs) == 0 {
+		return
+	}
+	positions := f.src.scalarPositions(n)
+	exprText := string([]rune(n.Value)[skip:])
+	for _, e := range errs {
+		p := nodePos(n)
+		if positions != nil {
+			off := skip + offsetInText(exprText, e.Line, e.Column)
+			if off >= 0 && off < len(positions) {
+				p = positions[off]
+			}
+		}
+		hint := ""
+		if e.Suggestion != "" {
+			hint = "did you mean " + e.Suggestion + "?"
+		}
+		f.errorAt(p, hint, "%s", e.Msg)
+	}
+}
+
+// runeOffsetPos maps a rune offset of scalar n's value into the file.
+func (f *fileLoader) runeOffsetPos(n *yaml.Node, off int) pos {
+	positions := f.src.scalarPositions(n)
+	if off >= 0 && off < len(positions) {
+		return positions[off]
+	}
+	return nodePos(n)
+}

@@ -1,0 +1,74 @@
+package rules
+
+import (
+	"time"
+
+	"github.com/tickrules/tickrules/marketdata"
+)
+
+// Env is what a program reads while it runs: one State and, for a rule
+// instance of for_each, its symbol. The engine keeps one Env per goroutine
+// and points it at each tick's State with SetState; nothing is allocated per
+// rule. An Env must not be shared between goroutines, because Eval writes the
+// program's bound symbol into it.
+type Env struct {
+	v vars
+}
+
+// vars is the expression environment proper. It is unexported, and has no
+// exported methods, because expr turns every exported field into a variable
+// and every exported method into a function a rule could call.
+type vars struct {
+	Now     time.Time `expr:"now"`
+	NowMs   float64   `expr:"now_ms"`
+	Weekday string    `expr:"weekday"`
+	Symbol  string    `expr:"symbol"`
+
+	state *marketdata.State
+}
+
+// NewEnv returns an Env reading s.
+func NewEnv(s *marketdata.State) *Env {
+	e := &Env{}
+	e.SetState(s)
+	return e
+}
+
+// SetState points the Env at the State of a new tick.
+func (e *Env) SetState(s *marketdata.State) {
+	e.v = vars{state: s}
+	if s == nil {
+		return
+	}
+	e.v.Now = s.EasternNow()
+	e.v.NowMs = float64(s.Now.UnixMilli())
+	e.v.Weekday = s.Weekday()
+}
+
+// State returns the State the Env reads.
+func (e *Env) State() *marketdata.State { return e.v.state }
+
+// VarDoc documents one variable a condition can read.
+type VarDoc struct {
+	Name    string
+	Type    string // number, text, true/false, time, an object name, list of <object>
+	Unit    string
+	Doc     string
+	Example string
+	// ForEachOnly marks variables that exist only in for_each rules.
+	ForEachOnly bool
+}
+
+// Variables returns the documentation of every variable, in reference
+// order. A test checks it against the expression environment.
+func Variables() []VarDoc {
+	return []VarDoc{
+		{"now", "time", "", "the time of the tick, in US Eastern time (never the wall clock)", "now.Hour() >= 15", false},
+		{"now_ms", "number", "milliseconds since 1970-01-01 UTC", "the time of the tick as a Unix timestamp", "now_ms > 0", false},
+		{"weekday", "text", "", "the Eastern weekday: Monday ... Sunday", `weekday == "Friday"`, false},
+		{"market", "market", "", "the US market session; see the market fields", `market.session == "regular"`, false},
+		{"positions", "list of position", "", "every open futures position of the fetched product types (each side separately)", `any(positions, .unrealized_pnl_pct < -0.05)`, false},
+		{"spot_records", "list of spot_record", "", "the fetched spot financial records, newest first", `count(spot_records, .type == "Deposit") > 0`, false},
+		{"symbol", "text", "", "the symbol of this instance of a for_each rule", `position(symbol, "long").size == 0`, true},
+	}
+}

@@ -1,0 +1,299 @@
+package rules
+
+import (
+	"github.com/tickrules/tickrules/exchange"
+	"github.com/tickrules/tickrules/marketdata"
+)
+
+// FuncDoc documents one helper function conditions and formulas can call.
+type FuncDoc struct {
+	Name    string
+	Args    []ArgDoc
+	Returns string // number, text, true/false, an object name, list of <object>
+	Unit    string
+	Doc     string
+	Example string
+}
+
+// ArgDoc documents one argument of a function.
+type ArgDoc struct {
+	Name string
+	Type string
+	Doc  string
+}
+
+// argKind says how a constant argument is checked at load and what a
+// symbol argument adds to the program's reads.
+type argKind uint8
+
+const (
+	argStockPair argKind = iota + 1 // a stock pair symbol or code, checked against the catalog
+	argContract                     // a futures symbol, checked against the catalog
+	argSide                         // long, short or net
+	argSideAny                      // long, short or any
+	argClock                        // HH:MM
+	argCoin                         // a coin name
+	argProduct                      // a futures product type
+	argNumber                       // any number
+)
+
+// function is one helper: its documentation, how its arguments are checked,
+// what it reads, and its implementation. Every implementation receives the
+// environment as a hidden first argument (inserted at compile time), and the
+// object lookups (stock, position, market, balance) a hidden last argument
+// with the marketdata.Need of the field that follows the call.
+type function struct {
+	doc   FuncDoc
+	args  []argKind
+	parts marketdata.PartSet // what it reads besides what the field needs
+	// object names the marketdata object the call returns when a field must
+	// follow it (stock("TSLA").bid); its Need decides the parts read.
+	object string
+	// variable marks the functions that stand for a bare variable
+	// (market, positions, spot_records): the patcher turns the variable
+	// into a call, so that reading an unfetched part is an error.
+	variable string
+	impl     func(params ...any) (any, error)
+	types    []any // the checked signatures (overloads), hidden arguments included
+}
+
+func (f *function) arity() int { return len(f.args) }
+
+// Hidden function names of the variables backed by a State lookup. The
+// leading underscore keeps them out of the way of rule authors; they are
+// not documented and the checker rejects them in source.
+const (
+	fnMarket      = "_market"
+	fnPositions   = "_positions"
+	fnSpotRecords = "_spot_records"
+)
+
+func stateOf(p any) *marketdata.State { return p.(*vars).state }
+
+func needOf(p any) marketdata.Need { return marketdata.Need(p.(int)) }
+
+// functions returns the helper table. It is built once per Compiler.
+func functions() []*function {
+	var part = func(ps ...marketdata.Part) marketdata.PartSet {
+		var s marketdata.PartSet
+		for _, p := range ps {
+			s = s.Add(p)
+		}
+		return s
+	}
+	pair := ArgDoc{"pair", "text", `stock pair symbol or stock code, like "TSLA" or "TSLAUSDT"`}
+	sym := ArgDoc{"symbol", "text", `futures contract symbol, like "TSLAUSDT"`}
+	return []*function{
+		{
+			doc:    FuncDoc{"stock", []ArgDoc{pair}, "stock", "", "the stock pair; follow it with a field", `stock("TSLA").spread_bps < 8`},
+			args:   []argKind{argStockPair},
+			object: "stock",
+			impl: func(p ...any) (any, error) {
+				return stateOf(p[0]).Stock(p[1].(string), needOf(p[2]))
+			},
+			types: []any{new(func(*vars, string, int) *marketdata.Stock)},
+		},
+		{
+			doc:   FuncDoc{"depth_bid", []ArgDoc{pair, {"bps", "number", "distance below the mid price in basis points"}}, "number", "shares (base coin)", "total bid size within bps basis points below the mid price", `depth_bid("TSLA", 10) > 500`},
+			args:  []argKind{argStockPair, argNumber},
+			parts: part(marketdata.PartStockBook),
+			impl: func(p ...any) (any, error) {
+				s, err := stateOf(p[0]).Stock(p[1].(string), marketdata.NeedBook)
+				if err != nil {
+					return nil, err
+				}
+				return s.DepthBid(toFloat(p[2])), nil
+			},
+			types: []any{new(func(*vars, string, float64) float64), new(func(*vars, string, int) float64)},
+		},
+		{
+			doc:   FuncDoc{"depth_ask", []ArgDoc{pair, {"bps", "number", "distance above the mid price in basis points"}}, "number", "shares (base coin)", "total ask size within bps basis points above the mid price", `depth_ask("TSLA", 10) > 500`},
+			args:  []argKind{argStockPair, argNumber},
+			parts: part(marketdata.PartStockBook),
+			impl: func(p ...any) (any, error) {
+				s, err := stateOf(p[0]).Stock(p[1].(string), marketdata.NeedBook)
+				if err != nil {
+					return nil, err
+				}
+				return s.DepthAsk(toFloat(p[2])), nil
+			},
+			types: []any{new(func(*vars, string, float64) float64), new(func(*vars, string, int) float64)},
+		},
+		{
+			doc:    FuncDoc{"position", []ArgDoc{sym, {"side", "text", "long, short or net"}}, "position", "", "the futures position of symbol on side; follow it with a field. Flat is size 0, not missing", `position("TSLAUSDT", "long").size == 0`},
+			args:   []argKind{argContract, argSide},
+			parts:  part(marketdata.PartPositions),
+			object: "position",
+			impl: func(p ...any) (any, error) {
+				return stateOf(p[0]).Position(p[1].(string), p[2].(string), needOf(p[3]))
+			},
+			types: []any{new(func(*vars, string, string, int) *marketdata.Position)},
+		},
+		{
+			doc:   FuncDoc{"orders", []ArgDoc{sym}, "list of order", "", "the pending orders of symbol, oldest first", `any(orders("TSLAUSDT"), .age_seconds > 600)`},
+			args:  []argKind{argContract},
+			parts: part(marketdata.PartOrders),
+			impl: func(p ...any) (any, error) {
+				return stateOf(p[0]).Orders(p[1].(string))
+			},
+			types: []any{new(func(*vars, string) []*marketdata.Order)},
+		},
+		{
+			doc:   FuncDoc{"orders_count", []ArgDoc{sym}, "number", "orders", "the number of pending orders of symbol", `orders_count("TSLAUSDT") == 0`},
+			args:  []argKind{argContract},
+			parts: part(marketdata.PartOrders),
+			impl: func(p ...any) (any, error) {
+				os, err := stateOf(p[0]).Orders(p[1].(string))
+				return len(os), err
+			},
+			types: []any{new(func(*vars, string) int)},
+		},
+		{
+			doc:   FuncDoc{"strategy_orders", []ArgDoc{sym}, "list of strategy_order", "", "the pending strategy orders of symbol", `len(strategy_orders("TSLAUSDT")) > 0`},
+			args:  []argKind{argContract},
+			parts: part(marketdata.PartStrategyOrders),
+			impl: func(p ...any) (any, error) {
+				return stateOf(p[0]).StrategyOrders(p[1].(string))
+			},
+			types: []any{new(func(*vars, string) []*marketdata.StrategyOrder)},
+		},
+		{
+			doc:   FuncDoc{"has_stop_loss", []ArgDoc{sym, {"side", "text", "long, short or any"}}, "true/false", "", "a pending strategy order of symbol on side has a stop-loss price", `position("TSLAUSDT", "long").is_open && !has_stop_loss("TSLAUSDT", "long")`},
+			args:  []argKind{argContract, argSideAny},
+			parts: part(marketdata.PartStrategyOrders),
+			impl: func(p ...any) (any, error) {
+				return stateOf(p[0]).HasStrategyStop(p[1].(string), anySide(p[2].(string)), true)
+			},
+			types: []any{new(func(*vars, string, string) bool)},
+		},
+		{
+			doc:   FuncDoc{"has_take_profit", []ArgDoc{sym, {"side", "text", "long, short or any"}}, "true/false", "", "a pending strategy order of symbol on side has a take-profit price", `!has_take_profit("TSLAUSDT", "any")`},
+			args:  []argKind{argContract, argSideAny},
+			parts: part(marketdata.PartStrategyOrders),
+			impl: func(p ...any) (any, error) {
+				return stateOf(p[0]).HasStrategyStop(p[1].(string), anySide(p[2].(string)), false)
+			},
+			types: []any{new(func(*vars, string, string) bool)},
+		},
+		{
+			doc:    FuncDoc{"balance", []ArgDoc{{"coin", "text", `margin coin, like "USDT"`}}, "balance", "", "the futures account of a margin coin; follow it with a field", `balance("USDT").available > 100`},
+			args:   []argKind{argCoin},
+			parts:  part(marketdata.PartBalances),
+			object: "balance",
+			impl: func(p ...any) (any, error) {
+				return stateOf(p[0]).Balance(p[1].(string))
+			},
+			types: []any{new(func(*vars, string, int) *marketdata.Balance)},
+		},
+		{
+			doc:   FuncDoc{"position_mode", []ArgDoc{{"product_type", "text", "USDT-FUTURES, COIN-FUTURES or USDC-FUTURES"}}, "text", "", "one_way_mode or hedge_mode", `position_mode("USDT-FUTURES") == "hedge_mode"`},
+			args:  []argKind{argProduct},
+			parts: part(marketdata.PartBalances),
+			impl: func(p ...any) (any, error) {
+				return stateOf(p[0]).PositionMode(exchange.ProductType(p[1].(string)))
+			},
+			types: []any{new(func(*vars, string) string)},
+		},
+		{
+			doc:   FuncDoc{"discount_tiers", []ArgDoc{{"coin", "text", `coin, like "BTC"`}}, "list of discount_tier", "", "the discount tiers of coin, by ascending start value", `len(discount_tiers("BTC")) > 0`},
+			args:  []argKind{argCoin},
+			parts: part(marketdata.PartDiscount),
+			impl: func(p ...any) (any, error) {
+				return stateOf(p[0]).DiscountTiers(p[1].(string))
+			},
+			types: []any{new(func(*vars, string) []*marketdata.DiscountTier)},
+		},
+		{
+			doc:   FuncDoc{"discount_rate", []ArgDoc{{"coin", "text", `coin, like "BTC"`}, {"value", "number", "value in U"}}, "number", "as the exchange gives it", "the discount rate of the tier of coin that contains value", `discount_rate("BTC", 50000) > 0`},
+			args:  []argKind{argCoin, argNumber},
+			parts: part(marketdata.PartDiscount),
+			impl: func(p ...any) (any, error) {
+				return stateOf(p[0]).DiscountRate(p[1].(string), toFloat(p[2]))
+			},
+			types: []any{new(func(*vars, string, float64) float64), new(func(*vars, string, int) float64)},
+		},
+		{
+			doc:  FuncDoc{"minutes_until", []ArgDoc{{"time", "text", `Eastern wall-clock time "HH:MM"`}}, "number", "minutes, from 0 up to 1440", "minutes from now until the Eastern clock next shows time (at 15:56, minutes_until(\"15:55\") is 1439)", `minutes_until("15:55") <= 5`},
+			args: []argKind{argClock},
+			impl: func(p ...any) (any, error) {
+				return stateOf(p[0]).MinutesUntil(p[1].(string))
+			},
+			types: []any{new(func(*vars, string) float64)},
+		},
+		{
+			doc:  FuncDoc{"minutes_since", []ArgDoc{{"time", "text", `Eastern wall-clock time "HH:MM"`}}, "number", "minutes, from 0 up to 1440", "minutes since the Eastern clock last showed time", `minutes_since("09:30") < 15`},
+			args: []argKind{argClock},
+			impl: func(p ...any) (any, error) {
+				return stateOf(p[0]).MinutesSince(p[1].(string))
+			},
+			types: []any{new(func(*vars, string) float64)},
+		},
+
+		// The variables backed by State lookups.
+		{
+			variable: "market",
+			object:   "market",
+			parts:    part(marketdata.PartMarket),
+			impl: func(p ...any) (any, error) {
+				return stateOf(p[0]).Market(needOf(p[1]))
+			},
+			types: []any{new(func(*vars, int) *marketdata.Market)},
+		},
+		{
+			variable: "positions",
+			parts:    part(marketdata.PartPositions),
+			impl: func(p ...any) (any, error) {
+				return stateOf(p[0]).Positions()
+			},
+			types: []any{new(func(*vars) []*marketdata.Position)},
+		},
+		{
+			variable: "spot_records",
+			parts:    part(marketdata.PartSpotRecords),
+			impl: func(p ...any) (any, error) {
+				return stateOf(p[0]).SpotRecords()
+			},
+			types: []any{new(func(*vars) []*marketdata.SpotRecord)},
+		},
+	}
+}
+
+// hiddenName returns the name the function is registered under in expr.
+func (f *function) hiddenName() string {
+	switch f.variable {
+	case "market":
+		return fnMarket
+	case "positions":
+		return fnPositions
+	case "spot_records":
+		return fnSpotRecords
+	}
+	return f.doc.Name
+}
+
+// toFloat reads a number argument, which the int overloads pass as int.
+func toFloat(v any) float64 {
+	if i, ok := v.(int); ok {
+		return float64(i)
+	}
+	return v.(float64)
+}
+
+func anySide(s string) string {
+	if s == "any" {
+		return ""
+	}
+	return s
+}
+
+// Functions returns the documentation of every helper function, in
+// reference order.
+func Functions() []FuncDoc {
+	var out []FuncDoc
+	for _, f := range functions() {
+		if f.variable == "" {
+			out = append(out, f.doc)
+		}
+	}
+	return out
+}

@@ -1,0 +1,472 @@
+package rules
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/tickrules/tickrules/exchange"
+	"gopkg.in/yaml.v3"
+)
+
+// LoadOptions configure Load. The zero value loads without a catalog (no
+// symbol or stock-pair checks) and with every ${ENV} reference unset.
+type LoadOptions struct {
+	// Catalog lists the contracts and stock pairs that exist; symbols and
+	// stock pairs named in rules are checked against it.
+	Catalog *Catalog
+	// Getenv resolves ${NAME} references; an empty result counts as unset.
+	Getenv func(string) string
+	// PositionModes is the account's position mode per product type when it
+	// is known (engine check --venue); a file's defaults.position_mode is
+	// checked against it.
+	PositionModes map[exchange.ProductType]exchange.PosMode
+}
+
+// maxFileSize bounds one rule file; a rule file is text a person wrote.
+const maxFileSize = 4 << 20
+
+// Load reads every rule file under paths (directories are walked
+// recursively for *.yaml and *.yml, skipping *_test.yaml rule tests and
+// hidden directories; a path may also name one file), checks and compiles
+// them. It collects every finding rather than stopping at the first. The
+// RuleSet is nil when there is any error; warnings alone do not stop it.
+func Load(ctx context.Context, paths []string, opts LoadOptions) (*RuleSet, Errors) {
+	l := newLoader(opts)
+	for _, p := range paths {
+		files, err := ruleFiles(p)
+		if err != nil {
+			l.errs = append(l.errs, &Error{File: p, Severity: SeverityError, Message: err.Error()})
+			continue
+		}
+		for _, f := range files {
+			if err := ctx.Err(); err != nil {
+				l.errs = append(l.errs, &Error{File: f, Severity: SeverityError, Message: "loading stopped: " + err.Error()})
+				return nil, l.errs
+			}
+			data, err := readFile(f)
+			if err != nil {
+				l.errs = append(l.errs, &Error{File: f, Severity: SeverityError, Message: err.Error()})
+				continue
+			}
+			l.file(f, data)
+		}
+	}
+	return l.finish()
+}
+
+// LoadBytes loads one rule file given as bytes; name is the path shown in
+// findings. It is Load for tests, editors and the fuzz target.
+func LoadBytes(ctx context.Context, name string, data []byte, opts LoadOptions) (*RuleSet, Errors) {
+	l := newLoader(opts)
+	if err := ctx.Err(); err != nil {
+		return nil, Errors{{File: name, Severity: SeverityError, Message: "loading stopped: " + err.Error()}}
+	}
+	if len(data) > maxFileSize {
+		return nil, Errors{{File: name, Severity: SeverityError, Message: fmt.Sprintf("file is larger than %d bytes", maxFileSize)}}
+	}
+	l.file(name, data)
+	return l.finish()
+}
+
+func readFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxFileSize+1))
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	if len(data) > maxFileSize {
+		return nil, fmt.Errorf("file is larger than %d bytes", maxFileSize)
+	}
+	return data, nil
+}
+
+// isRuleFile reports whether name is a rule file (not a rule test).
+func isRuleFile(name string) bool {
+	ext := filepath.Ext(name)
+	if ext != ".yaml" && ext != ".yml" {
+		return false
+	}
+	return !strings.HasSuffix(strings.TrimSuffix(name, ext), "_test")
+}
+
+// ruleFiles lists the rule files of path in lexical order.
+func ruleFiles(path string) ([]string, error) {
+	info, err := os.Stat(path)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("no such file or directory")
+		}
+		return nil, err
+	}
+	if !info.IsDir() {
+		return []string{path}, nil
+	}
+	var out []string
+	err = filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if p != path && strings.HasPrefix(d.Name(), ".") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if isRuleFile(d.Name()) {
+			out = append(out, p)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("walk %s: %w", path, err)
+	}
+	return out, nil
+}
+
+// loader holds what one Load sees across files.
+type loader struct {
+	opts LoadOptions
+	// plain compiles rules without for_each, each the rules with it (where
+	// the variable symbol exists).
+	plain, each *Compiler
+	errs        Errors
+	names map[string]Position // rule name -> where it was first defined
+	files []*File
+}
+
+func newLoader(opts LoadOptions) *loader {
+	return &loader{
+		opts:  opts,
+		plain: NewCompiler(CompilerOptions{Catalog: opts.Catalog}),
+		each:  NewCompiler(CompilerOptions{Catalog: opts.Catalog, ForEach: true}),
+		names: map[string]Position{},
+	}
+}
+
+func (l *loader) finish() (*RuleSet, Errors) {
+	sortErrors(l.errs)
+	if l.errs.HasErrors() {
+		return nil, l.errs
+	}
+	return newRuleSet(l.files), l.errs
+}
+
+// fileLoader decodes one file.
+type fileLoader struct {
+	*loader
+	src  *source
+	file *File
+	// forEachRule is set while decoding a rule that has for_each.
+	forEachRule bool
+}
+
+// comp returns the compiler for the rule being decoded.
+func (f *fileLoader) comp() *Compiler {
+	if f.forEachRule {
+		return f.each
+	}
+	return f.plain
+}
+
+func (l *loader) file(path string, data []byte) {
+	src, envErrs := expandEnv(path, data, l.opts.Getenv)
+	l.errs = append(l.errs, envErrs...)
+	f := &fileLoader{loader: l, src: src, file: &File{Path: path}}
+	if tabs := tabErrors(src); len(tabs) > 0 {
+		l.errs = append(l.errs, tabs...)
+		return
+	}
+	var doc yaml.Node
+	dec := yaml.NewDecoder(bytes.NewReader([]byte(strings.Join(src.expanded, "\n"))))
+	if err := dec.Decode(&doc); err != nil {
+		if errors.Is(err, io.EOF) {
+			l.errs = append(l.errs, &Error{File: path, Severity: SeverityWarning, Message: "the file has no rules"})
+			l.files = append(l.files, f.file)
+			return
+		}
+		l.errs = append(l.errs, syntaxError(src, err))
+		return
+	}
+	var next yaml.Node
+	if err := dec.Decode(&next); err == nil {
+		l.errs = append(l.errs, src.errorAt(nodePos(&next), SeverityError,
+			"a second YAML document (after ---) in one file", "put each set of rules in its own file"))
+	} else if !errors.Is(err, io.EOF) {
+		l.errs = append(l.errs, syntaxError(src, err))
+		return
+	}
+	if len(envErrs) > 0 {
+		// Substituted values are missing, so the positions and values below
+		// would only repeat the same mistake in other words.
+		return
+	}
+	f.decodeFile(&doc)
+	l.files = append(l.files, f.file)
+}
+
+// errorf records an error at n.
+func (f *fileLoader) errorf(n *yaml.Node, hint string, format string, args ...any) {
+	f.errs = append(f.errs, f.src.errorAt(nodePos(n), SeverityError, fmt.Sprintf(format, args...), hint))
+}
+
+// errorAt records an error at p.
+func (f *fileLoader) errorAt(p pos, hint string, format string, args ...any) {
+	f.errs = append(f.errs, f.src.errorAt(p, SeverityError, fmt.Sprintf(format, args...), hint))
+}
+
+// warnf records a warning at n.
+func (f *fileLoader) warnf(n *yaml.Node, hint string, format string, args ...any) {
+	f.errs = append(f.errs, f.src.errorAt(nodePos(n), SeverityWarning, fmt.Sprintf(format, args...), hint))
+}
+
+// position returns the author's position of n.
+func (f *fileLoader) position(n *yaml.Node) Position {
+	return f.positionAt(nodePos(n))
+}
+
+func (f *fileLoader) positionAt(p pos) Position {
+	return Position{File: f.src.path, Line: p.line, Column: f.src.origCol(p.line, p.col)}
+}
+
+// keyValue is one entry of a mapping.
+type keyValue struct {
+	key, value *yaml.Node
+}
+
+// deref follows an alias to the node it names.
+func deref(n *yaml.Node) *yaml.Node {
+	for i := 0; n != nil && n.Kind == yaml.AliasNode && i < 8; i++ {
+		n = n.Alias
+	}
+	return n
+}
+
+// describe names the kind of a node for messages: "a list", "the text 'two'".
+func describe(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping (key: value lines)"
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.ScalarNode:
+		switch n.Tag {
+		case "!!null":
+			return "nothing"
+		case "!!bool":
+			return n.Value
+		case "!!int", "!!float":
+			return "the number " + n.Value
+		}
+		return fmt.Sprintf("the text '%s'", n.Value)
+	}
+	return "something else"
+}
+
+// mapping returns the entries of a mapping node in order, reporting a node
+// that is not a mapping (as what), duplicate keys and keys not in allowed.
+// synonyms maps words authors use for a key to the key they meant.
+// A key that an unknown key's hint suggested is reported in suggested, so
+// that callers do not report it missing as well.
+func (f *fileLoader) mapping(n *yaml.Node, what string, allowed []string, synonyms map[string]string) ([]keyValue, bool) {
+	entries, _, ok := f.mappingSuggest(n, what, allowed, synonyms)
+	return entries, ok
+}
+
+func (f *fileLoader) mappingSuggest(n *yaml.Node, what string, allowed []string, synonyms map[string]string) (_ []keyValue, suggested map[string]bool, _ bool) {
+	n = deref(n)
+	if n.Kind != yaml.MappingNode {
+		f.errorf(n, "", "%s must be a mapping of key: value lines, got %s", what, describe(n))
+		return nil, nil, false
+	}
+	suggested = map[string]bool{}
+	seen := map[string]*yaml.Node{}
+	var out []keyValue
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], deref(n.Content[i+1])
+		if k.Kind != yaml.ScalarNode {
+			f.errorf(k, "put the key in quotes or check the line above", "a key of %s must be a word, got %s", what, describe(k))
+			continue
+		}
+		if k.Value == "<<" {
+			f.errorf(k, "write the keys out; rule files do not use <<", "YAML merge keys (<<) are not supported")
+			continue
+		}
+		if first, dup := seen[k.Value]; dup {
+			f.errorf(k, fmt.Sprintf("the first %s is on line %d; remove one of them", k.Value, first.Line),
+				"%s is given twice in %s", k.Value, what)
+			continue
+		}
+		seen[k.Value] = k
+		if allowed != nil && !contains(allowed, k.Value) {
+			hint, meant := unknownKeyHint(k.Value, allowed, synonyms)
+			if meant != "" {
+				suggested[meant] = true
+			}
+			f.errorf(k, hint, "unknown key %s in %s", k.Value, what)
+			continue
+		}
+		out = append(out, keyValue{k, v})
+	}
+	return out, suggested, true
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func unknownKeyHint(key string, allowed []string, synonyms map[string]string) (hint, meant string) {
+	if s, ok := synonyms[strings.ToLower(key)]; ok && contains(allowed, s) {
+		return "did you mean " + s + "?", s
+	}
+	if s := Suggest(strings.ToLower(key), allowed); s != "" {
+		return "did you mean " + s + "?", s
+	}
+	return "allowed keys: " + strings.Join(allowed, ", "), ""
+}
+
+// Keys of a file and of its defaults.
+var (
+	fileKeys     = []string{"defaults", "rules"}
+	defaultsKeys = []string{"product_type", "margin_coin", "margin_mode", "position_mode"}
+)
+
+// keySynonyms are words authors reach for instead of the key they meant.
+var keySynonyms = map[string]string{
+	"condition": "when", "if": "when", "trigger": "when", "then": "actions", "do": "actions",
+	"action": "actions", "title": "name", "id": "name", "wait": "for", "hold": "for",
+	"duration": "for", "delay": "for", "cool_down": "cooldown", "cooldown_period": "cooldown",
+	"rule": "rules", "default": "defaults", "product": "product_type", "producttype": "product_type",
+	"qty": "size", "quantity": "size", "amount": "size", "ordertype": "type", "order_type": "type",
+	"tp": "take_profit", "sl": "stop_loss", "takeprofit": "take_profit", "stoploss": "stop_loss",
+	"tradeside": "trade_side", "reduceonly": "reduce_only", "marginmode": "margin_mode",
+	"margincoin": "margin_coin", "clientoid": "client_oid", "orderid": "order_id", "msg": "message",
+	"text": "message", "each": "for_each", "foreach": "for_each", "symbols": "for_each",
+	"holdside": "side", "position_side": "side", "positionmode": "position_mode", "mode": "position_mode",
+}
+
+// valueSynonyms are values authors write for the choice they meant.
+var valueSynonyms = map[string]string{
+	"buy": "long", "sell": "short", "one_way": "one_way_mode", "oneway": "one_way_mode",
+	"hedge": "hedge_mode", "cross": "crossed", "isolate": "isolated", "session": "per_session",
+	"day": "per_day", "daily": "per_day", "warning": "warn", "usdt": "USDT-FUTURES",
+}
+
+func (f *fileLoader) decodeFile(doc *yaml.Node) {
+	root := doc
+	if root.Kind == yaml.DocumentNode && len(root.Content) > 0 {
+		root = deref(root.Content[0])
+	}
+	if root.Kind == yaml.SequenceNode {
+		f.errorf(root, "start the file with a line \"rules:\" and indent the list under it", "the file is a list; rules go under a \"rules:\" key")
+		return
+	}
+	if root.Kind == yaml.ScalarNode && root.Tag == "!!null" {
+		f.warnf(root, "", "the file has no rules")
+		return
+	}
+	entries, suggested, ok := f.mappingSuggest(root, "the file", fileKeys, keySynonyms)
+	if !ok {
+		return
+	}
+	f.file.Defaults = Defaults{ProductType: exchange.USDTFutures, MarginMode: exchange.Crossed}
+	var rulesNode *yaml.Node
+	for _, kv := range entries {
+		switch kv.key.Value {
+		case "defaults":
+			f.decodeDefaults(kv.value)
+		case "rules":
+			rulesNode = kv.value
+		}
+	}
+	if rulesNode == nil {
+		if !suggested["rules"] {
+			f.errorf(root, "add a \"rules:\" list", "the file has no rules: key")
+		}
+		return
+	}
+	f.decodeRules(rulesNode)
+}
+
+func (f *fileLoader) decodeDefaults(n *yaml.Node) {
+	entries, ok := f.mapping(n, "defaults", defaultsKeys, keySynonyms)
+	if !ok {
+		return
+	}
+	d := &f.file.Defaults
+	for _, kv := range entries {
+		switch kv.key.Value {
+		case "product_type":
+			if s, ok := f.choice(kv.value, "product_type", enumValues("productType")); ok {
+				d.ProductType = exchange.ProductType(s)
+			}
+		case "margin_mode":
+			if s, ok := f.choice(kv.value, "margin_mode", enumValues("marginMode")); ok {
+				d.MarginMode = exchange.MarginMode(s)
+			}
+		case "margin_coin":
+			if s, ok := f.text(kv.value, "margin_coin"); ok {
+				if s != strings.ToUpper(s) {
+					f.errorf(kv.value, "write "+strings.ToUpper(s), "margin_coin must be upper case")
+					continue
+				}
+				d.MarginCoin = s
+			}
+		case "position_mode":
+			if s, ok := f.choice(kv.value, "position_mode", enumValues("posMode")); ok {
+				d.PositionMode = exchange.PosMode(s)
+			}
+		}
+	}
+	if known, ok := f.opts.PositionModes[d.ProductType]; ok && known != "" {
+		if d.PositionMode != "" && d.PositionMode != known {
+			f.errorf(n, "change position_mode or the account's setting", "defaults say position_mode %s, but the account is in %s for %s", d.PositionMode, known, d.ProductType)
+		}
+		d.PositionMode = known
+	}
+}
+
+// text decodes a scalar as a text (numbers and booleans keep their spelling).
+func (f *fileLoader) text(n *yaml.Node, name string) (string, bool) {
+	n = deref(n)
+	if n.Kind != yaml.ScalarNode || n.Tag == "!!null" {
+		f.errorf(n, "", "%s must be a text, got %s", name, describe(n))
+		return "", false
+	}
+	return n.Value, true
+}
+
+// choice decodes a scalar that must be one of values.
+func (f *fileLoader) choice(n *yaml.Node, name string, values []string) (string, bool) {
+	n = deref(n)
+	if n.Kind != yaml.ScalarNode || n.Tag == "!!null" {
+		f.errorf(n, "", "%s must be one of %s, got %s", name, strings.Join(values, ", "), describe(n))
+		return "", false
+	}
+	if contains(values, n.Value) {
+		return n.Value, true
+	}
+	hint := ""
+	if s, ok := valueSynonyms[strings.ToLower(n.Value)]; ok && contains(values, s) {
+		hint = "did you mean " + s + "?"
+	} else if s := Suggest(strings.ToLower(n.Value), values); s != "" {
+		hint = "did you mean " + s + "?"
+	}
+	f.errorf(n, hint, "%s must be one of %s, got '%s'", name, strings.Join(values, ", "), n.Value)
+	return "", false
+}

@@ -1,0 +1,137 @@
+package rules
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"os"
+	"path/filepath"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/tickrules/tickrules/exchange"
+	"github.com/tickrules/tickrules/marketdata"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
+
+// testEnv is the environment the test files see.
+func testEnv(name string) string {
+	switch name {
+	case "TICKRULES_TEST_SIZE":
+		return "2"
+	case "TICKRULES_TEST_SYMBOL":
+		return "NVDAUSDT"
+	}
+	return ""
+}
+
+// loadCatalog is the catalog the loader tests check symbols against.
+func loadCatalog() *Catalog {
+	k := func(sym, base string, pt exchange.ProductType) marketdata.ProductContract {
+		return marketdata.ProductContract{ProductType: pt, Contract: exchange.Contract{Symbol: sym, BaseCoin: base}}
+	}
+	return NewCatalog(
+		[]marketdata.ProductContract{
+			k("TSLAUSDT", "TSLA", exchange.USDTFutures),
+			k("NVDAUSDT", "NVDA", exchange.USDTFutures),
+			k("AAPLUSDT", "AAPL", exchange.USDTFutures),
+			k("BTCUSDT", "BTC", exchange.USDTFutures),
+			k("BTCUSD", "BTC", exchange.COINFutures),
+			k("BTCPERP", "BTC", exchange.USDCFutures),
+		},
+		[]exchange.StockInfo{
+			{Symbol: "TSLAUSDT", Code: "TSLA", Name: "Tesla"},
+			{Symbol: "NVDAUSDT", Code: "NVDA", Name: "NVIDIA"},
+			{Symbol: "AAPLUSDT", Code: "AAPL", Name: "Apple"},
+		},
+	)
+}
+
+func testOptions() LoadOptions {
+	return LoadOptions{Catalog: loadCatalog(), Getenv: testEnv}
+}
+
+// golden compares got with the file at path, or rewrites it under -update.
+func golden(t *testing.T, path string, got []byte) {
+	t.Helper()
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./rules -run %s -update to create it)", err, t.Name())
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("output differs from %s (rerun with -update after checking):\n--- got\n%s\n--- want\n%s", path, got, want)
+	}
+}
+
+// TestBadRules loads every file (and directory) under testdata/bad and
+// compares the rendered findings with its .golden file. Every bad case must
+// produce at least one finding, and every finding must have a position.
+func TestBadRules(t *testing.T) {
+	entries, err := os.ReadDir("testdata/bad")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := 0
+	for _, e := range entries {
+		name := e.Name()
+		if strings.HasSuffix(name, ".golden") {
+			continue
+		}
+		cases++
+		t.Run(name, func(t *testing.T) {
+			path := filepath.Join("testdata/bad", name)
+			rs, errs := Load(context.Background(), []string{path}, testOptions())
+			if len(errs) == 0 {
+				t.Fatalf("no findings for a bad file")
+			}
+			if errs.HasErrors() && rs != nil {
+				t.Errorf("a RuleSet was returned despite errors")
+			}
+			for _, fe := range errs {
+				if fe.Line <= 0 || fe.Column <= 0 || fe.Source == "" {
+					t.Errorf("finding without a position or source line: %+v", fe)
+				}
+			}
+			var buf bytes.Buffer
+			if err := errs.Render(&buf); err != nil {
+				t.Fatal(err)
+			}
+			golden(t, strings.TrimSuffix(path, ".yaml")+".golden", buf.Bytes())
+		})
+	}
+	if cases < 40 {
+		t.Errorf("only %d bad cases; the issue asks for at least 40", cases)
+	}
+}
+
+// TestGoodRules loads every file under testdata/good without any finding.
+func TestGoodRules(t *testing.T) {
+	rs, errs := Load(context.Background(), []string{"testdata/good"}, testOptions())
+	if len(errs) > 0 {
+		var buf bytes.Buffer
+		_ = errs.Render(&buf)
+		t.Fatalf("findings in good files:\n%s", buf.String())
+	}
+	if rs == nil || len(rs.Rules) == 0 {
+		t.Fatal("no rules loaded")
+	}
+	var b strings.Builder
+	for _, r := range rs.Rules {
+		kinds := make([]string, len(r.Actions))
+		for i, a := range r.Actions {
+			kinds[i] = string(a.Kind)
+		}
+		fmt.Fprintf(&b, "%s (%s) priority=%d enabled=%t actions=%s\n    reads %s\n",
+			r.Name, r.Pos, r.Priority, r.Enabled, strings.Join(kinds, ","), r.Reads())
+	}
+	fmt.Fprintf(&b, "rule set reads %s\n", rs.Reads())
+	golden(t, "testdata/good.golden", []byte(b.String()))
+}

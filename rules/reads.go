@@ -1,0 +1,397 @@
+package rules
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/expr-lang/expr/ast"
+	"github.com/expr-lang/expr/file"
+
+	"github.com/tickrules/tickrules/exchange"
+	"github.com/tickrules/tickrules/marketdata"
+)
+
+// Reads is what a program reads from the State, found by walking its syntax
+// tree at load time, so that the pollers fetch exactly that.
+type Reads struct {
+	// Parts are the State parts read.
+	Parts marketdata.PartSet
+	// Stocks are the stock pairs named by constant arguments, as pair
+	// symbols when the catalog knows them (stock("TSLA") reads TSLAUSDT).
+	Stocks []string
+	// Futures are the futures symbols named by constant arguments.
+	Futures []string
+	// Coins are the coins named by balance, discount_tiers and discount_rate.
+	Coins []string
+	// ProductTypes are the product types of the named futures symbols and
+	// the arguments of position_mode.
+	ProductTypes []exchange.ProductType
+	// AllStocks and AllFutures are set when an argument is neither a
+	// constant nor the symbol variable (or the positions list is read): the
+	// pollers must then cover every pair or every contract.
+	AllStocks, AllFutures bool
+	// UsesSymbol is set when the program reads the for_each symbol;
+	// SymbolStock and SymbolFutures when it passes it as a stock pair or as
+	// a futures symbol. WithSymbol resolves them for one instance.
+	UsesSymbol, SymbolStock, SymbolFutures bool
+}
+
+// Merge returns the union of r and o (a rule's condition and formulas).
+func (r Reads) Merge(o Reads) Reads {
+	return Reads{
+		Parts:         r.Parts.Union(o.Parts),
+		Stocks:        union(r.Stocks, o.Stocks),
+		Futures:       union(r.Futures, o.Futures),
+		Coins:         union(r.Coins, o.Coins),
+		ProductTypes:  union(r.ProductTypes, o.ProductTypes),
+		AllStocks:     r.AllStocks || o.AllStocks,
+		AllFutures:    r.AllFutures || o.AllFutures,
+		UsesSymbol:    r.UsesSymbol || o.UsesSymbol,
+		SymbolStock:   r.SymbolStock || o.SymbolStock,
+		SymbolFutures: r.SymbolFutures || o.SymbolFutures,
+	}
+}
+
+// WithSymbol returns the reads of one for_each instance whose symbol is
+// sym: sym joins Stocks and/or Futures where the program passes symbol, as
+// the catalog resolves it.
+func (r Reads) WithSymbol(sym string, cat *Catalog) Reads {
+	out := r.Merge(Reads{})
+	if r.SymbolStock {
+		name := sym
+		if p, ok := cat.StockPair(sym); ok {
+			name = p.Symbol
+		}
+		out.Stocks = union(out.Stocks, []string{name})
+	}
+	if r.SymbolFutures {
+		out.Futures = union(out.Futures, []string{sym})
+		if k, ok := cat.Contract(sym); ok {
+			out.ProductTypes = union(out.ProductTypes, []exchange.ProductType{k.ProductType})
+		}
+	}
+	out.SymbolStock, out.SymbolFutures = false, false
+	return out
+}
+
+// String is a compact form for traces and tests.
+func (r Reads) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "parts=%s", r.Parts)
+	list := func(name string, v []string) {
+		if len(v) > 0 {
+			fmt.Fprintf(&b, " %s=%s", name, strings.Join(v, ","))
+		}
+	}
+	list("stocks", r.Stocks)
+	list("futures", r.Futures)
+	list("coins", r.Coins)
+	pts := make([]string, len(r.ProductTypes))
+	for i, p := range r.ProductTypes {
+		pts[i] = string(p)
+	}
+	list("products", pts)
+	flag := func(name string, v bool) {
+		if v {
+			b.WriteString(" " + name)
+		}
+	}
+	flag("all_stocks", r.AllStocks)
+	flag("all_futures", r.AllFutures)
+	flag("symbol", r.UsesSymbol)
+	flag("symbol_stock", r.SymbolStock)
+	flag("symbol_futures", r.SymbolFutures)
+	return b.String()
+}
+
+// union returns the sorted, de-duplicated union of a and b as a new slice.
+func union[T ~string](a, b []T) []T {
+	if len(a)+len(b) == 0 {
+		return nil
+	}
+	out := slices.Concat(a, b)
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// walker checks the names and constant arguments of one expression before
+// expr type-checks it, in plain words and with suggestions, and collects
+// what the expression reads. One pass does both because both look at the
+// same nodes: a constant stock pair is validated and recorded together.
+type walker struct {
+	c     *Compiler
+	src   string
+	errs  []*ExprError
+	reads Reads
+
+	lets     map[string]bool              // names declared with let
+	callees  map[ast.Node]bool            // identifiers that are called
+	members  map[ast.Node]*ast.MemberNode // node -> the member access on it
+	reported map[file.Location]bool       // one error per position
+}
+
+func (c *Compiler) walk(src string, root ast.Node) *walker {
+	w := &walker{
+		c: c, src: src,
+		lets: map[string]bool{}, callees: map[ast.Node]bool{},
+		members: map[ast.Node]*ast.MemberNode{}, reported: map[file.Location]bool{},
+	}
+	ast.Find(root, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.VariableDeclaratorNode:
+			w.lets[n.Name] = true
+		case *ast.CallNode:
+			w.callees[n.Callee] = true
+		case *ast.MemberNode:
+			w.members[n.Node] = n
+		}
+		return false
+	})
+	ast.Find(root, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.IdentifierNode:
+			if !w.callees[n] {
+				w.identifier(n)
+			}
+		case *ast.CallNode:
+			w.call(n)
+		}
+		return false
+	})
+	slices.SortStableFunc(w.errs, func(a, b *ExprError) int {
+		if a.Line != b.Line {
+			return a.Line - b.Line
+		}
+		return a.Column - b.Column
+	})
+	w.reads.Stocks = union(w.reads.Stocks, nil)
+	w.reads.Futures = union(w.reads.Futures, nil)
+	w.reads.Coins = union(w.reads.Coins, nil)
+	w.reads.ProductTypes = union(w.reads.ProductTypes, nil)
+	return w
+}
+
+func (w *walker) errorf(n ast.Node, suggestion, format string, args ...any) {
+	loc := n.Location()
+	if w.reported[loc] {
+		return
+	}
+	w.reported[loc] = true
+	w.errs = append(w.errs, newExprError(w.src, loc.From, fmt.Sprintf(format, args...), suggestion))
+}
+
+func (w *walker) identifier(n *ast.IdentifierNode) {
+	name := n.Value
+	switch {
+	case w.lets[name]:
+		return
+	case name == "$env":
+		w.errorf(n, "", "$env is not available in rules; name the variable directly")
+		return
+	case name == "symbol":
+		if !w.c.opts.ForEach {
+			w.errorf(n, "", "symbol is only known in a rule with for_each")
+			return
+		}
+		w.reads.UsesSymbol = true
+		return
+	}
+	if _, ok := w.c.plainVars[name]; ok {
+		return
+	}
+	if f := w.c.byVariable[name]; f != nil {
+		w.reads.Parts = w.reads.Parts.Union(f.parts)
+		if name == "positions" {
+			w.reads.AllFutures = true
+		}
+		if f.object != "" {
+			w.object(n, f, name)
+		}
+		return
+	}
+	if f := w.c.byName[name]; f != nil {
+		w.errorf(n, "", "%s is a function: write %s(...)", name, name)
+		return
+	}
+	w.errorf(n, w.c.suggestName(name, w.lets), "unknown variable %s", name)
+}
+
+// object checks the field read on an object lookup (market.session,
+// stock("TSLA").bid) and adds the parts that field needs.
+func (w *walker) object(n ast.Node, f *function, shown string) {
+	m := w.members[n]
+	if m == nil {
+		w.errorf(n, "", "%s needs a field after it, like %s", shown, exampleField(f))
+		return
+	}
+	prop, ok := m.Property.(*ast.StringNode)
+	if !ok {
+		w.errorf(m.Property, "", "write the field name of %s after a dot, like %s", shown, exampleField(f))
+		return
+	}
+	obj := w.c.objects[f.object]
+	fd, ok := obj.Field(prop.Value)
+	if !ok {
+		w.errorf(m.Property, Suggest(prop.Value, obj.FieldNames()), "%s has no field %s", f.object, prop.Value)
+		return
+	}
+	w.reads.Parts = w.reads.Parts.Union(f.parts).Union(partsOfNeed(f.object, fd.Needs))
+}
+
+// partsOfNeed maps the requirements of a field to the parts that provide them.
+func partsOfNeed(object string, n marketdata.Need) marketdata.PartSet {
+	var s marketdata.PartSet
+	if object != "stock" {
+		return s
+	}
+	if n&marketdata.NeedInfo != 0 {
+		s = s.Add(marketdata.PartStockInfo)
+	}
+	if n&marketdata.NeedBook != 0 {
+		s = s.Add(marketdata.PartStockBook)
+	}
+	if n&(marketdata.NeedTrades|marketdata.NeedLastTrade|marketdata.NeedWindowTrades) != 0 {
+		s = s.Add(marketdata.PartStockTrades)
+	}
+	if n&marketdata.NeedMarket != 0 {
+		s = s.Add(marketdata.PartMarket)
+	}
+	return s
+}
+
+func exampleField(f *function) string {
+	switch f.object {
+	case "market":
+		return "market.session"
+	case "stock":
+		return `stock("TSLA").bid`
+	case "position":
+		return `position("TSLAUSDT", "long").size`
+	case "balance":
+		return `balance("USDT").available`
+	}
+	return f.doc.Example
+}
+
+func (w *walker) call(n *ast.CallNode) {
+	id, ok := n.Callee.(*ast.IdentifierNode)
+	if !ok {
+		return // a method such as now.Hour(): expr checks it
+	}
+	name := id.Value
+	f := w.c.byName[name]
+	switch {
+	case f != nil:
+	case name == "now" || name == "date" || name == "timezone":
+		w.errorf(n, "", "%s() would read the computer's clock or time zone; use the variable now (the time of the tick, in Eastern time) or minutes_until(\"HH:MM\")", name)
+		return
+	case w.c.plainVars[name] || w.c.byVariable[name] != nil || name == "symbol":
+		w.errorf(n, "", "%s is a value, not a function: write it without ( )", name)
+		return
+	case w.c.builtins[name]:
+		return
+	default:
+		w.errorf(id, w.c.suggestFunc(name), "unknown function %s", name)
+		return
+	}
+	if len(n.Arguments) != f.arity() {
+		w.errorf(n, "", "%s needs %s in the parentheses, like %s", name, countArgs(f), f.doc.Example)
+		return
+	}
+	for i, kind := range f.args {
+		w.argument(f, n.Arguments[i], kind)
+	}
+	w.reads.Parts = w.reads.Parts.Union(f.parts)
+	if f.object != "" {
+		w.object(n, f, name+"(...)")
+	}
+}
+
+func countArgs(f *function) string {
+	names := make([]string, len(f.doc.Args))
+	for i, a := range f.doc.Args {
+		names[i] = a.Name
+	}
+	if len(names) == 1 {
+		return "1 value (" + names[0] + ")"
+	}
+	return fmt.Sprintf("%d values (%s)", len(names), strings.Join(names, ", "))
+}
+
+// argument checks one argument of a helper and records what it names.
+func (w *walker) argument(f *function, arg ast.Node, kind argKind) {
+	s, isConst := arg.(*ast.StringNode)
+	if id, ok := arg.(*ast.IdentifierNode); ok && id.Value == "symbol" && w.c.opts.ForEach {
+		switch kind {
+		case argStockPair:
+			w.reads.SymbolStock = true
+		case argContract:
+			w.reads.SymbolFutures = true
+		}
+		return
+	}
+	if !isConst {
+		switch kind {
+		case argStockPair:
+			w.reads.AllStocks = true
+		case argContract:
+			w.reads.AllFutures = true
+		}
+		return // expr checks the type; the value is checked when it runs
+	}
+	v := s.Value
+	cat := w.c.opts.Catalog
+	switch kind {
+	case argStockPair:
+		if cat == nil {
+			w.reads.Stocks = append(w.reads.Stocks, v)
+			return
+		}
+		p, ok := cat.StockPair(v)
+		if !ok {
+			w.errorf(arg, cat.SuggestStockPair(v), "stock pair %s is not known", v)
+			return
+		}
+		w.reads.Stocks = append(w.reads.Stocks, p.Symbol)
+		// The State may know the pair only by symbol (its info not
+		// fetched), so the program looks it up by the catalog's symbol.
+		s.Value = p.Symbol
+	case argContract:
+		w.reads.Futures = append(w.reads.Futures, v)
+		if cat == nil {
+			return
+		}
+		k, ok := cat.Contract(v)
+		if !ok {
+			w.errorf(arg, cat.SuggestContract(v), "%s is not a futures contract", v)
+			return
+		}
+		w.reads.ProductTypes = append(w.reads.ProductTypes, k.ProductType)
+	case argSide:
+		if v != marketdata.SideLong && v != marketdata.SideShort && v != marketdata.SideNet {
+			w.errorf(arg, Suggest(v, []string{"long", "short", "net"}), "position side must be long, short or net, not %q", v)
+		}
+	case argSideAny:
+		if v != marketdata.SideLong && v != marketdata.SideShort && v != "any" {
+			w.errorf(arg, Suggest(v, []string{"long", "short", "any"}), "side must be long, short or any, not %q", v)
+		}
+	case argClock:
+		if _, err := marketdata.ParseClock(v); err != nil {
+			w.errorf(arg, "", "%s", err.Error())
+		}
+	case argCoin:
+		w.reads.Coins = append(w.reads.Coins, v)
+	case argProduct:
+		pt := exchange.ProductType(v)
+		if !pt.Valid() {
+			names := make([]string, 0, 3)
+			for _, p := range exchange.ProductTypes() {
+				names = append(names, string(p))
+			}
+			w.errorf(arg, Suggest(v, names), "product type must be one of %s, not %q", strings.Join(names, ", "), v)
+			return
+		}
+		w.reads.ProductTypes = append(w.reads.ProductTypes, pt)
+	}
+}

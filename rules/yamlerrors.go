@@ -1,0 +1,231 @@
+package rules
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// This file turns YAML syntax errors into findings a non-programmer can act
+// on. yaml.v3 reports only a line, and for indentation mistakes often the
+// line where the enclosing block began; the first line at which a prefix of
+// the file stops parsing is where the mistake is, so that is what we report.
+
+var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+
+// maxPrefixScan bounds the prefix search (each step parses the prefix), and
+// maxPrefixBytes the size of a file it is tried on.
+const (
+	maxPrefixScan  = 200
+	maxPrefixBytes = 64 << 10
+)
+
+// tabErrors reports every tab in a line's indentation: YAML forbids them and
+// they are invisible in most editors, so each one is named.
+func tabErrors(src *source) Errors {
+	var errs Errors
+	for i, line := range src.expanded {
+		for j, r := range []rune(line) {
+			if r == '\t' {
+				errs = append(errs, src.errorAt(pos{i + 1, j + 1}, SeverityError,
+					"a tab is used for indentation; YAML needs spaces",
+					"replace the tab with spaces (most editors have \"convert indentation to spaces\")"))
+				break
+			}
+			if r != ' ' {
+				break
+			}
+		}
+	}
+	return errs
+}
+
+// syntaxError explains err, a yaml.v3 parse error of src.
+func syntaxError(src *source, err error) *Error {
+	raw := err.Error()
+	msg := strings.TrimPrefix(raw, "yaml: ")
+	line := 0
+	if m := yamlLineRE.FindStringSubmatch(raw); m != nil {
+		line, _ = strconv.Atoi(m[1])
+		msg = m[2]
+	}
+	if line < 1 || line > len(src.expanded) {
+		line = 1
+	}
+	structural := strings.Contains(msg, "did not find expected") && !strings.Contains(msg, "',' or")
+	structural = structural || strings.Contains(msg, "mapping values are not allowed") ||
+		strings.Contains(msg, "could not find expected ':'") ||
+		strings.Contains(msg, "cannot start any token")
+	if structural {
+		if k := firstFailingPrefix(src.expanded, line); k > 0 {
+			line = k
+		}
+	}
+	text := []rune(src.expanded[line-1])
+	col := firstNonBlank(text)
+	switch {
+	case strings.Contains(msg, "cannot start any token"):
+		if c := badTokenColumn(text); c > 0 {
+			col = c
+			return src.errorAt(pos{line, col}, SeverityError,
+				"a value cannot start with "+strconv.QuoteRune(text[c-1]),
+				"put the value in quotes")
+		}
+	case strings.Contains(msg, "mapping values are not allowed"):
+		if c := secondColon(text); c > 0 {
+			return src.errorAt(pos{line, c}, SeverityError,
+				"a second \": \" on this line",
+				"put a value that contains \": \" in quotes, or check the indentation of this line")
+		}
+		return src.errorAt(pos{line, col}, SeverityError,
+			"this line's indentation does not fit the lines above",
+			"keys of one rule start in the same column; indent with spaces only")
+	case strings.Contains(msg, "could not find expected ':'"):
+		if c := colonWithoutSpace(text); c > 0 {
+			return src.errorAt(pos{line, c + 1}, SeverityError,
+				"a space is missing after \":\"",
+				"write key: value with a space after the colon")
+		}
+		return src.errorAt(pos{line, col}, SeverityError,
+			"this line is not \"key: value\" and not a list item",
+			"check the indentation and that the key ends with \": \"")
+	case structural:
+		return src.errorAt(pos{line, col}, SeverityError,
+			"this line's indentation does not fit the lines above",
+			"list items (\"- \") of one list and keys of one mapping start in the same column; indent with spaces only")
+	case strings.Contains(msg, "found unexpected end of stream"):
+		if l, c := unclosed(src.expanded, '"', '"'); l > 0 {
+			line, col = l, c
+		} else if l, c := unclosed(src.expanded, '\'', '\''); l > 0 {
+			line, col = l, c
+		}
+		return src.errorAt(pos{line, col}, SeverityError,
+			"a quote opened here is never closed", "end the text with the same quote it starts with")
+	case strings.Contains(msg, "',' or ']'"):
+		if l, c := unclosed(src.expanded, '[', ']'); l > 0 {
+			line, col = l, c
+		}
+		return src.errorAt(pos{line, col}, SeverityError,
+			"a list written with [ is not closed with ]", "")
+	case strings.Contains(msg, "',' or '}'"):
+		if l, c := unclosed(src.expanded, '{', '}'); l > 0 {
+			line, col = l, c
+		}
+		return src.errorAt(pos{line, col}, SeverityError,
+			"a mapping written with { is not closed with }", "")
+	case strings.Contains(msg, "unknown anchor"):
+		return src.errorAt(pos{line, col}, SeverityError, msg, "")
+	}
+	return src.errorAt(pos{line, col}, SeverityError, "the file is not valid YAML: "+msg, "")
+}
+
+// firstFailingPrefix returns the first line k >= from such that the file's
+// first k lines do not parse, or 0.
+func firstFailingPrefix(lines []string, from int) int {
+	if from < 1 {
+		from = 1
+	}
+	size := 0
+	for _, l := range lines {
+		size += len(l) + 1
+	}
+	if size > maxPrefixBytes {
+		return 0
+	}
+	for k := from; k <= len(lines) && k < from+maxPrefixScan; k++ {
+		var n yaml.Node
+		if err := yaml.Unmarshal([]byte(strings.Join(lines[:k], "\n")), &n); err != nil {
+			return k
+		}
+	}
+	return 0
+}
+
+func firstNonBlank(text []rune) int {
+	for i, r := range text {
+		if r != ' ' && r != '\t' {
+			return i + 1
+		}
+	}
+	return 1
+}
+
+// badTokenColumn finds a value starting with a character YAML reserves.
+func badTokenColumn(text []rune) int {
+	for i, r := range text {
+		if (r == '@' || r == '`' || r == '%') && (i == 0 || text[i-1] == ' ') {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+// secondColon finds the second ": " of a line (outside quotes).
+func secondColon(text []rune) int {
+	seen := 0
+	for i := 0; i+1 < len(text); i++ {
+		if text[i] == '"' || text[i] == '\'' {
+			return 0
+		}
+		if text[i] == ':' && text[i+1] == ' ' {
+			seen++
+			if seen == 2 {
+				return i + 1
+			}
+		}
+	}
+	return 0
+}
+
+// colonWithoutSpace finds "key:value" at the start of a line.
+func colonWithoutSpace(text []rune) int {
+	start := firstNonBlank(text) - 1
+	if start+1 < len(text) && text[start] == '-' && text[start+1] == ' ' {
+		start += 2
+	}
+	for i := start; i+1 < len(text); i++ {
+		switch {
+		case text[i] == ' ':
+			return 0
+		case text[i] == ':' && text[i+1] != ' ':
+			return i + 1
+		}
+	}
+	return 0
+}
+
+// unclosed finds the first line where open is not matched by close on the
+// same line (flow collections and quoted values are one line in rule files)
+// and returns it with the column of the unmatched opener.
+func unclosed(lines []string, open, close rune) (int, int) {
+	for i, line := range lines {
+		text := []rune(line)
+		depth, at := 0, 0
+		for j, r := range text {
+			if r == '#' && (j == 0 || text[j-1] == ' ') && depth == 0 {
+				break
+			}
+			switch {
+			case open == close && r == open:
+				if depth == 0 && (j == 0 || strings.ContainsRune(" :[{,", text[j-1])) {
+					depth, at = 1, j+1
+				} else if depth == 1 {
+					depth = 0
+				}
+			case r == open:
+				if depth == 0 {
+					at = j + 1
+				}
+				depth++
+			case r == close && depth > 0:
+				depth--
+			}
+		}
+		if depth > 0 {
+			return i + 1, at
+		}
+	}
+	return 0, 0
+}

@@ -1,0 +1,71 @@
+package sim_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/tickrules/tickrules/clock"
+	"github.com/tickrules/tickrules/exchange"
+	"github.com/tickrules/tickrules/sim"
+	"github.com/tickrules/tickrules/sim/simtest"
+)
+
+// BenchmarkPlaceCancel is one place-order and one cancel-order of a resting
+// limit order, in-process.
+func BenchmarkPlaceCancel(b *testing.B) {
+	sc := simtest.Scenario()
+	x, err := sim.New(sc, sim.Options{Clock: clock.NewVirtual(sc.Clock.Start)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	a, _ := x.Account(simtest.OneWayKey)
+	req := simtest.Order("BTCUSDT", exchange.Buy, exchange.Limit, "0.01", "49000")
+	cancel := exchange.CancelOrderRequest{Symbol: "BTCUSDT", ProductType: exchange.USDTFutures}
+	b.ReportAllocs()
+	for b.Loop() {
+		ack, err := a.PlaceOrder(ctx, req)
+		if err != nil {
+			b.Fatal(err)
+		}
+		cancel.OrderID = ack.OrderID
+		if _, err := a.CancelOrder(ctx, cancel); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkMatch10k rests 10,000 limit buys between 49000.1 and 50000 and
+// times the catch-up that fills them all as the path falls to 49000 over
+// two hours at a one-second step (7,200 steps).
+func BenchmarkMatch10k(b *testing.B) {
+	const n = 10000
+	b.ReportAllocs()
+	for b.Loop() {
+		b.StopTimer()
+		sc := simtest.Scenario()
+		sc.Accounts[0].Balances["USDT"] = decimal.NewFromInt(10_000_000)
+		vc := clock.NewVirtual(sc.Clock.Start)
+		x, err := sim.New(sc, sim.Options{Clock: vc})
+		if err != nil {
+			b.Fatal(err)
+		}
+		a, _ := x.Account(simtest.OneWayKey)
+		for i := range n {
+			price := decimal.NewFromInt(49000).Add(decimal.New(int64(i+1), -1)) // 49000.1 .. 50000.0
+			req := simtest.Order("BTCUSDT", exchange.Buy, exchange.Limit, "0.001", price.String())
+			if _, err := a.PlaceOrder(ctx, req); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.StartTimer()
+		x.AdvanceTo(sc.Clock.Start.Add(2 * time.Hour))
+		b.StopTimer()
+		p, err := a.PendingOrders(ctx, exchange.PendingOrdersRequest{ProductType: exchange.USDTFutures, Limit: 1})
+		if err != nil || len(p.EntrustedList) != 0 {
+			b.Fatalf("orders still pending after the path fell through them: %v %d", err, len(p.EntrustedList))
+		}
+		b.StartTimer()
+	}
+}

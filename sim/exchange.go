@@ -1,0 +1,277 @@
+// Package sim is the simulated exchange: an in-process exchange.Venue per
+// account that enforces the rules of the exchange interface (both position
+// modes, every order operation, matching against a price path and a
+// synthetic book, fees, positions, balances, queries and records), driven by
+// a Scenario and a clock. The HTTP server in sim/server exposes it on the
+// spec's paths; sim/market supplies prices, books and the US calendar.
+//
+// Everything is deterministic: the same scenario and the same calls at the
+// same clock times give the same answers, byte for byte.
+package sim
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/shopspring/decimal"
+	"go.uber.org/zap"
+
+	"github.com/tickrules/tickrules/clock"
+	"github.com/tickrules/tickrules/exchange"
+	"github.com/tickrules/tickrules/sim/market"
+)
+
+// Market is what the core needs from the simulated market. *market.Market
+// satisfies it; tests may pass their own.
+type Market interface {
+	PriceAt(symbol string, t time.Time) (decimal.Decimal, bool)
+	Book(symbol string, t time.Time, levels int) (bids, asks []exchange.PriceLevel)
+	FuturesOpen(t time.Time, isRwa bool) bool
+	StockOrderBook(symbol string, t time.Time) (exchange.StockOrderBook, error)
+	StockFills(symbol string, t time.Time, limit int) ([]exchange.StockFill, error)
+	StockInfo(symbol string) ([]exchange.StockInfo, error)
+	States(t time.Time) []exchange.MarketState
+	Calendar() exchange.Calendar
+}
+
+// Options configure an Exchange. Zero values mean: the real clock, a no-op
+// logger, the scenario's settings and a market built from the scenario.
+type Options struct {
+	Clock  exchange.Clock
+	Logger *zap.Logger
+	// Settings, when set, replace the scenario's settings.
+	Settings *Settings
+	// Market, when set, replaces the market built from the scenario.
+	Market Market
+}
+
+// AccountAuth is what the HTTP server needs to authenticate a key.
+type AccountAuth struct {
+	UID        string
+	Secret     string
+	Passphrase string
+	Perms      []exchange.Permission
+}
+
+// Exchange is one simulated exchange. It is safe for concurrent use: one
+// mutex serialises every call, which is also what makes it deterministic.
+type Exchange struct {
+	mu     sync.Mutex
+	sc     *Scenario
+	set    Settings
+	faults Faults
+	clock  exchange.Clock
+	log    *zap.Logger
+	mkt    Market
+
+	contracts  []*contract // product type order, then symbol
+	contractBy map[string]*contract
+	accounts   []*Account // scenario order
+	byKey      map[string]*Account
+	discount   []exchange.DiscountCoin
+
+	now      time.Time // matching has run up to here
+	orderSeq uint64
+	tradeSeq uint64
+	modifies []*pendingModify // due in order of appearance time, then creation
+}
+
+// ID bases make ids look like the exchange's 19-digit ids; they only grow,
+// so newer records always have larger ids.
+const (
+	orderIDBase = 1_100_000_000_000_000_000
+	tradeIDBase = 1_200_000_000_000_000_000
+)
+
+// New builds an exchange from sc. The exchange's time starts at the later of
+// the scenario start and the clock's time.
+func New(sc *Scenario, opts Options) (*Exchange, error) {
+	if sc == nil {
+		return nil, errors.New("sim: nil scenario")
+	}
+	x := &Exchange{
+		sc: sc, set: sc.Settings, faults: sc.Faults, clock: opts.Clock, log: opts.Logger, mkt: opts.Market,
+		contractBy: map[string]*contract{}, byKey: map[string]*Account{},
+	}
+	if opts.Settings != nil {
+		x.set = *opts.Settings
+		tmp := Scenario{Settings: x.set}
+		tmp.applyDefaults()
+		x.set = tmp.Settings
+	}
+	if x.clock == nil {
+		x.clock = clock.Real{}
+	}
+	if x.log == nil {
+		x.log = zap.NewNop()
+	}
+	for _, cs := range sc.Contracts {
+		c, err := newContract(cs)
+		if err != nil {
+			return nil, fmt.Errorf("sim: contract %s: %w", cs.Symbol, err)
+		}
+		c.book = &restingBook{}
+		x.contracts = append(x.contracts, c)
+		x.contractBy[contractKey(c.productType, c.spec.Symbol)] = c
+	}
+	slices.SortStableFunc(x.contracts, func(a, b *contract) int {
+		return cmp.Or(cmp.Compare(productRank(a.productType), productRank(b.productType)), cmp.Compare(a.spec.Symbol, b.spec.Symbol))
+	})
+	if x.mkt == nil {
+		m, err := newMarket(sc, x.contracts)
+		if err != nil {
+			return nil, fmt.Errorf("sim: market: %w", err)
+		}
+		x.mkt = m
+	}
+	for _, d := range sc.DiscountTiers {
+		x.discount = append(x.discount, d.DiscountCoin)
+	}
+	x.now = sc.Clock.Start
+	if now := x.clock.Now(); now.After(x.now) {
+		x.now = now
+	}
+	for i := range sc.Accounts {
+		a, err := x.newAccount(&sc.Accounts[i])
+		if err != nil {
+			return nil, fmt.Errorf("sim: account %s: %w", sc.Accounts[i].UID, err)
+		}
+		x.accounts = append(x.accounts, a)
+		x.byKey[a.auth.apiKey] = a
+	}
+	return x, nil
+}
+
+// newMarket builds the scenario's market with the contracts' price steps.
+func newMarket(sc *Scenario, contracts []*contract) (Market, error) {
+	ticks := make(map[string]decimal.Decimal, len(contracts))
+	for _, c := range contracts {
+		ticks[c.spec.Symbol] = c.priceStep
+	}
+	m, err := market.New(market.Options{
+		Paths: sc.Prices, BaseDir: sc.BaseDir, StockPairs: sc.StockPairs, Calendar: sc.Calendar,
+		Start: sc.Clock.Start, End: sc.Clock.End, Ticks: ticks,
+	})
+	if err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+var _ Market = (*market.Market)(nil)
+
+func productRank(p exchange.ProductType) int {
+	return slices.Index(exchange.ProductTypes(), p)
+}
+
+func contractKey(pt exchange.ProductType, symbol string) string { return string(pt) + "/" + symbol }
+
+// Scenario returns the scenario the exchange was built from.
+func (x *Exchange) Scenario() *Scenario { return x.sc }
+
+// Faults returns the fault injection in effect.
+func (x *Exchange) Faults() Faults { return x.faults }
+
+// Account returns the account of apiKey; *Account is an exchange.Venue.
+func (x *Exchange) Account(apiKey string) (*Account, bool) {
+	a, ok := x.byKey[apiKey]
+	return a, ok
+}
+
+// Accounts returns every account in scenario order.
+func (x *Exchange) Accounts() []*Account { return slices.Clone(x.accounts) }
+
+// Auth returns what authenticating apiKey needs.
+func (x *Exchange) Auth(apiKey string) (AccountAuth, bool) {
+	a, ok := x.byKey[apiKey]
+	if !ok {
+		return AccountAuth{}, false
+	}
+	return AccountAuth{UID: a.uid, Secret: a.auth.secret, Passphrase: a.auth.passphrase, Perms: slices.Clone(a.auth.perms)}, true
+}
+
+// AdvanceTo runs matching up to t (backtests drive it with their virtual
+// clock). Every Venue call also catches up to the clock's time first.
+func (x *Exchange) AdvanceTo(t time.Time) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.catchUp(t)
+}
+
+// Now returns the time matching has run up to.
+func (x *Exchange) Now() time.Time {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return x.now
+}
+
+// lock takes the exchange lock and catches up with the clock. Every Venue
+// method starts with it.
+func (x *Exchange) lock() {
+	x.mu.Lock()
+	x.catchUp(x.clock.Now())
+}
+
+// catchUp advances matching from x.now to t in scenario steps, so that a
+// limit order fills when the path crosses it between two calls. Asynchronous
+// modifies that are due appear first at every step.
+func (x *Exchange) catchUp(t time.Time) {
+	if t.After(x.now) {
+		step := x.sc.Clock.Step
+		gap := t.Sub(x.now)
+		if n := int64(gap / step); n > int64(x.set.MaxCatchUpSteps) {
+			step = gap / time.Duration(x.set.MaxCatchUpSteps)
+		}
+		for next := x.now.Add(step); !next.After(t); next = next.Add(step) {
+			x.stepTo(next)
+		}
+		if t.After(x.now) {
+			x.stepTo(t)
+		}
+	}
+	x.applyModifies()
+}
+
+func (x *Exchange) stepTo(t time.Time) {
+	x.now = t
+	x.applyModifies()
+	for _, c := range x.contracts {
+		x.matchResting(c, t)
+	}
+}
+
+func (x *Exchange) nextOrderID() string {
+	x.orderSeq++
+	return strconv.FormatUint(orderIDBase+x.orderSeq, 10)
+}
+
+func (x *Exchange) nextTradeID() string {
+	x.tradeSeq++
+	return strconv.FormatUint(tradeIDBase+x.tradeSeq, 10)
+}
+
+func (x *Exchange) contract(op exchange.Op, pt exchange.ProductType, symbol string) (*contract, error) {
+	c, ok := x.contractBy[contractKey(pt, symbol)]
+	if !ok {
+		return nil, apiErr(op, exchange.CodeSymbolInvalid, fmt.Sprintf("symbol %s is not a %s contract", symbol, pt))
+	}
+	return c, nil
+}
+
+// price is the last price of c now; false when the path has no price.
+func (x *Exchange) price(c *contract) (decimal.Decimal, bool) {
+	return x.mkt.PriceAt(c.spec.Symbol, x.now)
+}
+
+// leverage of symbol for a.
+func (a *Account) leverageOf(symbol string) decimal.Decimal {
+	if l, ok := a.leverage[symbol]; ok && l.IsPositive() {
+		return l
+	}
+	return a.x.set.DefaultLeverage
+}

@@ -1,0 +1,188 @@
+package market
+
+import (
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/tickrules/tickrules/exchange"
+)
+
+// et is an Eastern wall time "2006-01-02 15:04".
+func et(s string) time.Time {
+	t, err := parseEastern(s)
+	if err != nil {
+		panic(err)
+	}
+	return t
+}
+
+func TestSession(t *testing.T) {
+	m := newTestMarket(t)
+	tests := []struct {
+		at   string // Eastern wall time
+		want exchange.TradingPeriod
+	}{
+		// Tuesday 2026-03-10, two days after the March change.
+		{"2026-03-10 03:59", exchange.Overnight},
+		{"2026-03-10 04:00", exchange.PreMarket},
+		{"2026-03-10 09:29", exchange.PreMarket},
+		{"2026-03-10 09:30", exchange.Regular},
+		{"2026-03-10 15:59", exchange.Regular},
+		{"2026-03-10 16:00", exchange.AfterHours},
+		{"2026-03-10 19:59", exchange.AfterHours},
+		{"2026-03-10 20:00", exchange.Overnight},
+		{"2026-03-10 23:59", exchange.Overnight},
+		{"2026-03-11 00:00", exchange.Overnight},
+		// Monday just after the March change, and after the November change.
+		{"2026-03-09 09:30", exchange.Regular},
+		{"2026-11-02 09:29", exchange.PreMarket},
+		{"2026-11-02 09:30", exchange.Regular},
+		// The week: Friday's overnight does not exist, Sunday 20:00 opens Monday's.
+		{"2026-03-13 19:59", exchange.AfterHours},
+		{"2026-03-13 20:00", ""},
+		{"2026-03-14 03:00", ""},
+		{"2026-03-14 12:00", ""},
+		{"2026-03-15 19:59", ""},
+		{"2026-03-15 20:00", exchange.Overnight},
+		{"2026-03-16 03:59", exchange.Overnight},
+		// Holidays: closed from 00:00 to 24:00 of the closure.
+		{"2026-07-02 23:59", exchange.Overnight},
+		{"2026-07-03 00:00", ""},
+		{"2026-07-03 12:00", ""},
+		{"2026-07-03 20:00", ""}, // Saturday's overnight
+		{"2026-11-25 23:59", exchange.Overnight},
+		{"2026-11-26 10:00", ""},
+		{"2026-11-27 00:00", exchange.Overnight},
+		{"2026-11-27 12:59", exchange.Regular},
+		{"2026-11-27 13:00", ""}, // early close
+	}
+	for _, tt := range tests {
+		t.Run(tt.at, func(t *testing.T) {
+			if got := m.Session(et(tt.at)); got != tt.want {
+				t.Fatalf("Session(%s ET) = %q, want %q", tt.at, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestFuturesOpen(t *testing.T) {
+	m := newTestMarket(t)
+	tests := []struct {
+		at   string // UTC
+		want bool
+	}{
+		// Summer: UTC-4 is Eastern daylight time.
+		{"2026-03-14T03:59:59Z", true},  // Friday 23:59:59 UTC-4
+		{"2026-03-14T04:00:00Z", false}, // Saturday 00:00 UTC-4
+		{"2026-03-16T03:59:59Z", false}, // Sunday 23:59:59 UTC-4
+		{"2026-03-16T04:00:00Z", true},  // Monday 00:00 UTC-4
+		{"2026-03-16T00:30:00Z", false}, // Sunday 20:30 EDT: the stock pairs' overnight is open, the futures are not
+		// Winter: still UTC-4, so Friday 23:00 EST closes the week.
+		{"2027-01-09T03:59:00Z", true},
+		{"2027-01-09T04:00:00Z", false},
+		{"2027-01-11T04:00:00Z", true},
+		// Specific closures.
+		{"2026-07-03T03:59:00Z", true},
+		{"2026-07-03T04:00:00Z", false}, // 2026-07-03 00:00 EDT
+		{"2026-11-26T04:59:00Z", true},  // 2026-11-25 23:59 EST
+		{"2026-11-26T05:00:00Z", false},
+		{"2026-11-27T05:00:00Z", true},
+		{"2026-11-27T18:00:00Z", false}, // 13:00 EST early close
+	}
+	for _, tt := range tests {
+		t.Run(tt.at, func(t *testing.T) {
+			if got := m.FuturesOpen(utc(tt.at), true); got != tt.want {
+				t.Fatalf("FuturesOpen(%s, rwa) = %v, want %v", tt.at, got, tt.want)
+			}
+			if !m.FuturesOpen(utc(tt.at), false) {
+				t.Fatalf("FuturesOpen(%s, crypto) = false, crypto always trades", tt.at)
+			}
+		})
+	}
+}
+
+func TestRegularClosedSetting(t *testing.T) {
+	opts := testOptions()
+	opts.Calendar.RegularClosed = []string{"sunday"}
+	m, err := New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := m.Session(et("2026-03-14 12:00")); got != exchange.Regular {
+		t.Errorf("Saturday with only SUNDAY closed: Session = %q, want regular", got)
+	}
+	if got := m.Calendar().RegularConfig; !reflect.DeepEqual(got, []string{"SUNDAY"}) {
+		t.Errorf("RegularConfig = %v, want [SUNDAY]", got)
+	}
+	opts.Calendar.RegularClosed = []string{}
+	m, err = New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := m.Session(et("2026-03-15 12:00")); got != exchange.Regular {
+		t.Errorf("Sunday with no closed days: Session = %q, want regular", got)
+	}
+}
+
+func TestStates(t *testing.T) {
+	m := newTestMarket(t)
+	wantList := []exchange.SessionWindow{
+		{State: exchange.PreMarket, TimeZone: "EST", StartTime: "04:00", EndTime: "09:30"},
+		{State: exchange.Regular, TimeZone: "EST", StartTime: "09:30", EndTime: "16:00"},
+		{State: exchange.AfterHours, TimeZone: "EST", StartTime: "16:00", EndTime: "20:00"},
+		{State: exchange.Overnight, TimeZone: "EST", StartTime: "20:00", EndTime: "04:00"},
+	}
+	tests := []struct {
+		at   time.Time
+		want exchange.DaylightType
+	}{
+		{utc("2026-03-08T06:59:59Z"), exchange.Standard},
+		{utc("2026-03-08T07:00:00Z"), exchange.DST},
+		{et("2026-03-09 09:30"), exchange.DST},
+		{et("2026-07-03 12:00"), exchange.DST},
+		{utc("2026-11-01T05:59:59Z"), exchange.DST},
+		{utc("2026-11-01T06:00:00Z"), exchange.Standard},
+		{et("2026-11-02 09:30"), exchange.Standard},
+	}
+	for _, tt := range tests {
+		t.Run(tt.at.UTC().Format(time.RFC3339), func(t *testing.T) {
+			got := m.States(tt.at)
+			want := []exchange.MarketState{{Market: "US", DaylightType: tt.want, StateList: wantList}}
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("States = %+v,\nwant %+v", got, want)
+			}
+		})
+	}
+}
+
+func TestCalendar(t *testing.T) {
+	opts := testOptions()
+	// Closures are published in start order whatever the scenario order.
+	opts.Calendar.Closures[0], opts.Calendar.Closures[2] = opts.Calendar.Closures[2], opts.Calendar.Closures[0]
+	m, err := New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := exchange.Calendar{
+		TimeZone: "EST",
+		SpecificConfig: []exchange.Closure{
+			{Remark: "Independence Day (observed)", StartTime: "2026-07-03 00:00", EndTime: "2026-07-04 00:00"},
+			{Remark: "Thanksgiving Day", StartTime: "2026-11-26 00:00", EndTime: "2026-11-27 00:00"},
+			{Remark: "Day after Thanksgiving (early close)", StartTime: "2026-11-27 13:00", EndTime: "2026-11-28 00:00"},
+		},
+		RegularConfig: []string{"SATURDAY", "SUNDAY"},
+	}
+	got := m.Calendar()
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("Calendar = %+v,\nwant %+v", got, want)
+	}
+	// An empty calendar still encodes arrays, never null.
+	empty, err := New(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := empty.Calendar(); c.SpecificConfig == nil || len(c.SpecificConfig) != 0 {
+		t.Errorf("empty SpecificConfig = %#v, want an empty non-nil slice", c.SpecificConfig)
+	}
+}

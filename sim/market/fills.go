@@ -1,0 +1,99 @@
+package market
+
+import (
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/tickrules/tickrules/exchange"
+)
+
+const (
+	// MaxStockFills is the most platform fills one stock-fills answer holds.
+	MaxStockFills = 100
+	// fillSlot is the time grid of platform fills: at most one fill per slot,
+	// at a hashed offset inside it; one slot in four has none.
+	fillSlot = 10 * time.Second
+	// fillNotional is the typical quote value of one platform fill.
+	fillNotional = 500
+	// fillScanLimit bounds the slots one StockFills call looks at.
+	fillScanLimit = 1 << 20
+)
+
+// StockFills returns the platform fills of the stock pair symbol up to t,
+// newest first: at most limit (MaxStockFills when limit is not in
+// 1..MaxStockFills), only from the three months before t, and only at times
+// the pair trades (see StockTradable). A fill buys at the synthetic ask when
+// the path price rose over the slot before it, sells at the bid when it fell,
+// and picks the side from a hash when it held. Fills are a pure function of
+// the scenario and their slot: asking at a later t returns the same fills
+// plus newer ones.
+func (m *Market) StockFills(symbol string, t time.Time, limit int) ([]exchange.StockFill, error) {
+	p, ok := m.pairBySym[symbol]
+	if !ok {
+		return nil, fmt.Errorf("stock fills %s: %w", symbol, ErrUnknownSymbol)
+	}
+	if limit <= 0 || limit > MaxStockFills {
+		limit = MaxStockFills
+	}
+	oldest := t.AddDate(0, -3, 0)
+	out := make([]exchange.StockFill, 0, limit) // an empty answer is [], not null
+	slot := slotOf(t)
+	for scanned := 0; len(out) < limit && scanned < fillScanLimit; scanned++ {
+		at, ok := p.inst.fillTime(slot)
+		if at.Before(oldest) {
+			break
+		}
+		switch {
+		case !ok || at.After(t):
+			slot--
+		case !m.pairTradable(p, at):
+			// Nothing changes between the last boundary and at: skip to
+			// the slot before it.
+			slot = min(slot-1, slotOf(m.cal.prevBoundary(at).Add(-time.Millisecond)))
+		default:
+			out = append(out, p.inst.fill(slot, at))
+			slot--
+		}
+	}
+	return out, nil
+}
+
+func slotOf(t time.Time) int64 {
+	ms := t.UnixMilli()
+	slot := ms / fillSlot.Milliseconds()
+	if ms < 0 && ms%fillSlot.Milliseconds() != 0 {
+		slot--
+	}
+	return slot
+}
+
+// fillTime returns when slot's fill happens, and false when it has none.
+func (in *instrument) fillTime(slot int64) (time.Time, bool) {
+	h := hash(in.seed, uint64(slot), 0x66696c6c)
+	offset := int64(h>>8) % fillSlot.Milliseconds()
+	return time.UnixMilli(slot*fillSlot.Milliseconds() + offset).UTC(), h%4 != 0
+}
+
+func (in *instrument) fill(slot int64, at time.Time) exchange.StockFill {
+	q := in.quote(at)
+	before := in.ticks(at.Add(-fillSlot))
+	h := hash(in.seed, uint64(slot), 0x73697a65)
+	side := exchange.Buy
+	switch {
+	case q.mid < before, q.mid == before && h&1 == 1:
+		side = exchange.Sell
+	}
+	price := q.ask()
+	if side == exchange.Sell {
+		price = max(q.bid(), 1)
+	}
+	return exchange.StockFill{
+		// Ids grow with time; the last two digits keep symbols apart.
+		ExecID: strconv.FormatInt(at.UnixMilli()*100+int64(in.seed%100), 10),
+		Price:  in.num(price),
+		Size:   size(fillNotional, q, 1, h),
+		Side:   side,
+		TS:     exchange.MillisOf(at),
+	}
+}

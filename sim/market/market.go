@@ -1,0 +1,255 @@
+package market
+
+import (
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"slices"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/tickrules/tickrules/exchange"
+)
+
+// ErrUnknownSymbol is returned for a symbol that has no price path or stock
+// pair in the scenario. The simulator answers it with 40034 or 40072.
+var ErrUnknownSymbol = errors.New("unknown symbol")
+
+// defaultTick is the price step of a path whose spec and contract name none.
+var defaultTick = decimal.New(1, -2)
+
+// Options configure a Market.
+type Options struct {
+	// Paths are the price paths by symbol (a futures symbol or a path name
+	// that stock pairs refer to).
+	Paths map[string]PathSpec
+	// BaseDir is the directory relative CSV paths are read from (the
+	// scenario file's directory).
+	BaseDir string
+	// StockPairs are the US stock pairs, in the order stock-info lists them.
+	StockPairs []StockPairSpec
+	// Calendar is the closure calendar.
+	Calendar CalendarSpec
+	// Start and End bound the scenario. Random walks start at Start and hold
+	// their price after End; a zero End lets them run on (up to
+	// maxWalkSteps steps).
+	Start, End time.Time
+	// Ticks are the price steps by symbol, from the contracts; a path's own
+	// Tick wins.
+	Ticks map[string]decimal.Decimal
+}
+
+// Market is the simulated market: prices, books and platform fills derived
+// from the scenario's price paths, and the US calendar. Every answer is a
+// pure function of the options and the time asked about, so the same
+// scenario gives the same answers whatever was asked before. It is safe for
+// concurrent use.
+type Market struct {
+	instruments map[string]*instrument
+	pairs       []*stockPair // scenario order
+	pairBySym   map[string]*stockPair
+	cal         calendar
+}
+
+// instrument is a symbol whose price, book and fills the market can tell.
+type instrument struct {
+	path     series
+	tick     decimal.Decimal
+	tickCoef int64 // tick = tickCoef * 10^tickExp
+	tickExp  int32
+	seed     uint64 // varies book sizes and fills between symbols
+}
+
+func newInstrument(symbol string, path series, tick decimal.Decimal) (*instrument, error) {
+	if !tick.IsPositive() {
+		return nil, fmt.Errorf("tick %s is not positive", tick)
+	}
+	coef := tick.Coefficient()
+	if !coef.IsInt64() {
+		return nil, fmt.Errorf("tick %s has too many digits", tick)
+	}
+	return &instrument{path: path, tick: tick, tickCoef: coef.Int64(), tickExp: tick.Exponent(), seed: symbolSeed(symbol)}, nil
+}
+
+type stockPair struct {
+	spec    StockPairSpec
+	periods []exchange.TradingPeriod
+	inst    *instrument
+}
+
+// New checks opts and builds the market. CSV files are read here.
+func New(opts Options) (*Market, error) {
+	m := &Market{
+		instruments: make(map[string]*instrument, len(opts.Paths)+len(opts.StockPairs)),
+		pairBySym:   make(map[string]*stockPair, len(opts.StockPairs)),
+	}
+	cal, err := newCalendar(opts.Calendar)
+	if err != nil {
+		return nil, err
+	}
+	m.cal = cal
+	if !opts.End.IsZero() && opts.End.Before(opts.Start) {
+		return nil, fmt.Errorf("market: end %s before start %s", opts.End, opts.Start)
+	}
+	// Sorted so that errors are reported in the same order on every run.
+	symbols := make([]string, 0, len(opts.Paths))
+	for sym := range opts.Paths {
+		symbols = append(symbols, sym)
+	}
+	slices.Sort(symbols)
+	for _, sym := range symbols {
+		spec := opts.Paths[sym]
+		path, err := newSeries(spec, opts)
+		if err != nil {
+			return nil, fmt.Errorf("price path %s: %w", sym, err)
+		}
+		tick := spec.Tick
+		if tick.IsZero() {
+			tick = opts.Ticks[sym]
+		}
+		if tick.IsZero() {
+			tick = defaultTick
+		}
+		inst, err := newInstrument(sym, path, tick)
+		if err != nil {
+			return nil, fmt.Errorf("price path %s: %w", sym, err)
+		}
+		m.instruments[sym] = inst
+	}
+	for i, ps := range opts.StockPairs {
+		pair, err := m.newStockPair(ps, opts.Ticks)
+		if err != nil {
+			return nil, fmt.Errorf("stock pair %d (%s): %w", i, ps.Symbol, err)
+		}
+		m.pairs = append(m.pairs, pair)
+		m.pairBySym[ps.Symbol] = pair
+	}
+	return m, nil
+}
+
+func (m *Market) newStockPair(ps StockPairSpec, ticks map[string]decimal.Decimal) (*stockPair, error) {
+	if ps.Symbol == "" || ps.Code == "" {
+		return nil, errors.New("symbol and code are required")
+	}
+	if _, dup := m.pairBySym[ps.Symbol]; dup {
+		return nil, errors.New("symbol listed twice")
+	}
+	for _, p := range ps.TradingPeriod {
+		if !p.Valid() {
+			return nil, fmt.Errorf("trading period %q is not one of pre_market, regular, after_hours, overnight", p)
+		}
+	}
+	pathName := ps.PricePath
+	if pathName == "" {
+		pathName = ps.Symbol
+	}
+	src, ok := m.instruments[pathName]
+	if !ok {
+		return nil, fmt.Errorf("no price path %q", pathName)
+	}
+	inst := src
+	if pathName != ps.Symbol {
+		// The pair follows another symbol's path with its own tick and its
+		// own book sizes.
+		tick := ticks[ps.Symbol]
+		if tick.IsZero() {
+			tick = src.tick
+		}
+		var err error
+		if inst, err = newInstrument(ps.Symbol, src.path, tick); err != nil {
+			return nil, err
+		}
+		m.instruments[ps.Symbol] = inst
+	}
+	return &stockPair{spec: ps, periods: slices.Clone(ps.TradingPeriod), inst: inst}, nil
+}
+
+// symbolSeed is a fixed hash of a symbol name.
+func symbolSeed(symbol string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(symbol))
+	return h.Sum64()
+}
+
+// PriceAt returns the price of symbol (a path or a stock pair) at t, rounded
+// to its tick; false for an unknown symbol.
+func (m *Market) PriceAt(symbol string, t time.Time) (decimal.Decimal, bool) {
+	inst, ok := m.instruments[symbol]
+	if !ok {
+		return decimal.Zero, false
+	}
+	return inst.price(t), true
+}
+
+// Tick returns the price step of symbol; false for an unknown symbol.
+func (m *Market) Tick(symbol string) (decimal.Decimal, bool) {
+	inst, ok := m.instruments[symbol]
+	if !ok {
+		return decimal.Zero, false
+	}
+	return inst.tick, true
+}
+
+// price is the path's price rounded to the tick, never below one tick.
+func (in *instrument) price(t time.Time) decimal.Decimal {
+	return decimal.NewFromInt(in.ticks(t)).Mul(in.tick)
+}
+
+// ticks is the path's price in whole ticks, at least one.
+func (in *instrument) ticks(t time.Time) int64 {
+	return max(in.path.ticks(t, in.tick), 1)
+}
+
+// StockInfo returns the info of one stock pair, or of all in scenario order
+// when symbol is empty.
+func (m *Market) StockInfo(symbol string) ([]exchange.StockInfo, error) {
+	if symbol == "" {
+		out := make([]exchange.StockInfo, len(m.pairs))
+		for i, p := range m.pairs {
+			out[i] = p.info()
+		}
+		return out, nil
+	}
+	p, ok := m.pairBySym[symbol]
+	if !ok {
+		return nil, fmt.Errorf("stock info %s: %w", symbol, ErrUnknownSymbol)
+	}
+	return []exchange.StockInfo{p.info()}, nil
+}
+
+func (p *stockPair) info() exchange.StockInfo {
+	weekend := exchange.LowerNo
+	if p.spec.WeekendTradable {
+		weekend = exchange.LowerYes
+	}
+	return exchange.StockInfo{
+		Symbol:          p.spec.Symbol,
+		Code:            p.spec.Code,
+		Name:            p.spec.Name,
+		TradingPeriod:   slices.Clone(p.periods),
+		WeekendTradable: weekend,
+	}
+}
+
+// StockTradable reports whether the stock pair symbol trades at t: the open
+// session is in its tradingPeriod, or, for a weekendTradable pair, its
+// trading day is a regular closure day (it then trades around the clock)
+// and no specific closure covers t.
+func (m *Market) StockTradable(symbol string, t time.Time) (bool, error) {
+	p, ok := m.pairBySym[symbol]
+	if !ok {
+		return false, fmt.Errorf("stock pair %s: %w", symbol, ErrUnknownSymbol)
+	}
+	return m.pairTradable(p, t), nil
+}
+
+func (m *Market) pairTradable(p *stockPair, t time.Time) bool {
+	if _, ok := m.cal.closureAt(t); ok {
+		return false
+	}
+	if m.cal.tradingDayClosed(t) {
+		return p.spec.WeekendTradable
+	}
+	return slices.Contains(p.periods, sessionAt(t))
+}

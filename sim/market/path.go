@@ -1,0 +1,86 @@
+package market
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"sort"
+	"time"
+
+	"github.com/shopspring/decimal"
+)
+
+// series is a price path. It answers in whole ticks so that each kind can
+// round the way it computes: points exactly, the walk from its float value.
+type series interface {
+	ticks(t time.Time, tick decimal.Decimal) int64
+}
+
+// newSeries builds the path of spec; exactly one kind must be set.
+func newSeries(spec PathSpec, opts Options) (series, error) {
+	kinds := 0
+	for _, set := range []bool{len(spec.Points) > 0, spec.CSV != "", spec.RandomWalk != nil} {
+		if set {
+			kinds++
+		}
+	}
+	if kinds != 1 {
+		return nil, errors.New("set exactly one of points, csv and random_walk")
+	}
+	switch {
+	case len(spec.Points) > 0:
+		return newPoints(spec.Points)
+	case spec.CSV != "":
+		name := spec.CSV
+		if !filepath.IsAbs(name) && opts.BaseDir != "" {
+			name = filepath.Join(opts.BaseDir, name)
+		}
+		pts, err := readCSVFile(name)
+		if err != nil {
+			return nil, err
+		}
+		return newPoints(pts)
+	default:
+		return newWalk(*spec.RandomWalk, opts.Start, opts.End)
+	}
+}
+
+// points interpolates linearly between points and holds the first and last
+// prices outside them.
+type points struct {
+	at0    []time.Time
+	prices []decimal.Decimal
+}
+
+func newPoints(pts []Point) (*points, error) {
+	p := &points{at0: make([]time.Time, len(pts)), prices: make([]decimal.Decimal, len(pts))}
+	for i, pt := range pts {
+		if !pt.Price.IsPositive() {
+			return nil, fmt.Errorf("point %d: price %s is not positive", i, pt.Price)
+		}
+		if i > 0 && !pt.At.After(pts[i-1].At) {
+			return nil, fmt.Errorf("point %d: time %s is not after the previous point's %s", i, pt.At.Format(time.RFC3339), pts[i-1].At.Format(time.RFC3339))
+		}
+		p.at0[i] = pt.At
+		p.prices[i] = pt.Price
+	}
+	return p, nil
+}
+
+func (p *points) ticks(t time.Time, tick decimal.Decimal) int64 {
+	// i is the first point after t.
+	i := sort.Search(len(p.at0), func(i int) bool { return p.at0[i].After(t) })
+	switch {
+	case i == 0:
+		return p.prices[0].DivRound(tick, 0).IntPart()
+	case i == len(p.at0):
+		return p.prices[i-1].DivRound(tick, 0).IntPart()
+	}
+	// p0 + (p1-p0)*elapsed/span in ticks, as one exact division:
+	// (p0*span + (p1-p0)*elapsed) / (span*tick).
+	t0, t1 := p.at0[i-1], p.at0[i]
+	p0, p1 := p.prices[i-1], p.prices[i]
+	elapsed := decimal.NewFromInt(int64(t.Sub(t0)))
+	span := decimal.NewFromInt(int64(t1.Sub(t0)))
+	return p0.Mul(span).Add(p1.Sub(p0).Mul(elapsed)).DivRound(span.Mul(tick), 0).IntPart()
+}

@@ -1,0 +1,80 @@
+// Package market is the simulated market of the simulator: price paths per
+// symbol, the synthetic order books and platform fills derived from them, and
+// the US market calendar (sessions, daylight saving time, closures) that the
+// states and calendar endpoints serve. It holds no account state.
+package market
+
+import (
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/tickrules/tickrules/exchange"
+)
+
+// PathSpec is how a scenario describes the price of one symbol over time.
+// Exactly one of Points, CSV and RandomWalk is set.
+type PathSpec struct {
+	// Points are (time, price) pairs; the price between two points is the
+	// linear interpolation, before the first and after the last it holds.
+	Points []Point `yaml:"points,omitempty" json:"points,omitempty"`
+	// CSV is a file of "ts,price" lines (ts in RFC 3339 or Unix ms), relative
+	// to the scenario file; it is read as Points.
+	CSV string `yaml:"csv,omitempty" json:"csv,omitempty"`
+	// RandomWalk is a seeded random walk; the same seed gives the same path.
+	RandomWalk *WalkSpec `yaml:"random_walk,omitempty" json:"random_walk,omitempty"`
+	// Tick is the price step that prices are rounded to and that the
+	// synthetic book is built on (default: the contract's price step, else
+	// 0.01).
+	Tick decimal.Decimal `yaml:"tick,omitempty" json:"tick,omitempty"`
+}
+
+// Point is one point of a price path.
+type Point struct {
+	At    time.Time       `yaml:"at" json:"at"`
+	Price decimal.Decimal `yaml:"price" json:"price"`
+}
+
+// WalkSpec is a seeded geometric random walk. It starts at the scenario's
+// start and holds its price after the scenario's end. Two paths with the
+// same seed move together (their returns are identical).
+type WalkSpec struct {
+	Start decimal.Decimal `yaml:"start" json:"start"`
+	Seed  int64           `yaml:"seed" json:"seed"`
+	// VolatilityBps is the standard deviation of one step's return, in basis points.
+	VolatilityBps float64 `yaml:"volatility_bps" json:"volatility_bps"`
+	// Step is the time between two draws (default 1s).
+	Step time.Duration `yaml:"step,omitempty" json:"step,omitempty"`
+}
+
+// StockPairSpec is one US stock pair of a scenario.
+type StockPairSpec struct {
+	Symbol          string                   `yaml:"symbol" json:"symbol"` // pair name, e.g. TSLAUSDT
+	Code            string                   `yaml:"code" json:"code"`     // stock code, e.g. TSLA
+	Name            string                   `yaml:"name" json:"name"`     // company name
+	TradingPeriod   []exchange.TradingPeriod `yaml:"trading_period" json:"trading_period"`
+	WeekendTradable bool                     `yaml:"weekend_tradable" json:"weekend_tradable"`
+	// PricePath names the scenario price path the pair's book and fills follow
+	// (default: Symbol).
+	PricePath string `yaml:"price_path,omitempty" json:"price_path,omitempty"`
+}
+
+// CalendarSpec is the closure calendar of a scenario.
+type CalendarSpec struct {
+	// Closures are holidays and other irregular closures, in Eastern time.
+	Closures []ClosureSpec `yaml:"closures,omitempty" json:"closures,omitempty"`
+	// RegularClosed lists recurring closure days as weekday names in any
+	// case (default, when absent: SATURDAY, SUNDAY; an empty list means
+	// none). They close every session of that trading day; see Session.
+	RegularClosed []string `yaml:"regular_closed,omitempty" json:"regular_closed,omitempty"`
+}
+
+// ClosureSpec is one irregular closure: local Eastern times "YYYY-MM-DD HH:mm",
+// closed from Start (inclusive) to End (exclusive). A holiday that also
+// closes the overnight session leading into it starts at 20:00 the day
+// before.
+type ClosureSpec struct {
+	Remark string `yaml:"remark" json:"remark"`
+	Start  string `yaml:"start" json:"start"`
+	End    string `yaml:"end" json:"end"`
+}

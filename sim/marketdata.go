@@ -1,0 +1,235 @@
+package sim
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/tickrules/tickrules/exchange"
+	"github.com/tickrules/tickrules/sim/market"
+)
+
+// The market-data operations are the same for an account and for the
+// public reader; they are written once on the exchange.
+
+func (x *Exchange) contractList(req exchange.ContractsRequest) ([]exchange.Contract, error) {
+	if err := validate(exchange.OpContracts, req, x.now); err != nil {
+		return nil, err
+	}
+	out := []exchange.Contract{}
+	for _, c := range x.contracts {
+		if c.productType == req.ProductType && (req.Symbol == "" || c.spec.Symbol == req.Symbol) {
+			out = append(out, c.spec)
+		}
+	}
+	if req.Symbol != "" && len(out) == 0 {
+		return nil, apiErr(exchange.OpContracts, exchange.CodeSymbolInvalid, fmt.Sprintf("symbol %s is not a %s contract", req.Symbol, req.ProductType))
+	}
+	return out, nil
+}
+
+// ticker reads the last price from the path and the top of the synthetic
+// book. Mark and index price are the last price; funding is not simulated
+// and reads 0.
+func (x *Exchange) ticker(req exchange.TickerRequest) ([]exchange.Ticker, error) {
+	op := exchange.OpTicker
+	if err := validate(op, req, x.now); err != nil {
+		return nil, err
+	}
+	c, err := x.contract(op, req.ProductType, req.Symbol)
+	if err != nil {
+		return nil, err
+	}
+	last, ok := x.price(c)
+	if !ok {
+		return nil, apiErr(op, exchange.CodeSymbolInvalid, fmt.Sprintf("%s has no price", c.spec.Symbol))
+	}
+	t := exchange.Ticker{Symbol: c.spec.Symbol, LastPr: num(last), MarkPrice: num(last), IndexPrice: num(last), FundingRate: "0", TS: exchange.MillisOf(x.now)}
+	bids, asks := x.mkt.Book(c.spec.Symbol, x.now, 1)
+	if len(bids) > 0 {
+		t.BidPr, t.BidSz = bids[0].Price(), bids[0].Size()
+	}
+	if len(asks) > 0 {
+		t.AskPr, t.AskSz = asks[0].Price(), asks[0].Size()
+	}
+	return []exchange.Ticker{t}, nil
+}
+
+// marketErr answers sim/market's unknown-symbol error with 40034.
+func marketErr(op exchange.Op, err error) error {
+	if err == nil {
+		return nil
+	}
+	if errors.Is(err, market.ErrUnknownSymbol) {
+		return apiErr(op, exchange.CodeParamNotExist, err.Error())
+	}
+	return apiErr(op, exchange.CodeParamVerify, err.Error())
+}
+
+func (x *Exchange) stockOrderBook(req exchange.StockOrderBookRequest) (exchange.StockOrderBook, error) {
+	op := exchange.OpStockOrderBook
+	if err := validate(op, req, x.now); err != nil {
+		return exchange.StockOrderBook{}, err
+	}
+	b, err := x.mkt.StockOrderBook(req.Symbol, x.now)
+	return b, marketErr(op, err)
+}
+
+func (x *Exchange) stockFills(req exchange.StockFillsRequest) ([]exchange.StockFill, error) {
+	op := exchange.OpStockFills
+	if err := validate(op, req, x.now); err != nil {
+		return nil, err
+	}
+	limit := req.Limit
+	if limit <= 0 {
+		limit = defaultPageLimit
+	}
+	f, err := x.mkt.StockFills(req.Symbol, x.now, limit)
+	return f, marketErr(op, err)
+}
+
+func (x *Exchange) stockInfo(req exchange.StockInfoRequest) ([]exchange.StockInfo, error) {
+	op := exchange.OpStockInfo
+	if err := validate(op, req, x.now); err != nil {
+		return nil, err
+	}
+	info, err := x.mkt.StockInfo(req.Symbol)
+	return info, marketErr(op, err)
+}
+
+// Contracts lists the contracts of a product type (GET contracts).
+func (a *Account) Contracts(ctx context.Context, req exchange.ContractsRequest) ([]exchange.Contract, error) {
+	a.x.lock()
+	defer a.x.mu.Unlock()
+	return a.x.contractList(req)
+}
+
+// Ticker returns the ticker of one contract (GET ticker).
+func (a *Account) Ticker(ctx context.Context, req exchange.TickerRequest) ([]exchange.Ticker, error) {
+	a.x.lock()
+	defer a.x.mu.Unlock()
+	return a.x.ticker(req)
+}
+
+// StockOrderBook returns a stock pair's book (GET stock-orderbook).
+func (a *Account) StockOrderBook(ctx context.Context, req exchange.StockOrderBookRequest) (exchange.StockOrderBook, error) {
+	a.x.lock()
+	defer a.x.mu.Unlock()
+	return a.x.stockOrderBook(req)
+}
+
+// StockFills returns a stock pair's platform fills (GET stock-fills).
+func (a *Account) StockFills(ctx context.Context, req exchange.StockFillsRequest) ([]exchange.StockFill, error) {
+	a.x.lock()
+	defer a.x.mu.Unlock()
+	return a.x.stockFills(req)
+}
+
+// StockInfo returns one stock pair or all (GET stock-info).
+func (a *Account) StockInfo(ctx context.Context, req exchange.StockInfoRequest) ([]exchange.StockInfo, error) {
+	a.x.lock()
+	defer a.x.mu.Unlock()
+	return a.x.stockInfo(req)
+}
+
+// MarketStates returns the US market states (GET states).
+func (a *Account) MarketStates(ctx context.Context) ([]exchange.MarketState, error) {
+	a.x.lock()
+	defer a.x.mu.Unlock()
+	return a.x.mkt.States(a.x.now), nil
+}
+
+// MarketCalendar returns the closure calendar (GET calendar).
+func (a *Account) MarketCalendar(ctx context.Context) (exchange.Calendar, error) {
+	a.x.lock()
+	defer a.x.mu.Unlock()
+	return a.x.mkt.Calendar(), nil
+}
+
+// Public returns the reader of the operations that need no key: stock-info,
+// states, calendar, contracts and ticker. Every other query answers 40001
+// (ACCESS-KEY missing).
+func (x *Exchange) Public() exchange.Reader { return publicReader{x} }
+
+type publicReader struct{ x *Exchange }
+
+var _ exchange.Reader = publicReader{}
+
+func (p publicReader) private(op exchange.Op) error {
+	return &exchange.APIError{Op: op, HTTPStatus: 400, Code: exchange.CodeKeyMissing, Msg: "ACCESS_KEY is required: " + string(op) + " is not a public operation"}
+}
+
+// Contracts lists contracts without a key.
+func (p publicReader) Contracts(ctx context.Context, req exchange.ContractsRequest) ([]exchange.Contract, error) {
+	p.x.lock()
+	defer p.x.mu.Unlock()
+	return p.x.contractList(req)
+}
+
+// Ticker returns a ticker without a key.
+func (p publicReader) Ticker(ctx context.Context, req exchange.TickerRequest) ([]exchange.Ticker, error) {
+	p.x.lock()
+	defer p.x.mu.Unlock()
+	return p.x.ticker(req)
+}
+
+// StockInfo returns stock pairs without a key.
+func (p publicReader) StockInfo(ctx context.Context, req exchange.StockInfoRequest) ([]exchange.StockInfo, error) {
+	p.x.lock()
+	defer p.x.mu.Unlock()
+	return p.x.stockInfo(req)
+}
+
+// MarketStates returns the market states without a key.
+func (p publicReader) MarketStates(ctx context.Context) ([]exchange.MarketState, error) {
+	p.x.lock()
+	defer p.x.mu.Unlock()
+	return p.x.mkt.States(p.x.now), nil
+}
+
+// MarketCalendar returns the calendar without a key.
+func (p publicReader) MarketCalendar(ctx context.Context) (exchange.Calendar, error) {
+	p.x.lock()
+	defer p.x.mu.Unlock()
+	return p.x.mkt.Calendar(), nil
+}
+
+func (p publicReader) OrderDetail(context.Context, exchange.OrderDetailRequest) (exchange.OrderDetail, error) {
+	return exchange.OrderDetail{}, p.private(exchange.OpOrderDetail)
+}
+func (p publicReader) Fills(context.Context, exchange.FillsRequest) (exchange.FillPage, error) {
+	return exchange.FillPage{}, p.private(exchange.OpFills)
+}
+func (p publicReader) FillHistory(context.Context, exchange.FillHistoryRequest) (exchange.FillPage, error) {
+	return exchange.FillPage{}, p.private(exchange.OpFillHistory)
+}
+func (p publicReader) PendingOrders(context.Context, exchange.PendingOrdersRequest) (exchange.PendingOrdersPage, error) {
+	return exchange.PendingOrdersPage{}, p.private(exchange.OpOrdersPending)
+}
+func (p publicReader) OrderHistory(context.Context, exchange.OrderHistoryRequest) (exchange.OrderHistoryPage, error) {
+	return exchange.OrderHistoryPage{}, p.private(exchange.OpOrdersHistory)
+}
+func (p publicReader) StockOrderBook(context.Context, exchange.StockOrderBookRequest) (exchange.StockOrderBook, error) {
+	return exchange.StockOrderBook{}, p.private(exchange.OpStockOrderBook)
+}
+func (p publicReader) StockFills(context.Context, exchange.StockFillsRequest) ([]exchange.StockFill, error) {
+	return nil, p.private(exchange.OpStockFills)
+}
+func (p publicReader) StrategyOrders(context.Context, exchange.StrategyOrdersRequest) ([]exchange.StrategyOrder, error) {
+	return nil, p.private(exchange.OpStrategyOrders)
+}
+func (p publicReader) DiscountRates(context.Context, exchange.DiscountRateRequest) ([]exchange.DiscountCoin, error) {
+	return nil, p.private(exchange.OpDiscountRate)
+}
+func (p publicReader) SpotRecords(context.Context, exchange.SpotRecordRequest) ([]exchange.SpotRecord, error) {
+	return nil, p.private(exchange.OpSpotRecord)
+}
+func (p publicReader) AllPositions(context.Context, exchange.AllPositionsRequest) ([]exchange.Position, error) {
+	return nil, p.private(exchange.OpAllPositions)
+}
+func (p publicReader) SinglePosition(context.Context, exchange.SinglePositionRequest) ([]exchange.Position, error) {
+	return nil, p.private(exchange.OpSinglePosition)
+}
+func (p publicReader) Accounts(context.Context, exchange.AccountsRequest) ([]exchange.Account, error) {
+	return nil, p.private(exchange.OpAccounts)
+}

@@ -1,0 +1,89 @@
+package server
+
+import (
+	"context"
+
+	"github.com/tickrules/tickrules/exchange"
+)
+
+// decodeFunc fills dst (a pointer to an exchange request struct) from the
+// request: the JSON body of a POST or the query string of a GET.
+type decodeFunc func(dst any) error
+
+// target is what an operation runs against: the account's venue for private
+// operations, the public reader (and no trader) for public ones.
+type target struct {
+	reader exchange.Reader
+	trader exchange.Trader
+}
+
+// handlerFunc decodes the request of one operation, calls the venue and
+// returns the response data to put in the envelope.
+type handlerFunc func(ctx context.Context, t target, decode decodeFunc) (any, error)
+
+// read adapts a Reader method (given as a method expression such as
+// exchange.Reader.OrderDetail) to a handlerFunc.
+func read[Req, Resp any](m func(exchange.Reader, context.Context, Req) (Resp, error)) handlerFunc {
+	return func(ctx context.Context, t target, decode decodeFunc) (any, error) {
+		var req Req
+		if err := decode(&req); err != nil {
+			return nil, err
+		}
+		return m(t.reader, ctx, req)
+	}
+}
+
+// write adapts a Trader method to a handlerFunc.
+func write[Req, Resp any](m func(exchange.Trader, context.Context, Req) (Resp, error)) handlerFunc {
+	return func(ctx context.Context, t target, decode decodeFunc) (any, error) {
+		var req Req
+		if err := decode(&req); err != nil {
+			return nil, err
+		}
+		return m(t.trader, ctx, req)
+	}
+}
+
+// noParams adapts a Reader method without a request (states, calendar).
+// Query parameters sent anyway are ignored, as the exchange does.
+func noParams[Resp any](m func(exchange.Reader, context.Context) (Resp, error)) handlerFunc {
+	return func(ctx context.Context, t target, _ decodeFunc) (any, error) {
+		return m(t.reader, ctx)
+	}
+}
+
+// handlers maps every operation of exchange.Ops to the venue method serving
+// it. TestEveryOpHasAHandler keeps the two tables in step.
+var handlers = map[exchange.Op]handlerFunc{
+	exchange.OpPlaceOrder:        write(exchange.Trader.PlaceOrder),
+	exchange.OpClickBackhand:     write(exchange.Trader.ClickBackhand),
+	exchange.OpBatchPlaceOrder:   write(exchange.Trader.BatchPlaceOrder),
+	exchange.OpModifyOrder:       write(exchange.Trader.ModifyOrder),
+	exchange.OpCancelOrder:       write(exchange.Trader.CancelOrder),
+	exchange.OpBatchCancelOrders: write(exchange.Trader.BatchCancelOrders),
+	exchange.OpClosePositions:    write(exchange.Trader.ClosePositions),
+	exchange.OpCancelAllOrders:   write(exchange.Trader.CancelAllOrders),
+	exchange.OpSetPositionMode:   write(exchange.Trader.SetPositionMode),
+
+	exchange.OpOrderDetail:   read(exchange.Reader.OrderDetail),
+	exchange.OpFills:         read(exchange.Reader.Fills),
+	exchange.OpFillHistory:   read(exchange.Reader.FillHistory),
+	exchange.OpOrdersPending: read(exchange.Reader.PendingOrders),
+	exchange.OpOrdersHistory: read(exchange.Reader.OrderHistory),
+
+	exchange.OpStockOrderBook: read(exchange.Reader.StockOrderBook),
+	exchange.OpStockFills:     read(exchange.Reader.StockFills),
+	exchange.OpStockInfo:      read(exchange.Reader.StockInfo),
+	exchange.OpMarketStates:   noParams(exchange.Reader.MarketStates),
+	exchange.OpMarketCalendar: noParams(exchange.Reader.MarketCalendar),
+
+	exchange.OpStrategyOrders: read(exchange.Reader.StrategyOrders),
+	exchange.OpDiscountRate:   read(exchange.Reader.DiscountRates),
+	exchange.OpSpotRecord:     read(exchange.Reader.SpotRecords),
+
+	exchange.OpAllPositions:   read(exchange.Reader.AllPositions),
+	exchange.OpSinglePosition: read(exchange.Reader.SinglePosition),
+	exchange.OpContracts:      read(exchange.Reader.Contracts),
+	exchange.OpTicker:         read(exchange.Reader.Ticker),
+	exchange.OpAccounts:       read(exchange.Reader.Accounts),
+}
