@@ -12,10 +12,10 @@ type Phase string
 // one) -> inactive. Firing is edge-triggered: actions run on the transition
 // into firing, never on every tick that the condition stays true.
 const (
-	Inactive Phase = "inactive"
-	Pending  Phase = "pending"
-	Firing   Phase = "firing"
-	Cooldown Phase = "cooldown"
+	PhaseInactive Phase = "inactive"
+	PhasePending  Phase = "pending"
+	PhaseFiring   Phase = "firing"
+	PhaseCooldown Phase = "cooldown"
 )
 
 // Once limits a rule to one firing per market session or per day.
@@ -59,6 +59,8 @@ const (
 	ReasonOnce       Reason = "already fired once in this period"
 	ReasonUnknown    Reason = "condition could not be evaluated"
 	ReasonNotStarted Reason = "waiting for the first full poll"
+	ReasonStale      Reason = "stale data"
+	ReasonDisabled   Reason = "disabled"
 )
 
 // RuleState is the persisted state of one rule. The zero value is a rule that
@@ -82,45 +84,45 @@ type RuleState struct {
 // rule fires on this tick, and why.
 func Step(s RuleState, t Timing, now time.Time, out Outcome, period string) (RuleState, bool, Reason) {
 	if s.Phase == "" {
-		s.Phase = Inactive
+		s.Phase = PhaseInactive
 	}
 	// Cooldown runs on time alone; when it ends the rule starts over.
-	if s.Phase == Cooldown {
+	if s.Phase == PhaseCooldown {
 		if now.Sub(s.LastFired) < t.Cooldown {
 			return s, false, ReasonCooldown
 		}
-		s.Phase, s.Since = Inactive, now
+		s.Phase, s.Since = PhaseInactive, now
 	}
 	switch out {
 	case Unknown:
-		if s.Phase == Pending {
-			s.Phase, s.Since = Inactive, now
+		if s.Phase == PhasePending {
+			s.Phase, s.Since = PhaseInactive, now
 		}
 		return s, false, ReasonUnknown
 	case False:
-		if s.Phase == Firing && t.Cooldown > 0 && now.Sub(s.LastFired) < t.Cooldown {
-			s.Phase, s.Since = Cooldown, now
+		if s.Phase == PhaseFiring && t.Cooldown > 0 && now.Sub(s.LastFired) < t.Cooldown {
+			s.Phase, s.Since = PhaseCooldown, now
 			return s, false, ReasonFalse
 		}
-		if s.Phase != Inactive {
-			s.Phase, s.Since = Inactive, now
+		if s.Phase != PhaseInactive {
+			s.Phase, s.Since = PhaseInactive, now
 		}
 		return s, false, ReasonFalse
 	}
 	// The condition holds.
 	switch s.Phase {
-	case Firing:
+	case PhaseFiring:
 		if t.Cooldown > 0 {
 			if now.Sub(s.LastFired) < t.Cooldown {
 				return s, false, ReasonCooldown
 			}
 			// Cooldown over and still true: hold again from now, as if new.
-			s.Phase, s.Since = Pending, now
+			s.Phase, s.Since = PhasePending, now
 			break
 		}
 		return s, false, ReasonStillTrue
-	case Inactive:
-		s.Phase, s.Since = Pending, now
+	case PhaseInactive:
+		s.Phase, s.Since = PhasePending, now
 	}
 	if now.Sub(s.Since) < t.For {
 		return s, false, ReasonHolding
@@ -129,7 +131,7 @@ func Step(s RuleState, t Timing, now time.Time, out Outcome, period string) (Rul
 		// Stay pending: the rule fires as soon as a new period begins.
 		return s, false, ReasonOnce
 	}
-	s.Phase, s.Since, s.LastFired = Firing, now, now
+	s.Phase, s.Since, s.LastFired = PhaseFiring, now, now
 	s.Firings++
 	if t.Once != "" {
 		s.OncePeriod = period

@@ -43,63 +43,63 @@ func TestStep(t *testing.T) {
 		ticks  []tick
 	}{
 		{"edge-triggered without for or cooldown", Timing{}, []tick{
-			{0, "F", "", false, Inactive, ReasonFalse},
-			{1, "T", "", true, Firing, ReasonFired},
-			{2, "T", "", false, Firing, ReasonStillTrue},
-			{3, "T", "", false, Firing, ReasonStillTrue},
-			{4, "F", "", false, Inactive, ReasonFalse},
-			{5, "T", "", true, Firing, ReasonFired},
+			{0, "F", "", false, PhaseInactive, ReasonFalse},
+			{1, "T", "", true, PhaseFiring, ReasonFired},
+			{2, "T", "", false, PhaseFiring, ReasonStillTrue},
+			{3, "T", "", false, PhaseFiring, ReasonStillTrue},
+			{4, "F", "", false, PhaseInactive, ReasonFalse},
+			{5, "T", "", true, PhaseFiring, ReasonFired},
 		}},
 		{"for holds then fires once", Timing{For: 30 * time.Second}, []tick{
-			{0, "T", "", false, Pending, ReasonHolding},
-			{29, "T", "", false, Pending, ReasonHolding},
-			{30, "T", "", true, Firing, ReasonFired},
-			{31, "T", "", false, Firing, ReasonStillTrue},
+			{0, "T", "", false, PhasePending, ReasonHolding},
+			{29, "T", "", false, PhasePending, ReasonHolding},
+			{30, "T", "", true, PhaseFiring, ReasonFired},
+			{31, "T", "", false, PhaseFiring, ReasonStillTrue},
 		}},
 		{"a false tick restarts the hold", Timing{For: 30 * time.Second}, []tick{
-			{0, "T", "", false, Pending, ReasonHolding},
-			{20, "F", "", false, Inactive, ReasonFalse},
-			{21, "T", "", false, Pending, ReasonHolding},
-			{50, "T", "", false, Pending, ReasonHolding},
-			{51, "T", "", true, Firing, ReasonFired},
+			{0, "T", "", false, PhasePending, ReasonHolding},
+			{20, "F", "", false, PhaseInactive, ReasonFalse},
+			{21, "T", "", false, PhasePending, ReasonHolding},
+			{50, "T", "", false, PhasePending, ReasonHolding},
+			{51, "T", "", true, PhaseFiring, ReasonFired},
 		}},
 		{"unknown data restarts the hold and never fires", Timing{For: 10 * time.Second}, []tick{
-			{0, "T", "", false, Pending, ReasonHolding},
-			{5, "?", "", false, Inactive, ReasonUnknown},
-			{10, "T", "", false, Pending, ReasonHolding},
-			{15, "?", "", false, Inactive, ReasonUnknown},
-			{20, "?", "", false, Inactive, ReasonUnknown},
+			{0, "T", "", false, PhasePending, ReasonHolding},
+			{5, "?", "", false, PhaseInactive, ReasonUnknown},
+			{10, "T", "", false, PhasePending, ReasonHolding},
+			{15, "?", "", false, PhaseInactive, ReasonUnknown},
+			{20, "?", "", false, PhaseInactive, ReasonUnknown},
 		}},
 		{"cooldown rate-limits a condition that stays true", Timing{Cooldown: time.Minute}, []tick{
-			{0, "T", "", true, Firing, ReasonFired},
-			{30, "T", "", false, Firing, ReasonCooldown},
-			{60, "T", "", true, Firing, ReasonFired},
-			{61, "F", "", false, Cooldown, ReasonFalse},
-			{90, "T", "", false, Cooldown, ReasonCooldown},
-			{120, "T", "", true, Firing, ReasonFired},
+			{0, "T", "", true, PhaseFiring, ReasonFired},
+			{30, "T", "", false, PhaseFiring, ReasonCooldown},
+			{60, "T", "", true, PhaseFiring, ReasonFired},
+			{61, "F", "", false, PhaseCooldown, ReasonFalse},
+			{90, "T", "", false, PhaseCooldown, ReasonCooldown},
+			{120, "T", "", true, PhaseFiring, ReasonFired},
 		}},
 		{"cooldown then false goes inactive", Timing{Cooldown: 10 * time.Second}, []tick{
-			{0, "T", "", true, Firing, ReasonFired},
-			{5, "F", "", false, Cooldown, ReasonFalse},
-			{15, "F", "", false, Inactive, ReasonFalse},
-			{16, "T", "", true, Firing, ReasonFired},
+			{0, "T", "", true, PhaseFiring, ReasonFired},
+			{5, "F", "", false, PhaseCooldown, ReasonFalse},
+			{15, "F", "", false, PhaseInactive, ReasonFalse},
+			{16, "T", "", true, PhaseFiring, ReasonFired},
 		}},
 		{"once per session across a session boundary", Timing{Once: OncePerSession}, []tick{
-			{0, "T", "regular@03-09", true, Firing, ReasonFired},
-			{1, "F", "regular@03-09", false, Inactive, ReasonFalse},
-			{2, "T", "regular@03-09", false, Pending, ReasonOnce},
-			{3, "T", "regular@03-09", false, Pending, ReasonOnce},
-			{4, "T", "after_hours@03-09", true, Firing, ReasonFired},
-			{5, "F", "after_hours@03-09", false, Inactive, ReasonFalse},
-			{6, "T", "after_hours@03-09", false, Pending, ReasonOnce},
+			{0, "T", "regular@03-09", true, PhaseFiring, ReasonFired},
+			{1, "F", "regular@03-09", false, PhaseInactive, ReasonFalse},
+			{2, "T", "regular@03-09", false, PhasePending, ReasonOnce},
+			{3, "T", "regular@03-09", false, PhasePending, ReasonOnce},
+			{4, "T", "after_hours@03-09", true, PhaseFiring, ReasonFired},
+			{5, "F", "after_hours@03-09", false, PhaseInactive, ReasonFalse},
+			{6, "T", "after_hours@03-09", false, PhasePending, ReasonOnce},
 		}},
 		{"once per day with for", Timing{Once: OncePerDay, For: 5 * time.Second}, []tick{
-			{0, "T", "2026-03-09", false, Pending, ReasonHolding},
-			{5, "T", "2026-03-09", true, Firing, ReasonFired},
-			{6, "F", "2026-03-09", false, Inactive, ReasonFalse},
-			{7, "T", "2026-03-09", false, Pending, ReasonHolding},
-			{12, "T", "2026-03-09", false, Pending, ReasonOnce},
-			{13, "T", "2026-03-10", true, Firing, ReasonFired},
+			{0, "T", "2026-03-09", false, PhasePending, ReasonHolding},
+			{5, "T", "2026-03-09", true, PhaseFiring, ReasonFired},
+			{6, "F", "2026-03-09", false, PhaseInactive, ReasonFalse},
+			{7, "T", "2026-03-09", false, PhasePending, ReasonHolding},
+			{12, "T", "2026-03-09", false, PhasePending, ReasonOnce},
+			{13, "T", "2026-03-10", true, PhaseFiring, ReasonFired},
 		}},
 	}
 	for _, tt := range tests {
@@ -115,8 +115,8 @@ func TestStep(t *testing.T) {
 func TestStepRestart(t *testing.T) {
 	timing := Timing{For: 30 * time.Second, Once: OncePerSession}
 	s := runScript(t, timing, RuleState{}, []tick{
-		{0, "T", "regular@1", false, Pending, ReasonHolding},
-		{30, "T", "regular@1", true, Firing, ReasonFired},
+		{0, "T", "regular@1", false, PhasePending, ReasonHolding},
+		{30, "T", "regular@1", true, PhaseFiring, ReasonFired},
 	})
 	b, err := json.Marshal(s)
 	if err != nil {
@@ -130,11 +130,11 @@ func TestStepRestart(t *testing.T) {
 		t.Errorf("persisted state lacks the once period: %s", b)
 	}
 	runScript(t, timing, restored, []tick{
-		{31, "T", "regular@1", false, Firing, ReasonStillTrue},
-		{32, "F", "regular@1", false, Inactive, ReasonFalse},
-		{33, "T", "regular@1", false, Pending, ReasonHolding},
-		{70, "T", "regular@1", false, Pending, ReasonOnce},
-		{71, "T", "after_hours@1", true, Firing, ReasonFired},
+		{31, "T", "regular@1", false, PhaseFiring, ReasonStillTrue},
+		{32, "F", "regular@1", false, PhaseInactive, ReasonFalse},
+		{33, "T", "regular@1", false, PhasePending, ReasonHolding},
+		{70, "T", "regular@1", false, PhasePending, ReasonOnce},
+		{71, "T", "after_hours@1", true, PhaseFiring, ReasonFired},
 	})
 }
 

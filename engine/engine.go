@@ -1,0 +1,322 @@
+package engine
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/expr-lang/expr/vm"
+	"go.uber.org/zap"
+
+	"github.com/tickrules/tickrules/actions"
+	"github.com/tickrules/tickrules/marketdata"
+	"github.com/tickrules/tickrules/rules"
+)
+
+// StateSource gives the engine one immutable State per tick and says whether
+// it can be trusted: the pollers satisfy it, and so does a recording.
+type StateSource interface {
+	State(now time.Time) (*marketdata.State, error)
+	// FullyPolled is false until every part has been fetched once; no rule
+	// fires before that (after a restart half a State could look true).
+	FullyPolled() bool
+	// Stale returns the first of parts that is missing or too old.
+	Stale(st *marketdata.State, parts marketdata.PartSet) (marketdata.Part, bool)
+}
+
+// Executor runs the actions of one firing and reports one Leg per request.
+type Executor interface {
+	Execute(ctx context.Context, f *Firing) []actions.Leg
+}
+
+// Clock is the engine's time source.
+type Clock interface {
+	Now() time.Time
+	After(d time.Duration) <-chan time.Time
+}
+
+// PhaseFiring is one rule firing: the rule, the tick, and what the executor needs
+// to evaluate the rule's formulas against the same State the condition saw.
+type Firing struct {
+	Rule  *rules.Rule
+	At    time.Time
+	Seq   int64 // the rule's firing count, 1 for its first firing
+	State *marketdata.State
+	Env   *rules.Env
+	VM    *vm.VM
+	Trace Trace
+	Legs  []actions.Leg
+}
+
+// Options configure an Engine.
+type Options struct {
+	Rules    *rules.RuleSet
+	Source   StateSource
+	Executor Executor
+	Clock    Clock
+	Logger   *zap.Logger
+	// Store persists rule states; nil keeps them in memory only.
+	Store *Store
+	// TraceDepth is how many evaluations are kept per rule (default 32).
+	TraceDepth int
+	// Tick is the time between evaluations (default 1s).
+	Tick time.Duration
+	// OnFiring, when set, is called after the actions of each firing ran
+	// (backtest reports and metrics use it).
+	OnFiring func(*Firing)
+}
+
+// Engine evaluates the rules on every tick and dispatches the firings.
+type Engine struct {
+	opts Options
+
+	mu    sync.Mutex
+	rules []*ruleRun // in evaluation order: priority high first, then name
+	env   *rules.Env
+	vm    vm.VM
+	ticks int64
+}
+
+// ruleRun is the runtime of one rule.
+type ruleRun struct {
+	rule   *rules.Rule
+	timing Timing
+	state  RuleState
+	traces ring
+}
+
+// New returns an engine over opts.Rules, with rule states restored from
+// opts.Store.
+func New(opts Options) (*Engine, error) {
+	if opts.Rules == nil || opts.Source == nil || opts.Executor == nil || opts.Clock == nil {
+		return nil, errors.New("engine: Rules, Source, Executor and Clock are required")
+	}
+	if opts.Logger == nil {
+		opts.Logger = zap.NewNop()
+	}
+	if opts.TraceDepth <= 0 {
+		opts.TraceDepth = 32
+	}
+	if opts.Tick <= 0 {
+		opts.Tick = time.Second
+	}
+	e := &Engine{opts: opts, env: rules.NewEnv(nil)}
+	saved := map[string]RuleState{}
+	if opts.Store != nil {
+		var err error
+		if saved, err = opts.Store.Load(); err != nil {
+			return nil, fmt.Errorf("engine: restore rule states: %w", err)
+		}
+	}
+	e.rules = e.plan(opts.Rules, saved)
+	return e, nil
+}
+
+// plan orders the rules and gives each its saved state, carried by name.
+func (e *Engine) plan(rs *rules.RuleSet, saved map[string]RuleState) []*ruleRun {
+	runs := make([]*ruleRun, 0, len(rs.Rules))
+	for _, r := range rs.Rules {
+		runs = append(runs, &ruleRun{
+			rule:   r,
+			timing: Timing{For: r.For, Cooldown: r.Cooldown, Once: Once(r.Once)},
+			state:  saved[r.Name],
+			traces: newRing(e.opts.TraceDepth),
+		})
+	}
+	slices.SortStableFunc(runs, func(a, b *ruleRun) int {
+		if c := cmp.Compare(b.rule.Priority, a.rule.Priority); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.rule.Name, b.rule.Name)
+	})
+	return runs
+}
+
+// Reload swaps in a new rule set; rules keep their state by name. A rule set
+// with errors never reaches here: the caller keeps the old one.
+func (e *Engine) Reload(rs *rules.RuleSet) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	saved := make(map[string]RuleState, len(e.rules))
+	for _, r := range e.rules {
+		saved[r.rule.Name] = r.state
+	}
+	e.rules = e.plan(rs, saved)
+	e.opts.Logger.Info("rules reloaded", zap.Int("rules", len(e.rules)))
+}
+
+// Step runs one tick at now: it builds the State, evaluates every rule,
+// advances the state machines, persists what changed, and then runs the
+// actions of the rules that fired, in priority order. Nothing a rule does in
+// a tick changes the State the other rules of that tick read.
+func (e *Engine) Step(ctx context.Context, now time.Time) []*Firing {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.ticks++
+	st, err := e.opts.Source.State(now)
+	if err != nil {
+		e.opts.Logger.Warn("state built with errors", zap.Error(err))
+	}
+	ready := st != nil && e.opts.Source.FullyPolled()
+	e.env.SetState(st)
+	var firings []*Firing
+	changed := false
+	for _, r := range e.rules {
+		tr := Trace{At: now, Tick: e.ticks}
+		fired := e.evaluate(r, st, ready, &tr)
+		if tr.Transition != "" {
+			changed = true
+			e.logTransition(r, &tr)
+		}
+		r.traces.push(tr)
+		if fired {
+			firings = append(firings, &Firing{Rule: r.rule, At: now, Seq: r.state.Firings, State: st, Env: e.env, VM: &e.vm, Trace: tr})
+		}
+	}
+	if changed && e.opts.Store != nil {
+		// Saved before any order is sent: a crash after this point restarts
+		// in the firing phase and cannot fire the same rule twice.
+		if err := e.opts.Store.Save(e.snapshot()); err != nil {
+			e.opts.Logger.Error("saving rule states failed", zap.Error(err))
+		}
+	}
+	for _, f := range firings {
+		f.Legs = e.opts.Executor.Execute(ctx, f)
+		if e.opts.OnFiring != nil {
+			e.opts.OnFiring(f)
+		}
+	}
+	return firings
+}
+
+// evaluate runs one rule's condition and advances its state machine; it
+// fills tr and reports whether the rule fires.
+func (e *Engine) evaluate(r *ruleRun, st *marketdata.State, ready bool, tr *Trace) bool {
+	before := r.state.Phase
+	out := Unknown
+	switch {
+	case !r.rule.Enabled:
+		tr.Reason, tr.Phase = ReasonDisabled, r.state.Phase
+		return false
+	case !ready:
+		tr.Reason, tr.Phase = ReasonNotStarted, r.state.Phase
+		return false
+	}
+	reads := r.rule.Reads().Parts
+	if r.timing.Once == OncePerSession {
+		reads = reads.Add(marketdata.PartMarket)
+	}
+	period, perr := e.periodKey(r.timing.Once, st)
+	part, stale := e.opts.Source.Stale(st, reads)
+	if stale {
+		tr.Detail = "stale or missing data: " + part.String()
+	} else if perr != nil {
+		tr.Detail = perr.Error()
+	} else {
+		ok, err := r.rule.Condition.EvalBool(&e.vm, e.env)
+		switch {
+		case err != nil:
+			tr.Detail = err.Error()
+		case ok:
+			out, tr.Result = True, true
+		default:
+			out = False
+		}
+	}
+	var fired bool
+	r.state, fired, tr.Reason = Step(r.state, r.timing, tr.At, out, period)
+	if tr.Reason == ReasonUnknown && stale {
+		tr.Reason = ReasonStale
+	}
+	tr.Phase = r.state.Phase
+	if r.state.Phase != before || fired {
+		tr.Transition = string(before) + " -> " + string(r.state.Phase)
+		if before == "" {
+			tr.Transition = "inactive -> " + string(r.state.Phase)
+		}
+		tr.Values = explain(r.rule, &e.vm, e.env)
+	}
+	return fired
+}
+
+// periodKey is the key of the current session or Eastern day for Once.
+func (e *Engine) periodKey(once Once, st *marketdata.State) (string, error) {
+	switch once {
+	case OncePerDay:
+		return st.EasternNow().Format("2006-01-02"), nil
+	case OncePerSession:
+		m, err := st.Market(0)
+		if err != nil {
+			return "", err
+		}
+		if !m.IsOpen {
+			return "closed@" + m.NextSessionStart.UTC().Format(time.RFC3339), nil
+		}
+		start := st.Now.Add(-time.Duration(m.MinutesSinceOpen * float64(time.Minute)))
+		return m.Session + "@" + start.UTC().Truncate(time.Minute).Format(time.RFC3339), nil
+	}
+	return "", nil
+}
+
+func (e *Engine) logTransition(r *ruleRun, tr *Trace) {
+	fields := []zap.Field{zap.String("rule", r.rule.Name), zap.String("transition", tr.Transition),
+		zap.String("reason", string(tr.Reason)), zap.Time("at", tr.At), zap.Any("values", tr.Values)}
+	if tr.Detail != "" {
+		fields = append(fields, zap.String("detail", tr.Detail))
+	}
+	if tr.Reason == ReasonFired {
+		e.opts.Logger.Info("rule fired", fields...)
+		return
+	}
+	e.opts.Logger.Info("rule state changed", fields...)
+}
+
+// snapshot copies every rule's state, by name.
+func (e *Engine) snapshot() map[string]RuleState {
+	out := make(map[string]RuleState, len(e.rules))
+	for _, r := range e.rules {
+		out[r.rule.Name] = r.state
+	}
+	return out
+}
+
+// Traces returns the kept evaluations of the named rule, oldest first.
+func (e *Engine) Traces(rule string) []Trace {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for _, r := range e.rules {
+		if r.rule.Name == rule {
+			return r.traces.list()
+		}
+	}
+	return nil
+}
+
+// States returns every rule's state, by name.
+func (e *Engine) States() map[string]RuleState {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.snapshot()
+}
+
+// Run steps every Tick until ctx is done.
+func (e *Engine) Run(ctx context.Context) error {
+	next := e.opts.Clock.Now()
+	for {
+		e.Step(ctx, next)
+		next = next.Add(e.opts.Tick)
+		if now := e.opts.Clock.Now(); next.Before(now) {
+			// A slow tick: skip the missed ones rather than replay them in a burst.
+			next = now
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-e.opts.Clock.After(next.Sub(e.opts.Clock.Now())):
+		}
+	}
+}
