@@ -99,3 +99,17 @@ func (p Precision) RoundPrice(price decimal.Decimal, side exchange.Side) (decima
 	}
 	return r, nil
 }
+
+// RoundPriceNearest rounds price to the nearest price step (half up), for
+// trigger prices where neither direction is safer.
+func (p Precision) RoundPriceNearest(price decimal.Decimal) (decimal.Decimal, error) {
+	if !price.IsPositive() {
+		return decimal.Zero, fmt.Errorf("price %s: must be greater than 0", price)
+	}
+	step := p.priceStep()
+	r := price.Div(step).Round(0).Mul(step).Truncate(p.PricePlace)
+	if !r.IsPositive() {
+		return decimal.Zero, fmt.Errorf("price %s rounds to %s", price, r)
+	}
+	return r, nil
+}

@@ -1,0 +1,518 @@
+package actions
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/expr-lang/expr/vm"
+	"github.com/shopspring/decimal"
+	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
+
+	"github.com/tickrules/tickrules/exchange"
+	"github.com/tickrules/tickrules/marketdata"
+	"github.com/tickrules/tickrules/rules"
+)
+
+// Pricer gives a reference price for market orders, for the notional guard.
+type Pricer interface {
+	Ticker(ctx context.Context, req exchange.TickerRequest) ([]exchange.Ticker, error)
+}
+
+// ExecutorOptions configure an Executor.
+type ExecutorOptions struct {
+	Dispatcher *Dispatcher
+	Catalog    *rules.Catalog // contracts: precision and product type
+	// Modes are the accounts' position modes per product type as read at
+	// start; the State's own reading wins when it has one.
+	Modes  map[exchange.ProductType]exchange.PosMode
+	Pricer Pricer // nil: market orders have no reference price
+	Logger *zap.Logger
+}
+
+// Executor turns the actions of one firing into requests and sends them
+// through the Dispatcher, one leg at a time, in the order written.
+type Executor struct {
+	opts ExecutorOptions
+}
+
+// NewExecutor returns an Executor for opts.
+func NewExecutor(opts ExecutorOptions) *Executor {
+	if opts.Logger == nil {
+		opts.Logger = zap.NewNop()
+	}
+	return &Executor{opts: opts}
+}
+
+// Run executes every action of rule for its firing at `at`. Formulas are
+// evaluated with m over env, which reads the State of the firing's tick.
+func (x *Executor) Run(ctx context.Context, rule *rules.Rule, at time.Time, env *rules.Env, m *vm.VM, st *marketdata.State) []Leg {
+	f := &firing{x: x, rule: rule, id: Firing{Rule: rule.Name, At: at}, env: env, vm: m, st: st}
+	var legs []Leg
+	for _, a := range rule.Actions {
+		legs = append(legs, f.action(ctx, a)...)
+	}
+	return legs
+}
+
+// firing holds what one firing's actions share: the leg counter that makes
+// every client order id of the firing distinct.
+type firing struct {
+	x    *Executor
+	rule *rules.Rule
+	id   Firing
+	leg  int
+	env  *rules.Env
+	vm   *vm.VM
+	st   *marketdata.State
+}
+
+func (f *firing) nextOID() string {
+	oid := ClientOID(f.id, f.leg)
+	f.leg++
+	return oid
+}
+
+func (f *firing) failed(kind string, op exchange.Op, err error) []Leg {
+	f.x.opts.Logger.Error("action not sent", zap.String("rule", f.rule.Name), zap.String("kind", kind), zap.Error(err))
+	return []Leg{{Kind: kind, Op: op, Outcome: Failed, Error: err.Error()}}
+}
+
+func (f *firing) action(ctx context.Context, a *rules.Action) []Leg {
+	kind := string(a.Kind)
+	def, _ := rules.LookupAction(kind)
+	var op exchange.Op
+	if def != nil {
+		op = def.Op
+	}
+	d := f.x.opts.Dispatcher
+	p := params{f: f, ps: a.Params}
+	switch a.Kind {
+	case rules.Log:
+		return []Leg{f.log(a)}
+	case rules.PlaceOrder:
+		req, check, err := f.order(p, p, "")
+		if err != nil {
+			return f.failed(kind, op, err)
+		}
+		return []Leg{d.Place(ctx, kind, req, check)}
+	case rules.BatchPlace:
+		c, err := f.contract(p)
+		if err != nil {
+			return f.failed(kind, op, err)
+		}
+		req := exchange.BatchPlaceOrderRequest{Symbol: c.symbol, ProductType: c.pt, MarginCoin: c.coin, MarginMode: c.marginMode, Mode: c.mode}
+		var checks []OrderCheck
+		for i, item := range a.Orders {
+			one, check, err := f.order(p, params{f: f, ps: item}, fmt.Sprintf("orders[%d].", i))
+			if err != nil {
+				return f.failed(kind, op, err)
+			}
+			req.OrderList = append(req.OrderList, exchange.BatchOrder{Size: one.Size, Price: one.Price, Side: one.Side, TradeSide: one.TradeSide,
+				OrderType: one.OrderType, Force: one.Force, ClientOID: one.ClientOID, ReduceOnly: one.ReduceOnly,
+				PresetStopSurplusPrice: one.PresetStopSurplusPrice, PresetStopLossPrice: one.PresetStopLossPrice, STPMode: one.STPMode})
+			checks = append(checks, check)
+		}
+		return d.BatchPlace(ctx, kind, req, checks)
+	case rules.ModifyOrder:
+		req, err := f.modify(p)
+		if err != nil {
+			return f.failed(kind, op, err)
+		}
+		return []Leg{d.Modify(ctx, kind, req)}
+	case rules.CancelOrder:
+		c, err := f.contract(p)
+		if err != nil {
+			return f.failed(kind, op, err)
+		}
+		req := exchange.CancelOrderRequest{Symbol: c.symbol, ProductType: c.pt, MarginCoin: c.coin}
+		if req.OrderID, err = p.text("order_id"); err == nil {
+			req.ClientOID, err = p.text("client_oid")
+		}
+		if err != nil {
+			return f.failed(kind, op, err)
+		}
+		return []Leg{d.Cancel(ctx, kind, req)}
+	case rules.BatchCancel:
+		c, err := f.contract(p)
+		if err != nil {
+			return f.failed(kind, op, err)
+		}
+		req := exchange.BatchCancelOrdersRequest{ProductType: c.pt, Symbol: c.symbol, MarginCoin: c.coin}
+		for _, id := range p.ids("orders") {
+			req.OrderIDList = append(req.OrderIDList, exchange.OrderRef{OrderID: id})
+		}
+		for _, id := range p.ids("client_oids") {
+			req.OrderIDList = append(req.OrderIDList, exchange.OrderRef{ClientOID: id})
+		}
+		return d.BatchCancel(ctx, kind, req)
+	case rules.ReversePosition:
+		c, err := f.contract(p)
+		if err != nil {
+			return f.failed(kind, op, err)
+		}
+		return []Leg{f.reverse(ctx, kind, p, c)}
+	case rules.ClosePositions:
+		req, err := f.closeReq(p)
+		if err != nil {
+			return f.failed(kind, op, err)
+		}
+		return []Leg{d.ClosePositions(ctx, kind, req)}
+	case rules.CancelAll:
+		pt := f.productType(p)
+		coin, _ := p.text("margin_coin")
+		return []Leg{d.CancelAll(ctx, kind, exchange.CancelAllOrdersRequest{ProductType: pt, MarginCoin: coin})}
+	}
+	return f.failed(kind, op, fmt.Errorf("unknown action %q", kind))
+}
+
+// contractInfo is what an action needs to know of its contract and account.
+type contractInfo struct {
+	symbol     string
+	pt         exchange.ProductType
+	coin       string
+	marginMode exchange.MarginMode
+	mode       exchange.PosMode
+	prec       Precision
+}
+
+func (f *firing) productType(p params) exchange.ProductType {
+	if s, _ := p.text("product_type"); s != "" {
+		return exchange.ProductType(s)
+	}
+	return exchange.USDTFutures
+}
+
+// contract resolves the symbol (or the for_each symbol), its product type,
+// margin coin and mode, the account's position mode and the precision.
+func (f *firing) contract(p params) (contractInfo, error) {
+	var c contractInfo
+	sym, err := p.text("symbol")
+	if err != nil {
+		return c, err
+	}
+	if sym == "" {
+		sym = f.rule.Symbol
+	}
+	if sym == "" {
+		return c, errors.New("symbol: no symbol given")
+	}
+	c.symbol = sym
+	pc, ok := f.x.opts.Catalog.Contract(sym)
+	if !ok {
+		return c, fmt.Errorf("symbol %s: not a known contract", sym)
+	}
+	c.pt = f.productType(p)
+	if pc.ProductType != "" && p.ps["product_type"] == nil {
+		c.pt = pc.ProductType
+	}
+	if c.coin, err = p.text("margin_coin"); err != nil {
+		return c, err
+	}
+	if c.coin == "" {
+		c.coin = defaultMarginCoin(c.pt, pc.Contract)
+	}
+	mm, _ := p.text("margin_mode")
+	c.marginMode = exchange.MarginMode(mm)
+	if c.marginMode == "" {
+		c.marginMode = exchange.Crossed
+	}
+	if c.prec, err = PrecisionOf(pc.Contract); err != nil {
+		return c, err
+	}
+	c.mode, err = f.mode(c.pt)
+	return c, err
+}
+
+func defaultMarginCoin(pt exchange.ProductType, c exchange.Contract) string {
+	switch pt {
+	case exchange.USDCFutures:
+		return "USDC"
+	case exchange.COINFutures:
+		return strings.ToUpper(c.BaseCoin)
+	}
+	return "USDT"
+}
+
+// mode is the account's position mode for pt: the State's reading of the
+// tick if it has one, else the reading at start.
+func (f *firing) mode(pt exchange.ProductType) (exchange.PosMode, error) {
+	if f.st != nil {
+		if m, err := f.st.PositionMode(pt); err == nil && m != "" {
+			return exchange.PosMode(m), nil
+		}
+	}
+	if m, ok := f.x.opts.Modes[pt]; ok {
+		return m, nil
+	}
+	return "", fmt.Errorf("position mode of %s is not known (accounts not read)", pt)
+}
+
+// order builds one order from its item parameters (item) and the action's
+// contract parameters (act); prefix names batch items in errors.
+func (f *firing) order(act, item params, prefix string) (exchange.PlaceOrderRequest, OrderCheck, error) {
+	var req exchange.PlaceOrderRequest
+	var check OrderCheck
+	c, err := f.contract(act)
+	if err != nil {
+		return req, check, err
+	}
+	req = exchange.PlaceOrderRequest{Symbol: c.symbol, ProductType: c.pt, MarginMode: c.marginMode, MarginCoin: c.coin, Mode: c.mode, ClientOID: f.nextOID()}
+	var econ exchange.Side // the economic direction: buy adds long exposure
+	openDir, _ := item.text("open")
+	closeDir, _ := item.text("close")
+	switch {
+	case openDir != "" || closeDir != "":
+		in := Intent{Dir: exchange.HoldSide(openDir)}
+		if closeDir != "" {
+			in = Intent{Close: true, Dir: exchange.HoldSide(closeDir)}
+		}
+		mp, err := Map(in, c.mode)
+		if err != nil {
+			return req, check, fmt.Errorf("%sopen/close: %w", prefix, err)
+		}
+		req.Side, req.TradeSide, req.ReduceOnly = mp.Side, mp.TradeSide, mp.ReduceOnly
+		econ = exchange.Buy
+		if (in.Dir == exchange.Short) != in.Close {
+			econ = exchange.Sell
+		}
+		check.Reducing = in.Close
+		if pos, err := f.st.Position(c.symbol, string(in.Dir), 0); err == nil && !in.Close {
+			check.PositionAfter = decimal.NewFromFloat(pos.Size)
+		}
+	default:
+		s, _ := item.text("side")
+		ts, _ := item.text("trade_side")
+		req.Side, req.TradeSide = exchange.Side(s), exchange.TradeSide(ts)
+		if ro, ok := item.flag("reduce_only"); ok && ro {
+			req.ReduceOnly = exchange.Yes
+		}
+		econ = req.Side
+		if req.TradeSide == exchange.Close {
+			econ = req.Side.Opposite()
+		}
+		check.Reducing = req.ReduceOnly == exchange.Yes || req.TradeSide == exchange.Close
+	}
+	ot, _ := item.text("type")
+	req.OrderType = exchange.OrderType(ot)
+	force, _ := item.text("force")
+	req.Force = exchange.Force(force)
+	stp, _ := item.text("stp_mode")
+	req.STPMode = exchange.STPMode(stp)
+	size, err := item.number("size")
+	if err != nil {
+		return req, check, fmt.Errorf("%s%w", prefix, err)
+	}
+	if size, err = c.prec.RoundSize(size); err != nil {
+		return req, check, fmt.Errorf("%ssize: %w", prefix, err)
+	}
+	req.Size = exchange.NumOf(size)
+	check.Symbol, check.Size = c.symbol, size
+	check.PositionAfter = check.PositionAfter.Add(size)
+	if item.has("price") {
+		price, err := item.number("price")
+		if err != nil {
+			return req, check, fmt.Errorf("%s%w", prefix, err)
+		}
+		if price, err = c.prec.RoundPrice(price, econ); err != nil {
+			return req, check, fmt.Errorf("%sprice: %w", prefix, err)
+		}
+		req.Price, check.Price = exchange.NumOf(price), price
+	}
+	for name, dst := range map[string]*exchange.Num{"take_profit": &req.PresetStopSurplusPrice, "stop_loss": &req.PresetStopLossPrice} {
+		if !item.has(name) {
+			continue
+		}
+		v, err := item.number(name)
+		if err != nil {
+			return req, check, fmt.Errorf("%s%w", prefix, err)
+		}
+		if v, err = c.prec.RoundPriceNearest(v); err != nil {
+			return req, check, fmt.Errorf("%s%s: %w", prefix, name, err)
+		}
+		*dst = exchange.NumOf(v)
+	}
+	return req, check, nil
+}
+
+func (f *firing) modify(p params) (exchange.ModifyOrderRequest, error) {
+	var req exchange.ModifyOrderRequest
+	c, err := f.contract(p)
+	if err != nil {
+		return req, err
+	}
+	req = exchange.ModifyOrderRequest{Symbol: c.symbol, ProductType: c.pt, NewClientOID: f.nextOID()}
+	if req.OrderID, err = p.text("order_id"); err != nil {
+		return req, err
+	}
+	if req.ClientOID, err = p.text("client_oid"); err != nil {
+		return req, err
+	}
+	if p.has("new_size") {
+		v, err := p.number("new_size")
+		if err != nil {
+			return req, err
+		}
+		if v, err = c.prec.RoundSize(v); err != nil {
+			return req, fmt.Errorf("new_size: %w", err)
+		}
+		req.NewSize = exchange.NumOf(v)
+	}
+	for name, dst := range map[string]*exchange.Num{"new_price": &req.NewPrice, "new_take_profit": &req.NewPresetStopSurplusPrice, "new_stop_loss": &req.NewPresetStopLossPrice} {
+		if !p.has(name) {
+			continue
+		}
+		v, err := p.number(name)
+		if err != nil {
+			return req, err
+		}
+		if v.IsZero() && name != "new_price" {
+			*dst = "0" // 0 deletes a preset
+			continue
+		}
+		if v, err = c.prec.RoundPriceNearest(v); err != nil {
+			return req, fmt.Errorf("%s: %w", name, err)
+		}
+		*dst = exchange.NumOf(v)
+	}
+	return req, nil
+}
+
+func (f *firing) reverse(ctx context.Context, kind string, p params, c contractInfo) Leg {
+	req := exchange.ClickBackhandRequest{Symbol: c.symbol, MarginCoin: c.coin, ProductType: c.pt, Mode: c.mode, ClientOID: f.nextOID()}
+	dir, _ := p.text("side")
+	if dir == "" && c.mode == exchange.OneWayMode {
+		// One-way: the side follows the open position.
+		if pos, err := f.st.Position(c.symbol, marketdata.SideLong, 0); err == nil && pos.Size > 0 {
+			dir = "long"
+		} else {
+			dir = "short"
+		}
+	}
+	side, ts, err := ReverseSide(exchange.HoldSide(dir), c.mode)
+	if err != nil {
+		return f.failed(kind, exchange.OpClickBackhand, err)[0]
+	}
+	req.Side, req.TradeSide = side, ts
+	if p.has("size") && c.mode == exchange.HedgeMode {
+		v, err := p.number("size")
+		if err == nil {
+			v, err = c.prec.RoundSize(v)
+		}
+		if err != nil {
+			return f.failed(kind, exchange.OpClickBackhand, fmt.Errorf("size: %w", err))[0]
+		}
+		req.Size = exchange.NumOf(v)
+	}
+	return f.x.opts.Dispatcher.Reverse(ctx, kind, req)
+}
+
+func (f *firing) closeReq(p params) (exchange.ClosePositionsRequest, error) {
+	req := exchange.ClosePositionsRequest{ProductType: f.productType(p)}
+	if p.has("symbol") || f.rule.Symbol != "" {
+		c, err := f.contract(p)
+		if err != nil {
+			return req, err
+		}
+		req.ProductType, req.Symbol = c.pt, c.symbol
+	}
+	side, _ := p.text("side")
+	req.HoldSide = exchange.HoldSide(side)
+	return req, nil
+}
+
+func (f *firing) log(a *rules.Action) Leg {
+	var b strings.Builder
+	if a.Message != nil {
+		for _, part := range a.Message.Parts {
+			if part.Formula == nil {
+				b.WriteString(part.Text)
+				continue
+			}
+			v, err := part.Formula.Eval(f.vm, f.env)
+			if err != nil {
+				fmt.Fprintf(&b, "<%s: %v>", part.Source, err)
+				continue
+			}
+			fmt.Fprint(&b, v)
+		}
+	}
+	lvl := zapcore.InfoLevel
+	if s, ok := a.Params.Text("level"); ok {
+		_ = lvl.UnmarshalText([]byte(s))
+	}
+	f.x.opts.Logger.Log(lvl, b.String(), zap.String("rule", f.rule.Name))
+	return Leg{Kind: string(rules.Log), Outcome: OK, Note: b.String()}
+}
+
+// params reads action parameters, evaluating formulas over the firing's State.
+type params struct {
+	f  *firing
+	ps rules.Params
+}
+
+func (p params) has(name string) bool { return p.ps[name] != nil }
+
+// text returns a text parameter ("" when absent).
+func (p params) text(name string) (string, error) {
+	v := p.ps[name]
+	if v == nil {
+		return "", nil
+	}
+	if v.IsFormula() {
+		s, err := v.Formula.EvalString(p.f.vm, p.f.env)
+		if err != nil {
+			return "", fmt.Errorf("%s: %w", name, err)
+		}
+		return s, nil
+	}
+	s, _ := v.Literal.(string)
+	return s, nil
+}
+
+// number returns a number parameter as a decimal. A formula's float result
+// goes through its shortest decimal form, so 0.1+0.2 is sent as 0.3 after
+// rounding to the contract, never as 0.30000000000000004.
+func (p params) number(name string) (decimal.Decimal, error) {
+	v := p.ps[name]
+	if v == nil {
+		return decimal.Zero, fmt.Errorf("%s: missing", name)
+	}
+	if !v.IsFormula() {
+		d, ok := v.Literal.(decimal.Decimal)
+		if !ok {
+			return decimal.Zero, fmt.Errorf("%s: not a number", name)
+		}
+		return d, nil
+	}
+	x, err := v.Formula.EvalNumber(p.f.vm, p.f.env)
+	if err != nil {
+		return decimal.Zero, fmt.Errorf("%s: %w", name, err)
+	}
+	d := decimal.NewFromFloat(x)
+	if !d.IsPositive() && !d.IsZero() {
+		return decimal.Zero, fmt.Errorf("%s: the formula gave %s; it must not be negative", name, d)
+	}
+	return d, nil
+}
+
+func (p params) flag(name string) (bool, bool) {
+	v := p.ps[name]
+	if v == nil {
+		return false, false
+	}
+	b, ok := v.Literal.(bool)
+	return b, ok
+}
+
+func (p params) ids(name string) []string {
+	v := p.ps[name]
+	if v == nil {
+		return nil
+	}
+	ids, _ := v.Literal.([]string)
+	return ids
+}

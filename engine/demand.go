@@ -1,0 +1,60 @@
+package engine
+
+import (
+	"slices"
+
+	"github.com/tickrules/tickrules/exchange"
+	"github.com/tickrules/tickrules/marketdata"
+	"github.com/tickrules/tickrules/rules"
+)
+
+// Demand turns what a rule set reads into what the pollers must fetch. A
+// rule with once: per_session needs the market session even if its condition
+// does not read it. Product types and categories follow the futures the
+// rules name (every product type when a rule reads positions in general),
+// and the stock pairs the named ones (every pair in the catalog when a rule
+// names one only at run time).
+func Demand(rs *rules.RuleSet, cat *rules.Catalog) marketdata.Demand {
+	r := rs.Reads()
+	d := marketdata.Demand{Parts: r.Parts}
+	for _, rule := range rs.Rules {
+		if rule.Once == rules.OncePerSession {
+			d.Parts = d.Parts.Add(marketdata.PartMarket)
+		}
+	}
+	d.StockPairs = append(d.StockPairs, r.Stocks...)
+	if r.AllStocks && cat != nil {
+		for _, p := range cat.StockPairs {
+			d.StockPairs = append(d.StockPairs, p.Symbol)
+		}
+	}
+	d.ProductTypes = append(d.ProductTypes, r.ProductTypes...)
+	if r.AllFutures || (len(d.ProductTypes) == 0 && (d.Parts.Has(marketdata.PartPositions) || d.Parts.Has(marketdata.PartOrders) || d.Parts.Has(marketdata.PartBalances))) {
+		d.ProductTypes = exchange.ProductTypes()
+	}
+	if d.Parts.Has(marketdata.PartStrategyOrders) {
+		for _, pt := range d.ProductTypes {
+			d.Categories = append(d.Categories, categoryOf(pt))
+		}
+	}
+	d.StockPairs = uniq(d.StockPairs)
+	d.ProductTypes = uniq(d.ProductTypes)
+	d.Categories = uniq(d.Categories)
+	return d
+}
+
+// categoryOf is the unified-account category of a futures product type.
+func categoryOf(pt exchange.ProductType) exchange.Category {
+	switch pt {
+	case exchange.COINFutures:
+		return exchange.CategoryCOINFutures
+	case exchange.USDCFutures:
+		return exchange.CategoryUSDCFutures
+	}
+	return exchange.CategoryUSDTFutures
+}
+
+func uniq[T ~string](xs []T) []T {
+	slices.Sort(xs)
+	return slices.Compact(xs)
+}

@@ -1,0 +1,151 @@
+package engine_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tickrules/tickrules/actions"
+	"github.com/tickrules/tickrules/clock"
+	"github.com/tickrules/tickrules/engine"
+	"github.com/tickrules/tickrules/exchange"
+	"github.com/tickrules/tickrules/marketdata"
+	"github.com/tickrules/tickrules/rules"
+	"github.com/tickrules/tickrules/sim"
+)
+
+// rig is the whole engine in one process: the demo simulator on a virtual
+// clock, the pollers, the engine and the actions, as engine run wires them.
+type rig struct {
+	t      *testing.T
+	v      *clock.Virtual
+	x      *sim.Exchange
+	acct   exchange.Venue
+	poller *marketdata.Poller
+	eng    *engine.Engine
+	legs   []actions.Leg
+}
+
+func newRig(t *testing.T, apiKey, ruleYAML string) *rig {
+	t.Helper()
+	sc := sim.Demo()
+	v := clock.NewVirtual(sc.Clock.Start.Add(90 * time.Minute)) // 10:30 EDT, regular session
+	x, err := sim.New(sc, sim.Options{Clock: v})
+	if err != nil {
+		t.Fatal(err)
+	}
+	acct, ok := x.Account(apiKey)
+	if !ok {
+		t.Fatalf("no account %s", apiKey)
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "r.yaml"), []byte(ruleYAML), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	cat, err := rules.FetchCatalog(ctx, acct)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs, errs := rules.Load(ctx, []string{dir}, rules.LoadOptions{Catalog: cat})
+	if rs == nil {
+		t.Fatalf("rules: %v", errs)
+	}
+	modes := map[exchange.ProductType]exchange.PosMode{}
+	for _, pt := range exchange.ProductTypes() {
+		as, err := acct.Accounts(ctx, exchange.AccountsRequest{ProductType: pt})
+		if err != nil || len(as) == 0 {
+			t.Fatalf("accounts %s: %v", pt, err)
+		}
+		modes[pt] = as[0].PosMode
+	}
+	p, err := marketdata.NewPoller(marketdata.PollerOptions{Reader: acct, Clock: v, Demand: engine.Demand(rs, cat), Contracts: cat.Contracts})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := actions.NewDispatcher(actions.DispatcherOptions{Venue: acct, Clock: v})
+	x2 := actions.NewExecutor(actions.ExecutorOptions{Dispatcher: d, Catalog: cat, Modes: modes})
+	r := &rig{t: t, v: v, x: x, acct: acct, poller: p}
+	r.eng, err = engine.New(engine.Options{Rules: rs, Source: p, Executor: engine.ActionsExecutor{X: x2}, Clock: v,
+		OnFiring: func(f *engine.Firing) { r.legs = append(r.legs, f.Legs...) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// run polls and steps n ticks of one second.
+func (r *rig) run(n int) int {
+	fired := 0
+	for i := 0; i < n; i++ {
+		if err := r.poller.PollDue(context.Background()); err != nil {
+			r.t.Fatalf("poll: %v", err)
+		}
+		fired += len(r.eng.Step(context.Background(), r.v.Now()))
+		r.v.Advance(time.Second)
+	}
+	return fired
+}
+
+func TestEndToEndOpensOnceAndStops(t *testing.T) {
+	r := newRig(t, "demo-key", `
+rules:
+  - name: open-btc
+    when: position("BTCUSDT", "long").size == 0
+    actions:
+      - place_order: {symbol: BTCUSDT, open: long, type: market, size: 0.0123456}
+`)
+	if fired := r.run(10); fired != 1 {
+		t.Fatalf("fired %d times in 10 ticks, want 1", fired)
+	}
+	if len(r.legs) != 1 || r.legs[0].Outcome != actions.OK {
+		t.Fatalf("legs %+v", r.legs)
+	}
+	leg := r.legs[0]
+	if !strings.Contains(string(leg.Request), `"size":"0.0123"`) || strings.Contains(string(leg.Request), "tradeSide") {
+		t.Errorf("request %s: want the size rounded down to 4 places and no tradeSide in one-way mode", leg.Request)
+	}
+	pos, err := r.acct.AllPositions(context.Background(), exchange.AllPositionsRequest{ProductType: exchange.USDTFutures})
+	if err != nil || len(pos) != 1 || pos[0].Total != "0.0123" || pos[0].HoldSide != exchange.Long {
+		t.Fatalf("positions %+v, %v", pos, err)
+	}
+	o, err := r.acct.OrderDetail(context.Background(), exchange.OrderDetailRequest{Symbol: "BTCUSDT", ProductType: exchange.USDTFutures, ClientOID: leg.ClientOIDs[0]})
+	if err != nil || o.OrderID != leg.OrderIDs[0] || o.State != exchange.StateFilled {
+		t.Errorf("order by clientOid: %+v, %v", o, err)
+	}
+}
+
+func TestEndToEndHedgeClose(t *testing.T) {
+	r := newRig(t, "demo-hedge-key", `
+rules:
+  - name: open
+    when: position("ETHUSDT", "long").size == 0 && position("ETHUSDT", "short").size == 0
+    once: per_day
+    actions:
+      - place_order: {symbol: ETHUSDT, open: long, type: market, size: 0.5}
+  - name: close
+    when: position("ETHUSDT", "long").size > 0
+    actions:
+      - place_order: {symbol: ETHUSDT, close: long, type: market, size: 0.5}
+`)
+	r.run(10)
+	var reqs []string
+	for _, l := range r.legs {
+		if l.Outcome != actions.OK {
+			t.Fatalf("leg failed: %+v", l)
+		}
+		reqs = append(reqs, string(l.Request))
+	}
+	if len(reqs) != 2 || !strings.Contains(reqs[0], `"side":"buy","tradeSide":"open"`) || !strings.Contains(reqs[1], `"side":"buy","tradeSide":"close"`) {
+		t.Fatalf("hedge requests:\n%s", strings.Join(reqs, "\n"))
+	}
+	pos, _ := r.acct.AllPositions(context.Background(), exchange.AllPositionsRequest{ProductType: exchange.USDTFutures})
+	for _, p := range pos {
+		if p.Symbol == "ETHUSDT" && p.Total != "0" && p.Total != "" {
+			t.Errorf("position left open: %+v", p)
+		}
+	}
+}
