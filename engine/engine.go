@@ -157,11 +157,14 @@ func (e *Engine) Step(ctx context.Context, now time.Time) []*Firing {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.ticks++
+	// Asked before the State is built: a poll that completes in between
+	// must not make a State built from half the data look complete.
+	polled := e.opts.Source.FullyPolled()
 	st, err := e.opts.Source.State(now)
 	if err != nil {
 		e.opts.Logger.Warn("state built with errors", zap.Error(err))
 	}
-	ready := st != nil && e.opts.Source.FullyPolled()
+	ready := st != nil && polled
 	e.env.SetState(st)
 	var firings []*Firing
 	changed := false
@@ -196,6 +199,9 @@ func (e *Engine) Step(ctx context.Context, now time.Time) []*Firing {
 // evaluate runs one rule's condition and advances its state machine; it
 // fills tr and reports whether the rule fires.
 func (e *Engine) evaluate(r *ruleRun, st *marketdata.State, ready bool, tr *Trace) bool {
+	if r.state.Phase == "" {
+		r.state.Phase = PhaseInactive
+	}
 	before := r.state.Phase
 	out := Unknown
 	switch {
@@ -235,9 +241,6 @@ func (e *Engine) evaluate(r *ruleRun, st *marketdata.State, ready bool, tr *Trac
 	tr.Phase = r.state.Phase
 	if r.state.Phase != before || fired {
 		tr.Transition = string(before) + " -> " + string(r.state.Phase)
-		if before == "" {
-			tr.Transition = "inactive -> " + string(r.state.Phase)
-		}
 		tr.Values = explain(r.rule, &e.vm, e.env)
 	}
 	return fired

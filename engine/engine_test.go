@@ -103,6 +103,9 @@ func TestEngineFiresOnceAndPersistsFirst(t *testing.T) {
 	if len(tr) != 10 || tr[2].Reason != ReasonHolding || tr[3].Reason != ReasonFired || tr[3].Transition != "pending -> firing" || tr[4].Reason != ReasonStillTrue {
 		t.Errorf("traces: %+v", tr[:5])
 	}
+	if v, ok := tr[3].Values["now_ms"]; !ok || v != float64(t0.Add(3*time.Second).UnixMilli()) {
+		t.Errorf("firing trace values %v; want now_ms", tr[3].Values)
+	}
 
 	// A restart with the condition still true must not fire again.
 	rec2 := &recorder{}

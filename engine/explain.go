@@ -8,7 +8,6 @@ import (
 
 // explain returns the values of what the rule's condition reads, by the
 // text of each term, for the trace of a transition.
-// PLACEHOLDER until rules.Program grows term evaluation: nil.
 func explain(r *rules.Rule, m *vm.VM, env *rules.Env) map[string]any {
-	return nil
+	return r.Condition.Explain(m, env)
 }

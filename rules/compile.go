@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -106,15 +107,15 @@ type CompilerOptions struct {
 	// ForEach declares the text variable symbol, the symbol of a for_each
 	// rule instance; programs that read it must be bound with WithSymbol.
 	ForEach bool
-	// MaxSourceLen, MaxNodes and MemoryBudget bound an expression; see the
-	// Default constants.
+	// MaxSourceLen and MaxNodes bound an expression; see the Default
+	// constants. The memory of a run is bounded by the VM (NewVM).
 	MaxSourceLen int
 	MaxNodes     uint
-	MemoryBudget uint
 }
 
 // Compiler compiles conditions and formulas against the State. It is safe
-// for concurrent use; build one per catalog and reuse it for every rule.
+// for concurrent use (compilations are serialised); build one per catalog
+// and reuse it for every rule.
 type Compiler struct {
 	opts CompilerOptions
 
@@ -125,7 +126,13 @@ type Compiler struct {
 	objects    map[string]*marketdata.ObjectDoc
 	needs      map[string]map[string]marketdata.Need // object -> field -> need
 	builtins   map[string]bool                       // expr builtins left enabled
-	options    []expr.Option
+
+	// mu serialises compilations: they share one expr configuration,
+	// whose type cache makes compiling 1,000 rules several times cheaper
+	// than a fresh configuration each (that cache is not safe for
+	// concurrent use).
+	mu  sync.Mutex
+	cfg *conf.Config
 }
 
 // builtinsDisabled read the wall clock or the machine's time zone database:
@@ -139,9 +146,6 @@ func NewCompiler(opts CompilerOptions) *Compiler {
 	}
 	if opts.MaxNodes == 0 {
 		opts.MaxNodes = DefaultMaxNodes
-	}
-	if opts.MemoryBudget == 0 {
-		opts.MemoryBudget = DefaultMemoryBudget
 	}
 	c := &Compiler{
 		opts:       opts,
@@ -160,18 +164,27 @@ func NewCompiler(opts CompilerOptions) *Compiler {
 			c.needs[o.Name][f.Name] = f.Needs
 		}
 	}
-	c.options = []expr.Option{expr.Env(&vars{}), expr.MaxNodes(opts.MaxNodes), expr.Patch(&patcher{c: c})}
+	options := []expr.Option{expr.Env(&vars{}), expr.MaxNodes(opts.MaxNodes), expr.Patch(&patcher{c: c})}
 	for _, f := range c.funcs {
 		if f.variable != "" {
 			c.byVariable[f.variable] = f
 		} else {
 			c.byName[f.doc.Name] = f
 		}
-		c.options = append(c.options, expr.Function(f.hiddenName(), f.impl, f.types...))
+		options = append(options, expr.Function(f.hiddenName(), f.impl, f.types...))
 	}
 	for _, name := range builtinsDisabled {
-		c.options = append(c.options, expr.DisableBuiltin(name))
+		options = append(options, expr.DisableBuiltin(name))
 	}
+	// What expr.Compile does with its options, done once.
+	c.cfg = conf.CreateNew()
+	for _, op := range options {
+		op(c.cfg)
+	}
+	for name := range c.cfg.Disabled {
+		delete(c.cfg.Builtins, name)
+	}
+	c.cfg.Check()
 	for _, b := range builtin.Builtins {
 		c.builtins[b.Name] = true
 	}
@@ -192,8 +205,9 @@ type Program struct {
 	// Reads is what it reads from the State.
 	Reads Reads
 
-	prog   *vm.Program
-	symbol string // the for_each instance symbol, when bound
+	prog    *vm.Program
+	symbol  string     // the for_each instance symbol, when bound
+	explain *explainer // the terms for traces, shared by bound copies
 }
 
 // Condition compiles a rule's when: an expression that gives true or false.
@@ -204,6 +218,9 @@ func (c *Compiler) Condition(src string) (*Program, []*ExprError) {
 // Formula compiles an action parameter formula (the text after "=") that
 // must give want.
 func (c *Compiler) Formula(src string, want Kind) (*Program, []*ExprError) {
+	if want < Bool || want > String {
+		return nil, []*ExprError{{Line: 1, Column: 1, Msg: fmt.Sprintf("internal: formula kind %d is not Bool, Number or String", want)}}
+	}
 	return c.compile(src, want, false)
 }
 
@@ -221,6 +238,8 @@ func (c *Compiler) compile(src string, want Kind, condition bool) (*Program, []*
 	if !utf8.ValidString(src) {
 		return nil, []*ExprError{{Line: 1, Column: 1, Msg: "the " + what + " is not valid UTF-8 text"}}
 	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	cfg := c.config(want)
 	tree, err := parser.ParseWithConfig(src, cfg)
 	if err != nil {
@@ -240,29 +259,23 @@ func (c *Compiler) compile(src string, want Kind, condition bool) (*Program, []*
 	if err != nil {
 		return nil, []*ExprError{c.plain(src, err, want, what)}
 	}
-	return &Program{Source: src, Kind: want, Reads: w.reads, prog: prog}, nil
+	return &Program{Source: src, Kind: want, Reads: w.reads, prog: prog, explain: &explainer{c: c}}, nil
 }
 
-// config builds a fresh expr configuration, as expr.Compile does; the
-// checker keeps per-compilation caches in it.
+// config sets the expected result on the shared configuration; c.mu must
+// be held. ExpectAny stays as expr's As options set it: a result whose type
+// is only known when it runs (max, min) passes, and Eval checks it.
 func (c *Compiler) config(want Kind) *conf.Config {
-	cfg := conf.CreateNew()
-	for _, op := range c.options {
-		op(cfg)
-	}
+	c.cfg.ExpectAny, c.cfg.Expect = true, reflect.Invalid
 	switch want {
 	case Bool:
-		expr.AsBool()(cfg)
+		c.cfg.Expect = reflect.Bool
 	case Number:
-		expr.AsFloat64()(cfg)
+		c.cfg.Expect = reflect.Float64
 	case String:
-		expr.AsKind(reflect.String)(cfg)
+		c.cfg.Expect = reflect.String
 	}
-	for name := range cfg.Disabled {
-		delete(cfg.Builtins, name)
-	}
-	cfg.Check()
-	return cfg
+	return c.cfg
 }
 
 func (c *Compiler) suggestName(name string, lets map[string]bool) string {
@@ -552,6 +565,9 @@ func (e *EvalError) Unwrap() error { return e.Err }
 // for_each symbol but was not bound to one with WithSymbol.
 var ErrUnboundSymbol = errors.New("the program reads symbol but is not bound to a for_each symbol")
 
+// ErrNoState is returned by Eval for an Env without a State.
+var ErrNoState = errors.New("the environment has no State")
+
 // WithSymbol returns a copy of p bound to the for_each instance symbol sym,
 // with its Reads resolved for sym. The compiled code is shared.
 func (p *Program) WithSymbol(sym string, cat *Catalog) *Program {
@@ -570,6 +586,9 @@ func (p *Program) VMProgram() *vm.Program { return p.prog }
 
 // Eval runs p over env with m. It writes p's bound symbol into env.
 func (p *Program) Eval(m *vm.VM, env *Env) (any, error) {
+	if env.v.state == nil {
+		return nil, ErrNoState
+	}
 	if p.Reads.UsesSymbol {
 		if p.symbol == "" {
 			return nil, ErrUnboundSymbol

@@ -15,11 +15,7 @@ func notYet(name, issue string) func(context.Context, *cliEnv, []string) int {
 }
 
 var (
-	cmdRun      = notYet("run", "issue: the running engine")
-	cmdCheck    = notYet("check", "issue: the rule language")
 	cmdTest     = notYet("test", "issue: backtesting and rule tests")
 	cmdBacktest = notYet("backtest", "issue: backtesting and rule tests")
 	cmdRecord   = notYet("record", "issue: backtesting and rule tests")
-	cmdDocs     = notYet("docs", "issue: the rule language")
-	cmdSchema   = notYet("schema", "issue: the rule language")
 )
