@@ -58,3 +58,21 @@ func uniq[T ~string](xs []T) []T {
 	slices.Sort(xs)
 	return slices.Compact(xs)
 }
+
+// FuturesSymbols lists every futures symbol the rule set names: in
+// conditions, in formulas, as for_each symbols and as the literal symbol of
+// an action. A dry run prices exactly these from the venue.
+func FuturesSymbols(rs *rules.RuleSet) []string {
+	out := append([]string(nil), rs.Reads().Futures...)
+	for _, r := range rs.Rules {
+		if r.Symbol != "" {
+			out = append(out, r.Symbol)
+		}
+		for _, a := range r.Actions {
+			if s, ok := a.Params.Text("symbol"); ok && s != "" {
+				out = append(out, s)
+			}
+		}
+	}
+	return uniq(out)
+}

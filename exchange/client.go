@@ -173,6 +173,8 @@ type Client struct {
 	rand    *lockedRand
 
 	rateLimited atomic.Int64
+	// readOnly refuses every mutating operation (NewReadOnlyClient).
+	readOnly bool
 }
 
 var _ Venue = (*Client)(nil)

@@ -48,6 +48,9 @@ func do[T any](ctx context.Context, c *Client, op Op, req any) (T, error) {
 
 // prepare validates req and encodes it for info's method.
 func (c *Client) prepare(info OpInfo, req any) (payload, error) {
+	if err := c.refuseMutating(info); err != nil {
+		return payload{}, err
+	}
 	if !info.Public && c.creds.IsZero() {
 		return payload{}, fmt.Errorf("%s: %w", info.Op, ErrNoCredentials)
 	}

@@ -134,6 +134,9 @@ type venueSet struct {
 	pricer actions.Pricer
 	clock  engine.Clock
 	close  func()
+	// start, when set, is called with the futures symbols the rules name
+	// before the engine starts (the dry run's price feed).
+	start func(ctx context.Context, symbols []string) error
 }
 
 type accountsReader interface {
@@ -234,6 +237,12 @@ func runEngine(ctx context.Context, env *cliEnv, cfg *runConfig, v *venueSet, lo
 		}
 	}
 	guard := actions.NewGuard(actions.GuardOptions{Safety: safety, Now: v.clock.Now})
+	if v.start != nil {
+		if err := v.start(ctx, engine.FuturesSymbols(rs)); err != nil {
+			fmt.Fprintf(env.stderr, "engine run: %v\n", err)
+			return exitFail
+		}
+	}
 	demand := engine.Demand(rs, cat)
 	poller, err := marketdata.NewPoller(marketdata.PollerOptions{Reader: v.reader, Clock: v.clock, Logger: log.Named("poll"), Demand: demand, Contracts: cat.Contracts})
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
 
+	"github.com/tickrules/tickrules/clock"
 	"github.com/tickrules/tickrules/sim"
 	"github.com/tickrules/tickrules/sim/server"
 )
@@ -32,7 +33,9 @@ func cmdSim(ctx context.Context, env *cliEnv, args []string) int {
 	speed := fs.Float64("speed", 1, "run the simulated clock `N` times faster than the wall clock")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: engine sim [--scenario FILE] [--listen ADDR] [--speed N]")
-		fmt.Fprintln(fs.Output(), "\nServes the simulated exchange over HTTP on the spec's paths.")
+		fmt.Fprintln(fs.Output(), "\nServes the simulated exchange over HTTP on the spec's paths. Its clock follows")
+		fmt.Fprintln(fs.Output(), "the wall clock (N times faster with --speed) from the scenario's clock.start,")
+		fmt.Fprintln(fs.Output(), "or from now for the demo scenario; clock.end does not stop it.")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -79,10 +82,11 @@ func cmdSim(ctx context.Context, env *cliEnv, args []string) int {
 		return exitFail
 	}
 	handler := server.New(server.Options{
-		Backend: server.SimBackend(x),
-		Clock:   clk,
-		Logger:  log.Named("http"),
-		Faults:  x.Faults(),
+		Backend:   server.SimBackend(x),
+		Clock:     clk,
+		AuthClock: clock.Real{},
+		Logger:    log.Named("http"),
+		Faults:    x.Faults(),
 	})
 
 	ln, err := net.Listen("tcp", *listen)
@@ -94,6 +98,9 @@ func cmdSim(ctx context.Context, env *cliEnv, args []string) int {
 		Handler:           handler,
 		ReadHeaderTimeout: 10 * time.Second,
 		ErrorLog:          zap.NewStdLog(log.Named("http")),
+		// Requests inherit ctx, so a request waiting out injected latency
+		// ends when the command is told to stop.
+		BaseContext: func(net.Listener) context.Context { return ctx },
 	}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
@@ -110,8 +117,10 @@ func cmdSim(ctx context.Context, env *cliEnv, args []string) int {
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), simShutdownGrace)
 	defer cancel()
 	if err := srv.Shutdown(shutdownCtx); err != nil {
-		fmt.Fprintf(env.stderr, "engine sim: shutdown: %v\n", err)
-		return exitFail
+		// Stopping was asked for and happens either way; the connections
+		// still open after the grace period are cut.
+		log.Warn("requests still running after the grace period; closing their connections", zap.Error(err))
+		_ = srv.Close()
 	}
 	log.Info("simulator stopped")
 	return exitOK

@@ -6,10 +6,25 @@
 //
 // Choices where the spec says "not shown" (exchange notes):
 //   - Unknown paths, and known paths with the wrong method, answer HTTP 404
-//     with code 40404: the route table has no method-only entry to tell them
-//     apart, and the real exchange answers both the same way.
+//     with code 40404 (not 405): the spec knows no other answer for a
+//     request that names no operation.
 //   - Authentication and business errors answer HTTP 400 with their code
-//     (40001..40014, 40037 and the venue's codes), as the real exchange does.
+//     (40001..40014 and the venue's codes), as the real exchange does for
+//     40009; clients branch on the code, not on the status.
+//   - Auth checks run in this order, the first failure answering: ACCESS-KEY
+//     missing 40001, ACCESS-SIGN missing 40002, ACCESS-PASSPHRASE missing
+//     40011, ACCESS-TIMESTAMP missing or not ms 40005, more than
+//     TimestampWindow from the server clock 40008, unknown key 40006, wrong
+//     passphrase 40012, signature 40009, permission 40014. A signature is
+//     accepted over the query exactly as received or over the decoded query
+//     with keys sorted and values unencoded; a POST signs its exact body.
+//   - Public operations (stock-info, states, calendar, contracts, ticker)
+//     ignore any credentials sent. locale, paptrading and X-CHANNEL-API-CODE
+//     are accepted and ignored; none of them is signed.
+//   - Rate limits are token buckets per operation from exchange.Ops (per uid
+//     or per remote IP) plus the overall 6000 per minute per IP, on the
+//     server clock; they run after authentication, so an unauthenticated
+//     flood is answered with auth errors, not 429.
 //   - Rate limiting answers HTTP 429 with code "429" msg "Too Many Requests".
 //   - Internal failures (a panic, an injected error) answer HTTP 500 with the
 //     retryable code 45001.
@@ -42,6 +57,11 @@ type Options struct {
 	// Clock is the server clock: requestTime, the timestamp window, rate
 	// limits, latency and burst windows all read it. Default: the wall clock.
 	Clock exchange.Clock
+	// AuthClock is what ACCESS-TIMESTAMP is checked against. Default: Clock.
+	// engine sim sets the wall clock: real clients stamp requests with real
+	// time, while the simulated clock may run elsewhere (a scenario in the
+	// past, or --speed).
+	AuthClock exchange.Clock
 	// Logger receives one line per request. Default: no logging.
 	Logger *zap.Logger
 	Faults Faults
@@ -71,6 +91,9 @@ func New(opts Options) *Server {
 	if opts.Clock == nil {
 		opts.Clock = clock.Real{}
 	}
+	if opts.AuthClock == nil {
+		opts.AuthClock = opts.Clock
+	}
 	if opts.Logger == nil {
 		opts.Logger = zap.NewNop()
 	}
@@ -93,35 +116,36 @@ type outcome struct {
 }
 
 // ServeHTTP answers one request. Nothing a client sends can take the server
-// down: a panic below is logged and answered with a 500 envelope.
+// down: a panic below is logged and answered with a 500 envelope. The log
+// line is written before the answer, so it exists once the client has it.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	now := s.opts.Clock.Now()
 	began := time.Now()
 	var out outcome
-	written := false
-	defer func() {
-		if p := recover(); p != nil {
-			if p == http.ErrAbortHandler {
-				panic(p) // our own drop; net/http closes the connection
+	var body []byte
+	func() {
+		defer func() {
+			if p := recover(); p != nil {
+				s.opts.Logger.Error("panic serving request",
+					zap.String("method", r.Method), zap.String("path", r.URL.Path),
+					zap.String("op", string(out.op)), zap.Any("panic", p), zap.ByteString("stack", debug.Stack()))
+				out.reply, out.dropped = failure(http.StatusInternalServerError, exchange.CodeTransient45001, msgInternal), false
+				out.reply, body = out.reply.encode(now)
 			}
-			s.opts.Logger.Error("panic serving request",
-				zap.String("method", r.Method), zap.String("path", r.URL.Path),
-				zap.String("op", string(out.op)), zap.Any("panic", p), zap.ByteString("stack", debug.Stack()))
-			out.reply = failure(http.StatusInternalServerError, exchange.CodeTransient45001, msgInternal)
-			if !written {
-				_ = out.reply.write(w, now)
-			}
+		}()
+		s.serve(r, now, &out)
+		if !out.dropped {
+			out.reply, body = out.reply.encode(now)
 		}
-		s.logRequest(r, out, time.Since(began))
 	}()
-
-	s.serve(r, now, &out)
+	s.logRequest(r, out, time.Since(began))
 	if out.dropped {
 		dropConnection(w)
 		return
 	}
-	written = true
-	if err := out.reply.write(w, now); err != nil {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(out.reply.status)
+	if _, err := w.Write(body); err != nil {
 		s.opts.Logger.Debug("write response", zap.Error(err))
 	}
 }
@@ -152,7 +176,7 @@ func (s *Server) serve(r *http.Request, now time.Time, out *outcome) {
 	ip := remoteIP(r)
 	subject := ip
 	if !info.Public {
-		venue, acct, err := s.authenticate(r, body, info, now)
+		venue, acct, err := s.authenticate(r, body, info, s.opts.AuthClock.Now())
 		if err != nil {
 			out.reply = errorReply(err)
 			return
@@ -218,7 +242,8 @@ func readBody(r *http.Request, limit int64) ([]byte, error) {
 }
 
 // decoder returns how the operation's request is read: the JSON body of a
-// POST (unknown fields ignored, as the exchange does), the query of a GET.
+// POST (unknown fields ignored, so that clients sending extra fields work),
+// the query of a GET.
 func decoder(r *http.Request, body []byte) decodeFunc {
 	if r.Method == http.MethodPost {
 		return func(dst any) error {

@@ -1,0 +1,160 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/tickrules/tickrules/clock"
+	"github.com/tickrules/tickrules/exchange"
+	"github.com/tickrules/tickrules/sim"
+	"github.com/tickrules/tickrules/sim/server"
+)
+
+// syncBuffer is a bytes.Buffer safe for the engine's goroutines.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+func runWith(t *testing.T, env map[string]string, args ...string) (int, string) {
+	t.Helper()
+	var out, errb syncBuffer
+	e := &cliEnv{stdout: &out, stderr: &errb, getenv: func(k string) string { return env[k] }}
+	code := dispatch(context.Background(), e, append([]string{"run"}, args...))
+	return code, errb.String()
+}
+
+func writeRules(t *testing.T, body string) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "r.yaml"), []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func TestRunFlags(t *testing.T) {
+	tests := []struct {
+		name string
+		env  map[string]string
+		args []string
+		code int
+		want string
+	}{
+		{"no rules", nil, nil, exitUsage, "--rules is required"},
+		{"stray argument", nil, []string{"--rules", "x", "extra"}, exitUsage, "unexpected argument"},
+		{"bad log format", nil, []string{"--rules", "x", "--log-format", "xml"}, exitUsage, "--log-format"},
+		{"credentials without venue", map[string]string{envAPIKey: "k", envSecret: secretMark, envPassphrase: "p"}, []string{"--rules", "x"}, exitFail, "pass --venue live"},
+		{"venue without credentials", nil, []string{"--rules", "x", "--venue", "http://127.0.0.1:1"}, exitFail, "needs credentials"},
+		{"bad rules", nil, []string{"--rules", "testdata/does-not-exist", "--max-runtime", "5s"}, exitFail, "nothing was started"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, stderr := runWith(t, tt.env, append(tt.args, "--state-dir", t.TempDir())...)
+			if code != tt.code || !strings.Contains(stderr, tt.want) {
+				t.Errorf("exit %d, stderr:\n%s\nwant exit %d and %q", code, stderr, tt.code, tt.want)
+			}
+			if strings.Contains(stderr, secretMark) {
+				t.Errorf("stderr shows the secret")
+			}
+		})
+	}
+}
+
+// TestRunEmbeddedDemo is README's first command, sped up: on the embedded
+// demo a session rule fires at 09:30 New York, a minute after the start.
+func TestRunEmbeddedDemo(t *testing.T) {
+	rules := writeRules(t, `
+rules:
+  - name: at-the-open
+    when: market.session == "regular"
+    once: per_session
+    actions:
+      - place_order: {symbol: BTCUSDT, open: long, type: market, size: 0.01}
+`)
+	code, stderr := runWith(t, nil, "--rules", rules, "--speed", "60", "--tick", "100ms", "--max-runtime", "4s", "--state-dir", t.TempDir(), "--log-format", "json")
+	if code != exitOK {
+		t.Fatalf("exit %d:\n%s", code, stderr)
+	}
+	for _, want := range []string{"embedded demo", `"msg":"rule fired","rule":"at-the-open"`, `"msg":"order sent"`, `"clientOid":["tr-`} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("log lacks %q:\n%s", want, stderr)
+		}
+	}
+	if n := strings.Count(stderr, `"msg":"rule fired"`); n != 1 {
+		t.Errorf("fired %d times, want once per session", n)
+	}
+}
+
+// TestRunDryRunSendsNothing runs engine run --dry-run against engine sim's
+// server and counts the mutating requests that reach it: zero, while the
+// rule fires and its order is filled on the paper account.
+func TestRunDryRunSendsNothing(t *testing.T) {
+	sc := sim.Demo()
+	clk, err := server.NewWallClock(sc.Clock.Start.Add(90*time.Minute), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, err := sim.New(sc, sim.Options{Clock: clk})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var posts, gets atomic.Int64
+	h := server.New(server.Options{Backend: server.SimBackend(x), Clock: clk, AuthClock: clock.Real{}, DisableRateLimits: true})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if info, ok := exchange.OpForPath(r.Method, r.URL.Path); ok && info.Mutating || r.Method == http.MethodPost {
+			posts.Add(1)
+		} else {
+			gets.Add(1)
+		}
+		h.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	rules := writeRules(t, `
+rules:
+  - name: buy
+    when: position("BTCUSDT", "long").size == 0
+    actions:
+      - place_order: {symbol: BTCUSDT, open: long, type: market, size: 0.01}
+`)
+	env := map[string]string{envAPIKey: "demo-key", envSecret: "demo-secret", envPassphrase: "demo-passphrase"}
+	code, stderr := runWith(t, env, "--rules", rules, "--venue", srv.URL, "--dry-run", "--tick", "100ms", "--max-runtime", "3s", "--state-dir", t.TempDir(), "--log-format", "json")
+	if code != exitOK {
+		t.Fatalf("exit %d:\n%s", code, stderr)
+	}
+	if n := posts.Load(); n != 0 {
+		t.Fatalf("%d mutating requests reached the venue in a dry run", n)
+	}
+	if gets.Load() == 0 {
+		t.Fatal("the dry run read nothing from the venue")
+	}
+	if !strings.Contains(stderr, "DRY RUN") || strings.Count(stderr, `"msg":"rule fired"`) != 1 || !strings.Contains(stderr, `"msg":"order sent"`) {
+		t.Errorf("log:\n%s", stderr)
+	}
+	acct, _ := x.Account("demo-key")
+	pos, err := acct.AllPositions(context.Background(), exchange.AllPositionsRequest{ProductType: exchange.USDTFutures})
+	if err != nil || len(pos) != 0 {
+		t.Errorf("the venue's account has positions %+v (%v); the order must have gone to paper", pos, err)
+	}
+}
