@@ -32,9 +32,16 @@ func decodeResponse(op Op, status int, body []byte, dst any) error {
 	if done, err := decodeFast(op, status, body, dst); done {
 		return err
 	}
-	// The slow path classifies what the fast path could not decode; it
+	// The two-step path classifies what the fast path could not decode; it
 	// starts from an empty dst.
 	reflect.ValueOf(dst).Elem().SetZero()
+	return decodeTwoStep(op, status, body, dst)
+}
+
+// decodeTwoStep is decodeResponse without the fast path: envelope first,
+// then data. It alone defines the semantics; the fuzz tests hold the fast
+// path to it.
+func decodeTwoStep(op Op, status int, body []byte, dst any) error {
 	env, err := parseEnvelope(op, status, body)
 	if err != nil {
 		return err

@@ -72,7 +72,8 @@ func responseDecoders() []responseDecoder {
 	return out
 }
 
-// FuzzDecodeResponse picks the decoder by the first byte and feeds it the rest.
+// FuzzDecodeResponse picks the decoder and the HTTP status by the first byte
+// and feeds the decoder the rest.
 func FuzzDecodeResponse(f *testing.F) {
 	decoders := responseDecoders()
 	index := map[Op]byte{}
@@ -91,12 +92,26 @@ func FuzzDecodeResponse(f *testing.F) {
 			return
 		}
 		d := decoders[int(in[0])%len(decoders)]
-		dst := d.newDst()
-		if err := decodeResponse(d.op, 200, in[1:], dst); err != nil {
+		status := []int{200, 204, 400, 429, 500, 502}[int(in[0])/len(decoders)%6]
+		dst, ref := d.newDst(), d.newDst()
+		err := decodeResponse(d.op, status, in[1:], dst)
+		refErr := decodeTwoStep(d.op, status, in[1:], ref)
+		// The fast path must agree with the two-step path it shortcuts.
+		if (err == nil) != (refErr == nil) || errors.Is(err, ErrBadResponse) != errors.Is(refErr, ErrBadResponse) {
+			t.Fatalf("%s: decodeResponse says %v, decodeTwoStep says %v", d.op, err, refErr)
+		}
+		var a1, a2 *APIError
+		if errors.As(err, &a1) != errors.As(refErr, &a2) || (a1 != nil && *a1 != *a2) {
+			t.Fatalf("%s: API errors differ: %v vs %v", d.op, err, refErr)
+		}
+		if err != nil {
 			if !isDocumentedDecodeError(err) {
 				t.Fatalf("%s: undocumented error %T: %v", d.op, err, err)
 			}
 			return
+		}
+		if !reflect.DeepEqual(dst, ref) {
+			t.Fatalf("%s: fast path decoded %#v, two-step path %#v", d.op, dst, ref)
 		}
 		if _, err := json.Marshal(dst); err != nil {
 			t.Fatalf("%s: decoded value does not encode: %v", d.op, err)

@@ -117,10 +117,6 @@ func (f queryField) format(v reflect.Value) string {
 		if n := v.Int(); n != 0 {
 			return strconv.FormatInt(n, 10)
 		}
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		if n := v.Uint(); n != 0 {
-			return strconv.FormatUint(n, 10)
-		}
 	}
 	return ""
 }
@@ -135,12 +131,6 @@ func (f queryField) parse(v reflect.Value, s string) error {
 			return &ValidationError{Field: f.name, Rule: fmt.Sprintf("must be an integer (got %q)", s), Code: CodeParamWrong}
 		}
 		v.SetInt(n)
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		n, err := strconv.ParseUint(s, 10, v.Type().Bits())
-		if err != nil {
-			return &ValidationError{Field: f.name, Rule: fmt.Sprintf("must be a non-negative integer (got %q)", s), Code: CodeParamWrong}
-		}
-		v.SetUint(n)
 	}
 	return nil
 }
@@ -181,9 +171,7 @@ func buildQueryCodec(t reflect.Type) (*queryCodec, error) {
 			name = sf.Name
 		}
 		switch sf.Type.Kind() {
-		case reflect.String,
-			reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-			reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		case reflect.String, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
 		default:
 			return nil, fmt.Errorf("query of %s: field %s has kind %s; only strings and integers can be query parameters", t, sf.Name, sf.Type.Kind())
 		}

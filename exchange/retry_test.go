@@ -82,6 +82,7 @@ func script(answers ...answer) func(n int, w http.ResponseWriter, r *http.Reques
 
 // fakeLimiter records what the client asks of a limiter.
 type fakeLimiter struct {
+	fail      error // returned by Wait when set
 	mu        sync.Mutex
 	waits     []Op
 	penalties []string
@@ -92,6 +93,9 @@ func (f *fakeLimiter) Wait(ctx context.Context, op Op) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.waits = append(f.waits, op)
+	if f.fail != nil {
+		return f.fail
+	}
 	return ctx.Err()
 }
 
@@ -358,4 +362,16 @@ func TestClientConcurrentUse(t *testing.T) {
 	if n := len(ts.requests()); n < callers+1 {
 		t.Errorf("%d requests for %d callers with failures: no retries happened", n, callers)
 	}
+}
+
+func TestLimiterErrorStopsTheRequest(t *testing.T) {
+	ts := newTestServer(t)
+	stop := errors.New("budget closed")
+	c, _ := newTestClient(t, ts.URL, func(o *ClientOptions) { o.Limiter = &fakeLimiter{fail: stop} })
+	_, err := c.PlaceOrder(context.Background(), PlaceOrderRequest{Symbol: "TSLAUSDT", ProductType: USDTFutures,
+		MarginMode: "crossed", MarginCoin: "USDT", Size: "1", Side: Buy, OrderType: "market"})
+	if !errors.Is(err, stop) || errors.Is(err, ErrOutcomeUnknown) || !strings.HasPrefix(err.Error(), "place-order: rate limiter: ") {
+		t.Fatalf("err = %v", err)
+	}
+	want(t, len(ts.requests()), 0)
 }

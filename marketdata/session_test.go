@@ -314,3 +314,36 @@ func ExampleComputeSession() {
 	fmt.Println(s.Session, s.DST, s.MinutesToClose, s.Next, s.NextStart.UTC().Format(time.RFC3339))
 	// Output: regular true 5 after_hours 2026-03-09T20:00:00Z
 }
+
+// FuzzComputeSession feeds arbitrary states and calendar fields: nothing may
+// panic, and an accepted answer is consistent.
+func FuzzComputeSession(f *testing.F) {
+	f.Add(int64(0), "04:00", "09:30", "EST", "2026-07-03 00:00", "2026-07-04 00:00", "SATURDAY", "dst")
+	f.Add(int64(3600), "20:00", "04:00", "UTC+8", "2026-11-26 00:00", "2026-11-27 00:00", "sunday", "standard")
+	f.Add(int64(-86400), "00:00", "24:00", "GMT-04:30", "", "", "", "")
+	f.Add(int64(7*86400), "23:59", "00:00", "Asia/Shanghai", "2026-03-08 02:30", "2026-03-08 03:00", "MONDAY", "dst")
+	f.Fuzz(func(t *testing.T, offset int64, start, end, zone, cStart, cEnd, day, daylight string) {
+		m := usMarket(t)
+		now := et("2026-03-10 10:00").Add(time.Duration(offset%(400*86400)) * time.Second)
+		states := m.States(now)
+		states[0].DaylightType = exchange.DaylightType(daylight)
+		states[0].StateList[1].StartTime, states[0].StateList[1].EndTime = start, end
+		states[0].StateList[2].TimeZone = zone
+		cal := m.Calendar()
+		cal.SpecificConfig = append(cal.SpecificConfig, exchange.Closure{Remark: "fuzz", StartTime: cStart, EndTime: cEnd})
+		cal.RegularConfig = append(cal.RegularConfig, day)
+		got, err := marketdata.ComputeSession(now, states, cal)
+		if err != nil {
+			return
+		}
+		if got.IsOpen != (got.Session != marketdata.SessionClosed) {
+			t.Fatalf("IsOpen %v with session %q", got.IsOpen, got.Session)
+		}
+		if got.MinutesSinceOpen < 0 || got.MinutesToClose < 0 || (!got.IsOpen && got.MinutesSinceOpen+got.MinutesToClose != 0) {
+			t.Fatalf("minutes %v since open, %v to close (open %v)", got.MinutesSinceOpen, got.MinutesToClose, got.IsOpen)
+		}
+		if (got.Next == "") != got.NextStart.IsZero() || (!got.NextStart.IsZero() && !got.NextStart.After(now)) {
+			t.Fatalf("next %q at %s, now %s", got.Next, got.NextStart, now)
+		}
+	})
+}

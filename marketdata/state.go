@@ -131,6 +131,7 @@ const (
 	NeedMarket                        // the market session is known
 	NeedSessionOpen                   // a session is in progress (not closed)
 	NeedOpen                          // the position is open (one side, size > 0)
+	NeedNextSession                   // a next session is known (within the calendar's horizon)
 )
 
 var needReasons = []struct {
@@ -144,7 +145,32 @@ var needReasons = []struct {
 	{NeedWindowTrades, "no fill in the trade window"},
 	{NeedMarket, "the market session was not fetched"},
 	{NeedSessionOpen, "the market is closed"},
-	{NeedOpen, "the position is flat"},
+	{NeedOpen, "the position is flat (or, for net, open on both sides)"},
+	{NeedNextSession, "no next session is known"},
+}
+
+// String lists the requirements in plain words, for the reference and
+// traces: "the order book was fetched and has both sides; ...".
+func (n Need) String() string {
+	var parts []string
+	for _, r := range needReasons {
+		if n&r.n != 0 {
+			parts = append(parts, needWords[r.n])
+		}
+	}
+	return strings.Join(parts, "; ")
+}
+
+var needWords = map[Need]string{
+	NeedInfo:         "the stock pair info was fetched",
+	NeedBook:         "the order book was fetched and has both sides",
+	NeedTrades:       "the platform fills were fetched",
+	NeedLastTrade:    "a fill is known",
+	NeedWindowTrades: "a fill is in the trade window",
+	NeedMarket:       "the market session was fetched",
+	NeedSessionOpen:  "a session is in progress",
+	NeedOpen:         "the position is open",
+	NeedNextSession:  "a next session is known",
 }
 
 // check returns a *MissingError naming what when have lacks part of need.

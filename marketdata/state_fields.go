@@ -64,7 +64,7 @@ const (
 // in reference order. The result is a fresh copy.
 func Objects() []ObjectDoc {
 	return []ObjectDoc{
-		{Name: "market", goType: reflect.TypeFor[Market](), Doc: "The US stock market session now (Eastern time), from the states and calendar responses.", Fields: []FieldDoc{
+		{Name: "market", goType: reflect.TypeFor[Market](), Doc: "The US stock market session now (Eastern time), from the states and calendar responses. While the market is closed, minutes_since_open and minutes_to_close have no value (a condition reading them does not fire).", Fields: []FieldDoc{
 			{"session", "text", "", "pre_market, regular, after_hours, overnight or closed", `market.session == "regular"`, 0},
 			{"is_open", "true/false", "", "a session is in progress", "market.is_open", 0},
 			{"is_holiday", "true/false", "", "a holiday or other irregular closure (calendar specificConfig) is in force", "!market.is_holiday", 0},
@@ -72,12 +72,12 @@ func Objects() []ObjectDoc {
 			{"holiday", "text", "", "the remark of the closure in force (empty when none)", `market.holiday != ""`, 0},
 			{"minutes_since_open", "number", unitMins, "minutes since the current session opened; no value while closed", "market.minutes_since_open < 15", NeedSessionOpen},
 			{"minutes_to_close", "number", unitMins, "minutes until the current session closes; no value while closed", "market.minutes_to_close <= 5", NeedSessionOpen},
-			{"next_session", "text", "", "the next session that will open", `market.next_session == "regular"`, 0},
-			{"next_session_start", "time", "", "when the next session opens", "market.next_session_start", 0},
-			{"minutes_to_next_session", "number", unitMins, "minutes until the next session opens", "market.minutes_to_next_session < 10", 0},
+			{"next_session", "text", "", "the next session that will open; no value when none is known", `market.next_session == "regular"`, NeedNextSession},
+			{"next_session_start", "time", "", "when the next session opens", "market.next_session_start", NeedNextSession},
+			{"minutes_to_next_session", "number", unitMins, "minutes until the next session opens", "market.minutes_to_next_session < 10", NeedNextSession},
 			{"dst", "true/false", "", "US Eastern time observes daylight saving time", "market.dst", 0},
 		}},
-		{Name: "stock", goType: reflect.TypeFor[Stock](), Doc: `A US stock pair, looked up by pair symbol or stock code: stock("TSLA"). Volume, trades_count and vwap cover the platform fills of the last 5 minutes (the trade window).`, Fields: []FieldDoc{
+		{Name: "stock", goType: reflect.TypeFor[Stock](), Doc: `A US stock pair, looked up by pair symbol or stock code: stock("TSLA"). Volume, trades_count and vwap cover the platform fills of the last 5 minutes (the trade window). A field whose data was not fetched has no value: the condition does not fire and the engine reports "no data" instead of reading 0.`, Fields: []FieldDoc{
 			{"symbol", "text", "", "pair symbol", `stock("TSLA").symbol == "TSLAUSDT"`, 0},
 			{"code", "text", "", "stock code", `stock("TSLAUSDT").code == "TSLA"`, NeedInfo},
 			{"name", "text", "", "company name", `stock("TSLA").name`, NeedInfo},

@@ -40,8 +40,9 @@ func newMarket(in SessionInfo, now time.Time) *Market {
 		DST:              in.DST,
 		have:             NeedMarket,
 	}
-	if !in.NextStart.IsZero() {
+	if in.Next != "" && !in.NextStart.IsZero() {
 		m.MinutesToNextSession = in.NextStart.Sub(now).Minutes()
+		m.have |= NeedNextSession
 	}
 	if in.Session != "" && in.Session != SessionClosed {
 		m.have |= NeedSessionOpen

@@ -253,8 +253,13 @@ func TestMarket(t *testing.T) {
 	if _, err := closed.Market(NeedSessionOpen); !errors.Is(err, ErrMissingData) || !strings.Contains(err.Error(), "closed") {
 		t.Errorf("minutes to close while closed: %v", err)
 	}
-	if m, err := closed.Market(0); err != nil || m.MinutesToNextSession != 90 {
+	if m, err := closed.Market(NeedNextSession); err != nil || m.MinutesToNextSession != 90 {
 		t.Errorf("closed market: %+v, %v", m, err)
+	}
+	in.Market.Session = SessionInfo{Session: SessionClosed}
+	none := build(t, in)
+	if _, err := none.Market(NeedNextSession); !errors.Is(err, ErrMissingData) || !strings.Contains(err.Error(), "no next session") {
+		t.Errorf("minutes to the next session when none is known: %v", err)
 	}
 }
 
@@ -515,4 +520,15 @@ func FuzzNewState(f *testing.F) {
 		}
 		_, _ = s.Position("X", SideNet, NeedOpen)
 	})
+}
+
+func TestNeedString(t *testing.T) {
+	if got := (NeedBook | NeedMarket).String(); got != "the order book was fetched and has both sides; the market session was fetched" {
+		t.Errorf("got %q", got)
+	}
+	for _, r := range needReasons {
+		if needWords[r.n] == "" {
+			t.Errorf("need %d has no words", r.n)
+		}
+	}
 }

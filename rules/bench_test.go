@@ -85,7 +85,7 @@ func BenchmarkEvalDirectVM(b *testing.B) {
 	env, m := NewEnv(testState(b)), NewVM()
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := m.Run(p.VMProgram(), &env.v); err != nil {
+		if _, err := m.Run(p.VMProgram(), env.Value()); err != nil {
 			b.Fatal(err)
 		}
 	}

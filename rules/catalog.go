@@ -2,6 +2,7 @@ package rules
 
 import (
 	"slices"
+	"sync"
 
 	"github.com/tickrules/tickrules/exchange"
 	"github.com/tickrules/tickrules/marketdata"
@@ -9,46 +10,50 @@ import (
 
 // Catalog is what the loader knows about the venue: the futures contracts
 // (with their product type) and the US stock pairs. Constant symbols in
-// conditions and action parameters are checked against it. Build it with
-// NewCatalog; a nil *Catalog checks nothing.
+// conditions and action parameters are checked against it. A nil *Catalog
+// checks nothing. The lookups index the lists on first use, so a Catalog
+// built as a literal works too; do not change the lists after that.
 type Catalog struct {
 	Contracts  []marketdata.ProductContract
 	StockPairs []exchange.StockInfo
 
+	once       sync.Once
 	contractBy map[string]int // symbol -> index in Contracts
 	stockBy    map[string]int // pair symbol and stock code -> index in StockPairs
 	futures    []string       // contract symbols, for suggestions
 	stockNames []string       // pair symbols then codes, for suggestions
 }
 
-// NewCatalog indexes contracts and stock pairs. A pair symbol wins over
-// another pair's stock code when they collide.
+// NewCatalog returns a Catalog of copies of contracts and pairs.
 func NewCatalog(contracts []marketdata.ProductContract, pairs []exchange.StockInfo) *Catalog {
-	c := &Catalog{
-		Contracts:  slices.Clone(contracts),
-		StockPairs: slices.Clone(pairs),
-		contractBy: make(map[string]int, len(contracts)),
-		stockBy:    make(map[string]int, 2*len(pairs)),
-	}
-	for i, k := range c.Contracts {
-		if _, dup := c.contractBy[k.Symbol]; !dup {
-			c.contractBy[k.Symbol] = i
-			c.futures = append(c.futures, k.Symbol)
+	return &Catalog{Contracts: slices.Clone(contracts), StockPairs: slices.Clone(pairs)}
+}
+
+// index builds the lookups. A pair symbol wins over another pair's stock
+// code when they collide; the first of duplicates wins.
+func (c *Catalog) index() {
+	c.once.Do(func() {
+		c.contractBy = make(map[string]int, len(c.Contracts))
+		c.stockBy = make(map[string]int, 2*len(c.StockPairs))
+		for i, k := range c.Contracts {
+			if _, dup := c.contractBy[k.Symbol]; !dup {
+				c.contractBy[k.Symbol] = i
+				c.futures = append(c.futures, k.Symbol)
+			}
 		}
-	}
-	for i, p := range c.StockPairs {
-		if _, dup := c.stockBy[p.Symbol]; !dup {
-			c.stockBy[p.Symbol] = i
-			c.stockNames = append(c.stockNames, p.Symbol)
+		for i, p := range c.StockPairs {
+			if _, dup := c.stockBy[p.Symbol]; !dup {
+				c.stockBy[p.Symbol] = i
+				c.stockNames = append(c.stockNames, p.Symbol)
+			}
 		}
-	}
-	for i, p := range c.StockPairs {
-		if _, dup := c.stockBy[p.Code]; !dup && p.Code != "" {
-			c.stockBy[p.Code] = i
-			c.stockNames = append(c.stockNames, p.Code)
+		for i, p := range c.StockPairs {
+			if _, dup := c.stockBy[p.Code]; !dup && p.Code != "" {
+				c.stockBy[p.Code] = i
+				c.stockNames = append(c.stockNames, p.Code)
+			}
 		}
-	}
-	return c
+	})
 }
 
 // Contract returns the futures contract called symbol.
@@ -56,6 +61,7 @@ func (c *Catalog) Contract(symbol string) (marketdata.ProductContract, bool) {
 	if c == nil {
 		return marketdata.ProductContract{}, false
 	}
+	c.index()
 	i, ok := c.contractBy[symbol]
 	if !ok {
 		return marketdata.ProductContract{}, false
@@ -69,6 +75,7 @@ func (c *Catalog) StockPair(name string) (exchange.StockInfo, bool) {
 	if c == nil {
 		return exchange.StockInfo{}, false
 	}
+	c.index()
 	i, ok := c.stockBy[name]
 	if !ok {
 		return exchange.StockInfo{}, false
@@ -81,6 +88,7 @@ func (c *Catalog) SuggestContract(symbol string) string {
 	if c == nil {
 		return ""
 	}
+	c.index()
 	return Suggest(symbol, c.futures)
 }
 
@@ -89,5 +97,6 @@ func (c *Catalog) SuggestStockPair(name string) string {
 	if c == nil {
 		return ""
 	}
+	c.index()
 	return Suggest(name, c.stockNames)
 }

@@ -36,3 +36,15 @@ func TestCatalog(t *testing.T) {
 		t.Error("a nil catalog knows something")
 	}
 }
+
+// TestCatalogLiteral checks that a Catalog written as a literal indexes
+// itself, so that it cannot silently know nothing.
+func TestCatalogLiteral(t *testing.T) {
+	c := &Catalog{StockPairs: testCatalog().StockPairs, Contracts: testCatalog().Contracts}
+	if p, ok := c.StockPair("TSLA"); !ok || p.Symbol != "TSLAUSDT" {
+		t.Errorf("StockPair(TSLA) = %+v, %v", p, ok)
+	}
+	if _, ok := c.Contract("NVDAUSDT"); !ok {
+		t.Error("Contract(NVDAUSDT) not found")
+	}
+}

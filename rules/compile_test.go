@@ -2,6 +2,7 @@ package rules
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -51,6 +52,7 @@ func TestConditionErrors(t *testing.T) {
 		{`_market($env, 0).is_open`, `1:1: unknown function _market`},
 		{"market.is_open &&\n  stok(\"TSLA\").bid > 1", `2:3: unknown function stok; did you mean stock?`},
 		{"market.is_open\n\t&& prise > 1", `2:5: unknown variable prise`},
+		{"let market = 1; market > 0", `1:5: market is already a name in rules; choose another name after let`},
 		{"", `1:1: the condition is empty`},
 		{"   ", `1:1: the condition is empty`},
 		{strings.Repeat(`1<2&&`, 200) + `true`, `1:1: this condition is too complex: at most 500 parts are allowed`},
@@ -304,6 +306,9 @@ func TestForEachSymbol(t *testing.T) {
 	if _, err := p.Eval(m, env); !errors.Is(err, ErrUnboundSymbol) {
 		t.Errorf("unbound: %v", err)
 	}
+	if _, err := p.WithSymbol("TSLAUSDT", cat).Eval(m, NewEnv(nil)); !errors.Is(err, ErrNoState) {
+		t.Errorf("no state: %v", err)
+	}
 	tsla := p.WithSymbol("TSLAUSDT", cat)
 	if got := tsla.Reads.String(); got != "parts=stock_book,positions stocks=TSLAUSDT futures=TSLAUSDT products=USDT-FUTURES symbol" {
 		t.Errorf("bound reads %s", got)
@@ -470,4 +475,69 @@ func FuzzCondition(f *testing.F) {
 			_, _ = p.EvalBool(NewVM(), env) // must not panic either
 		}
 	})
+}
+
+// TestConcurrentCompileAndEval compiles with one Compiler and evaluates one
+// Program from several goroutines, each with its own VM and Env (run with
+// -race).
+func TestConcurrentCompileAndEval(t *testing.T) {
+	c := NewCompiler(CompilerOptions{Catalog: testCatalog()})
+	p, errs := c.Condition(`stock("TSLA").spread_bps <= 8 && position("TSLAUSDT", "long").size == 2`)
+	if len(errs) > 0 {
+		t.Fatal(errs[0])
+	}
+	state := testState(t)
+	srcs := conditionsForBench(40)
+	done := make(chan error, 4)
+	for g := range 4 {
+		go func() {
+			m, env := NewVM(), NewEnv(state)
+			for i := range 50 {
+				if _, errs := c.Condition(srcs[(g*50+i)%len(srcs)]); len(errs) > 0 {
+					done <- errs[0]
+					return
+				}
+				if ok, err := p.EvalBool(m, env); err != nil || !ok {
+					done <- fmt.Errorf("eval: %v %v", ok, err)
+					return
+				}
+			}
+			done <- nil
+		}()
+	}
+	for range 4 {
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+// TestEvalErrorPosition checks that a runtime failure names its place in
+// a multi-line source.
+func TestEvalErrorPosition(t *testing.T) {
+	c := NewCompiler(CompilerOptions{Catalog: testCatalog()})
+	p, errs := c.Condition("market.is_open &&\n  stock(\"NVDA\").vwap > 0")
+	if len(errs) > 0 {
+		t.Fatal(errs[0])
+	}
+	_, err := p.EvalBool(NewVM(), NewEnv(testState(t)))
+	var ee *EvalError
+	if !errors.As(err, &ee) || ee.Line != 2 || !errors.Is(err, marketdata.ErrMissingData) {
+		t.Fatalf("error %#v", err)
+	}
+	if ee.Error() != "no data for stock NVDAUSDT: the platform fills were not fetched" {
+		t.Errorf("message %q", ee.Error())
+	}
+}
+
+// TestMemoryBudget checks that a run that builds huge lists stops with an
+// error instead of exhausting memory.
+func TestMemoryBudget(t *testing.T) {
+	p, errs := NewCompiler(CompilerOptions{}).Condition(`len(1..1000000) > 0`)
+	if len(errs) > 0 {
+		t.Fatal(errs[0])
+	}
+	if _, err := p.EvalBool(NewVM(), NewEnv(testState(t))); err == nil || !strings.Contains(err.Error(), "memory budget exceeded") {
+		t.Errorf("error %v", err)
+	}
 }

@@ -131,7 +131,6 @@ func actionHint(word string) string {
 	return "actions are " + strings.Join(actionKindNames(), ", ")
 }
 
-
 // inherit fills product_type, margin_mode and margin_coin from the file's
 // defaults where the action has such a parameter and did not set it.
 func (f *fileLoader) inherit(a *Action) {
@@ -177,7 +176,7 @@ func defaultMarginCoin(pt exchange.ProductType, cat *Catalog, p Params) string {
 // params decodes the parameters of an action or order item against defs.
 // It returns nil when the node is not a mapping.
 func (f *fileLoader) params(defs []ParamDef, n *yaml.Node, what string) (Params, map[string]pos) {
-	entries, ok := f.mapping(n, "the parameters of "+what, paramNames(defs), keySynonyms)
+	entries, ok := f.mapping(n, "the parameters of "+what, f.allowedKeys("params of "+what, func() []string { return paramNames(defs) }), keySynonyms)
 	if !ok {
 		return nil, nil
 	}
@@ -287,7 +286,7 @@ func (f *fileLoader) numberHint(s string) string {
 	if strings.HasSuffix(s, "%") {
 		return "write the number without %; sizes are in base coin, prices in quote currency"
 	}
-	if _, errs := f.comp().Formula(s, Number); len(errs) == 0 {
+	if _, errs := f.compile(s, Number, false); len(errs) == 0 {
 		return "did you mean =" + s + "? A formula starts with ="
 	}
 	if strings.ContainsAny(s, "()*+/.") && strings.ContainsAny(strings.ToLower(s), "abcdefghijklmnopqrstuvwxyz") {
@@ -309,7 +308,7 @@ func (f *fileLoader) formula(def ParamDef, n *yaml.Node, kind Kind, at Position)
 		f.errorf(n, "write the formula after =, e.g. =stock(\"TSLA\").bid", "%s is an empty formula", def.Name)
 		return nil
 	}
-	prog, errs := f.comp().Formula(src, kind)
+	prog, errs := f.compile(src, kind, false)
 	f.exprErrors(n, skip, errs)
 	if prog == nil || len(errs) > 0 {
 		return nil
@@ -462,10 +461,10 @@ func (f *fileLoader) message(n *yaml.Node, s string) *Message {
 
 // compileAny compiles a message placeholder: a number or a text.
 func (f *fileLoader) compileAny(src string) (*Program, []*ExprError) {
-	if p, errs := f.comp().Formula(src, Number); len(errs) == 0 {
+	if p, errs := f.compile(src, Number, false); len(errs) == 0 {
 		return p, nil
 	}
-	return f.comp().Formula(src, String)
+	return f.compile(src, String, false)
 }
 
 func indexRunes(rs []rune, from int, sub string) int {

@@ -9,9 +9,6 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// ruleKeys are the keys of one rule, in the order the reference lists them.
-var ruleKeys = []string{"name", "description", "when", "for", "cooldown", "once", "enabled", "priority", "for_each", "actions"}
-
 // maxForEach bounds the instances of one for_each rule.
 const maxForEach = 500
 
@@ -31,7 +28,7 @@ func (f *fileLoader) decodeRules(n *yaml.Node) {
 }
 
 func (f *fileLoader) decodeRule(n *yaml.Node) {
-	entries, suggested, ok := f.mappingSuggest(n, "a rule", ruleKeys, keySynonyms)
+	entries, suggested, ok := f.mappingSuggest(n, "a rule", f.allowedKeys("rule", func() []string { return keyNames(RuleKeys()) }), keySynonyms)
 	if !ok {
 		return
 	}
@@ -315,7 +312,7 @@ func (f *fileLoader) condition(n *yaml.Node) (string, *Program) {
 		f.errorf(n, "", "when is empty")
 		return src, nil
 	}
-	prog, errs := f.comp().Condition(src)
+	prog, errs := f.compile(src, Bool, true)
 	f.exprErrors(n, 0, errs)
 	if prog != nil {
 		f.ratioWarnings(n, 0, src)

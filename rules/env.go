@@ -45,6 +45,11 @@ func (e *Env) SetState(s *marketdata.State) {
 	e.v.Weekday = s.Weekday()
 }
 
+// Value is what to pass as the environment to (*vm.VM).Run when running a
+// Program's VMProgram directly, as the engine's benchmarks do. Eval is the
+// way to run a program that reads symbol.
+func (e *Env) Value() any { return &e.v }
+
 // State returns the State the Env reads.
 func (e *Env) State() *marketdata.State { return e.v.state }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/expr-lang/expr/ast"
 	"github.com/expr-lang/expr/parser"
@@ -16,12 +17,24 @@ import (
 // never reaches, so the rule would never fire. skip is the rune offset of
 // the expression in scalar n's value.
 func (f *fileLoader) ratioWarnings(n *yaml.Node, skip int, src string) {
+	if f.ratios == nil {
+		f.ratios = ratioFields()
+	}
+	mentions := false
+	for name := range f.ratios {
+		if strings.Contains(src, name) {
+			mentions = true
+			break
+		}
+	}
+	if !mentions {
+		return // the common case: no ratio field, no need to parse again
+	}
 	tree, err := parser.Parse(src)
 	if err != nil {
 		return
 	}
-	ratios := ratioFields()
-	v := &ratioVisitor{ratios: ratios}
+	v := &ratioVisitor{ratios: f.ratios}
 	ast.Walk(&tree.Node, v)
 	for _, hit := range v.hits {
 		p := f.runeOffsetPos(n, skip+hit.from)

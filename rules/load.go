@@ -38,17 +38,36 @@ const maxFileSize = 4 << 20
 // them. It collects every finding rather than stopping at the first. The
 // RuleSet is nil when there is any error; warnings alone do not stop it.
 func Load(ctx context.Context, paths []string, opts LoadOptions) (*RuleSet, Errors) {
+	l := load(ctx, paths, opts)
+	return l.finish()
+}
+
+// Check loads like Load and returns every file that could be read, also
+// when other files (or the same file) have errors, for reports such as
+// engine check's per-file summary. The files must not be run.
+func Check(ctx context.Context, paths []string, opts LoadOptions) ([]*File, Errors) {
+	l := load(ctx, paths, opts)
+	sortErrors(l.errs)
+	return l.files, l.errs
+}
+
+func load(ctx context.Context, paths []string, opts LoadOptions) *loader {
 	l := newLoader(opts)
 	for _, p := range paths {
-		files, err := ruleFiles(p)
+		files, err := RuleFiles(p)
 		if err != nil {
 			l.errs = append(l.errs, &Error{File: p, Severity: SeverityError, Message: err.Error()})
+			continue
+		}
+		if len(files) == 0 {
+			// A mistyped directory must not pass a CI check by having nothing in it.
+			l.errs = append(l.errs, &Error{File: p, Severity: SeverityError, Message: "no rule files (*.yaml, *.yml) here"})
 			continue
 		}
 		for _, f := range files {
 			if err := ctx.Err(); err != nil {
 				l.errs = append(l.errs, &Error{File: f, Severity: SeverityError, Message: "loading stopped: " + err.Error()})
-				return nil, l.errs
+				return l
 			}
 			data, err := readFile(f)
 			if err != nil {
@@ -58,7 +77,7 @@ func Load(ctx context.Context, paths []string, opts LoadOptions) (*RuleSet, Erro
 			l.file(f, data)
 		}
 	}
-	return l.finish()
+	return l
 }
 
 // LoadBytes loads one rule file given as bytes; name is the path shown in
@@ -100,8 +119,10 @@ func isRuleFile(name string) bool {
 	return !strings.HasSuffix(strings.TrimSuffix(name, ext), "_test")
 }
 
-// ruleFiles lists the rule files of path in lexical order.
-func ruleFiles(path string) ([]string, error) {
+// RuleFiles lists the rule files Load reads for path, in the order it
+// reads them: path itself when it is a file, else every *.yaml and *.yml
+// under it except rule tests (*_test.yaml) and hidden directories.
+func RuleFiles(path string) ([]string, error) {
 	info, err := os.Stat(path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
@@ -141,16 +162,33 @@ type loader struct {
 	// the variable symbol exists).
 	plain, each *Compiler
 	errs        Errors
-	names map[string]Position // rule name -> where it was first defined
-	files []*File
+	names       map[string]Position // rule name -> where it was first defined
+	files       []*File
+	ratios      map[string]bool // State fields whose unit is a ratio, built on first use
+	compiled    map[compileKey]*Program
+	// keys caches the allowed keys of each table (FileKeys, RuleKeys, an
+	// action's parameters), built once per load rather than per rule.
+	keys map[string][]string
+}
+
+// allowedKeys returns the names of table name, building them once.
+func (l *loader) allowedKeys(name string, build func() []string) []string {
+	if k, ok := l.keys[name]; ok {
+		return k
+	}
+	k := build()
+	l.keys[name] = k
+	return k
 }
 
 func newLoader(opts LoadOptions) *loader {
 	return &loader{
-		opts:  opts,
-		plain: NewCompiler(CompilerOptions{Catalog: opts.Catalog}),
-		each:  NewCompiler(CompilerOptions{Catalog: opts.Catalog, ForEach: true}),
-		names: map[string]Position{},
+		opts:     opts,
+		plain:    NewCompiler(CompilerOptions{Catalog: opts.Catalog}),
+		each:     NewCompiler(CompilerOptions{Catalog: opts.Catalog, ForEach: true}),
+		names:    map[string]Position{},
+		compiled: map[compileKey]*Program{},
+		keys:     map[string][]string{},
 	}
 }
 
@@ -177,6 +215,39 @@ func (f *fileLoader) comp() *Compiler {
 		return f.each
 	}
 	return f.plain
+}
+
+// compileKey identifies a compiled program: the same text compiled for the
+// same result by the same compiler gives the same immutable Program.
+type compileKey struct {
+	src       string
+	kind      Kind
+	condition bool
+	forEach   bool
+}
+
+// compile compiles a condition or formula, sharing the Program of an
+// identical earlier one (rule files repeat formulas such as
+// =stock("TSLA").bid * 0.999). Failures are not kept: each place that has
+// the mistake reports it.
+func (f *fileLoader) compile(src string, kind Kind, condition bool) (*Program, []*ExprError) {
+	key := compileKey{src, kind, condition, f.forEachRule}
+	if p, ok := f.compiled[key]; ok {
+		return p, nil
+	}
+	var (
+		p    *Program
+		errs []*ExprError
+	)
+	if condition {
+		p, errs = f.comp().Condition(src)
+	} else {
+		p, errs = f.comp().Formula(src, kind)
+	}
+	if p != nil && len(errs) == 0 {
+		f.compiled[key] = p
+	}
+	return p, errs
 }
 
 func (l *loader) file(path string, data []byte) {
@@ -309,6 +380,11 @@ func (f *fileLoader) mappingSuggest(n *yaml.Node, what string, allowed []string,
 		}
 		seen[k.Value] = k
 		if allowed != nil && !contains(allowed, k.Value) {
+			if k.Value == "client_oid" {
+				f.errorf(k, "leave it out: the engine derives each order's client_oid from the rule and the firing, so a retry or a restart never places an order twice",
+					"client_oid cannot be set in %s", what)
+				continue
+			}
 			hint, meant := unknownKeyHint(k.Value, allowed, synonyms)
 			if meant != "" {
 				suggested[meant] = true
@@ -339,12 +415,6 @@ func unknownKeyHint(key string, allowed []string, synonyms map[string]string) (h
 	}
 	return "allowed keys: " + strings.Join(allowed, ", "), ""
 }
-
-// Keys of a file and of its defaults.
-var (
-	fileKeys     = []string{"defaults", "rules"}
-	defaultsKeys = []string{"product_type", "margin_coin", "margin_mode", "position_mode"}
-)
 
 // keySynonyms are words authors reach for instead of the key they meant.
 var keySynonyms = map[string]string{
@@ -380,7 +450,7 @@ func (f *fileLoader) decodeFile(doc *yaml.Node) {
 		f.warnf(root, "", "the file has no rules")
 		return
 	}
-	entries, suggested, ok := f.mappingSuggest(root, "the file", fileKeys, keySynonyms)
+	entries, suggested, ok := f.mappingSuggest(root, "the file", f.allowedKeys("file", func() []string { return keyNames(FileKeys()) }), keySynonyms)
 	if !ok {
 		return
 	}
@@ -394,6 +464,10 @@ func (f *fileLoader) decodeFile(doc *yaml.Node) {
 			rulesNode = kv.value
 		}
 	}
+	// The account's mode, when known, is what the exchange will enforce.
+	if known := f.opts.PositionModes[f.file.Defaults.ProductType]; known != "" {
+		f.file.Defaults.PositionMode = known
+	}
 	if rulesNode == nil {
 		if !suggested["rules"] {
 			f.errorf(root, "add a \"rules:\" list", "the file has no rules: key")
@@ -404,7 +478,7 @@ func (f *fileLoader) decodeFile(doc *yaml.Node) {
 }
 
 func (f *fileLoader) decodeDefaults(n *yaml.Node) {
-	entries, ok := f.mapping(n, "defaults", defaultsKeys, keySynonyms)
+	entries, ok := f.mapping(n, "defaults", f.allowedKeys("defaults", func() []string { return keyNames(DefaultsKeys()) }), keySynonyms)
 	if !ok {
 		return
 	}
@@ -433,11 +507,8 @@ func (f *fileLoader) decodeDefaults(n *yaml.Node) {
 			}
 		}
 	}
-	if known, ok := f.opts.PositionModes[d.ProductType]; ok && known != "" {
-		if d.PositionMode != "" && d.PositionMode != known {
-			f.errorf(n, "change position_mode or the account's setting", "defaults say position_mode %s, but the account is in %s for %s", d.PositionMode, known, d.ProductType)
-		}
-		d.PositionMode = known
+	if known, ok := f.opts.PositionModes[d.ProductType]; ok && known != "" && d.PositionMode != "" && d.PositionMode != known {
+		f.errorf(n, "change position_mode or the account's setting", "defaults say position_mode %s, but the account is in %s for %s", d.PositionMode, known, d.ProductType)
 	}
 }
 

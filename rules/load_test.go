@@ -4,9 +4,9 @@ import (
 	"bytes"
 	"context"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
-	"fmt"
 	"strings"
 	"testing"
 
@@ -88,7 +88,12 @@ func TestBadRules(t *testing.T) {
 		cases++
 		t.Run(name, func(t *testing.T) {
 			path := filepath.Join("testdata/bad", name)
-			rs, errs := Load(context.Background(), []string{path}, testOptions())
+			opts := testOptions()
+			if strings.HasPrefix(name, "account-one-way-") {
+				// The account is known to be in one-way mode for USDT-FUTURES.
+				opts.PositionModes = map[exchange.ProductType]exchange.PosMode{exchange.USDTFutures: exchange.OneWayMode}
+			}
+			rs, errs := Load(context.Background(), []string{path}, opts)
 			if len(errs) == 0 {
 				t.Fatalf("no findings for a bad file")
 			}
@@ -134,4 +139,27 @@ func TestGoodRules(t *testing.T) {
 	}
 	fmt.Fprintf(&b, "rule set reads %s\n", rs.Reads())
 	golden(t, "testdata/good.golden", []byte(b.String()))
+}
+
+func TestPollingBudgetOfGoodRules(t *testing.T) {
+	cat := loadCatalog()
+	rs, errs := Load(context.Background(), []string{"testdata/good"}, testOptions())
+	if errs.HasErrors() {
+		t.Fatal(errs)
+	}
+	d := rs.Demand(cat)
+	b, err := PollingBudget(d, cat.Contracts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := b.Write(&buf); err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range b.Lines {
+		if l.PerSecond > l.Limit {
+			t.Errorf("%s polls %.3f req/s over its limit %.3f", l.Op, l.PerSecond, l.Limit)
+		}
+	}
+	golden(t, "testdata/budget.golden", buf.Bytes())
 }

@@ -141,6 +141,9 @@ func (c *Compiler) walk(src string, root ast.Node) *walker {
 		switch n := n.(type) {
 		case *ast.VariableDeclaratorNode:
 			w.lets[n.Name] = true
+			if c.plainVars[n.Name] || c.byVariable[n.Name] != nil || c.byName[n.Name] != nil || n.Name == "symbol" {
+				w.errorf(n, "", "%s is already a name in rules; choose another name after let", n.Name)
+			}
 		case *ast.CallNode:
 			w.callees[n.Callee] = true
 		case *ast.MemberNode:

@@ -28,7 +28,8 @@ type Account struct {
 	leverage map[string]decimal.Decimal
 
 	orders    []*order // every order, creation order
-	pending   []*order // live and partially filled, creation order
+	pending   []*order // live and partially filled, creation order; read through livePending
+	stale     int      // orders in pending that became final
 	byID      map[string]*order
 	byCOID    map[string]*order
 	positions []*position
@@ -178,7 +179,7 @@ func (a *Account) posSize(c *contract, long bool) decimal.Decimal {
 // of c in direction long, not counting except.
 func (a *Account) held(c *contract, long bool, except *order) decimal.Decimal {
 	sum := decimal.Zero
-	for _, o := range a.pending {
+	for _, o := range a.livePending() {
 		if o != except && o.c == c && o.closes() && o.buys() != long {
 			sum = sum.Add(o.remaining())
 		}
@@ -188,7 +189,7 @@ func (a *Account) held(c *contract, long bool, except *order) decimal.Decimal {
 
 func (a *Account) heldOrders(c *contract, long bool) []*order {
 	var out []*order
-	for _, o := range a.pending {
+	for _, o := range a.livePending() {
 		if o.c == c && o.closes() && o.buys() != long {
 			out = append(out, o)
 		}

@@ -2,7 +2,9 @@ package sim_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -12,6 +14,7 @@ import (
 	"github.com/tickrules/tickrules/clock"
 	"github.com/tickrules/tickrules/exchange"
 	"github.com/tickrules/tickrules/sim"
+	"github.com/tickrules/tickrules/sim/market"
 	"github.com/tickrules/tickrules/sim/simtest"
 )
 
@@ -121,7 +124,7 @@ func TestDuplicateClientOID(t *testing.T) {
 }
 
 func TestCoinMargined(t *testing.T) {
-	x, vc := build(t, nil)
+	x, _ := build(t, nil)
 	a := account(t, x, simtest.OneWayKey)
 	req := exchange.PlaceOrderRequest{Symbol: "BTCUSD", ProductType: exchange.COINFutures, MarginMode: exchange.Crossed, MarginCoin: "BTC",
 		Size: "0.01", Side: exchange.Buy, OrderType: exchange.Market}
@@ -139,7 +142,6 @@ func TestCoinMargined(t *testing.T) {
 	req.MarginCoin = "USDT"
 	_, err = a.PlaceOrder(ctx, req)
 	simtest.WantCode(t, err, exchange.CodeParamVerify)
-	_ = vc
 }
 
 // TestCatchUpWidensTheStep: a clock jump of more steps than the bound still
@@ -280,4 +282,126 @@ func TestConcurrentAccounts(t *testing.T) {
 		}
 	}()
 	wg.Wait()
+}
+
+// TestZeroSettingsGetDefaults: a scenario built in Go, without the loader's
+// defaults, still steps (a zero step or bound would never finish).
+func TestZeroSettingsGetDefaults(t *testing.T) {
+	x, vc := build(t, func(sc *sim.Scenario) {
+		sc.Settings = sim.Settings{}
+		sc.Clock.Step = 0
+	})
+	a := account(t, x, simtest.OneWayKey)
+	ack, err := a.PlaceOrder(ctx, simtest.Order("BTCUSDT", exchange.Buy, exchange.Limit, "0.01", "49500"))
+	simtest.Must(t, err)
+	vc.Advance(2 * time.Hour)
+	d, err := a.OrderDetail(ctx, exchange.OrderDetailRequest{Symbol: "BTCUSDT", ProductType: exchange.USDTFutures, OrderID: ack.OrderID})
+	simtest.Must(t, err)
+	if d.State != exchange.StateFilled || d.Leverage != "10" {
+		t.Fatalf("state %s leverage %s, want filled at the default leverage 10", d.State, d.Leverage)
+	}
+}
+
+// TestRefusedModifyKeepsTheOrder: a modify whose new order would break a
+// rule is refused and the old order stays live, listed once.
+func TestRefusedModifyKeepsTheOrder(t *testing.T) {
+	x, _ := build(t, nil)
+	a := account(t, x, simtest.OneWayKey)
+	ack, err := a.PlaceOrder(ctx, simtest.Order("BTCUSDT", exchange.Buy, exchange.Limit, "0.01", "49000"))
+	simtest.Must(t, err)
+	for _, tt := range []struct {
+		name, size, price, code string
+	}{
+		{"below minimum value", "0.0001", "49000", exchange.CodeValueBelowMin},
+		{"balance", "99", "49000", exchange.CodeBalanceNotEnough},
+		{"price precision", "0.02", "48000.05", exchange.CodePrecisionPrice},
+		{"unchanged", "0.01", "49000", exchange.CodeModifyUnchanged},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := a.ModifyOrder(ctx, exchange.ModifyOrderRequest{Symbol: "BTCUSDT", ProductType: exchange.USDTFutures, OrderID: ack.OrderID,
+				NewClientOID: "n-" + tt.code, NewSize: exchange.Num(tt.size), NewPrice: exchange.Num(tt.price)})
+			simtest.WantCode(t, err, tt.code)
+			p, err := a.PendingOrders(ctx, exchange.PendingOrdersRequest{ProductType: exchange.USDTFutures})
+			simtest.Must(t, err)
+			if len(p.EntrustedList) != 1 || p.EntrustedList[0].OrderID != ack.OrderID || p.EntrustedList[0].Status != exchange.StateLive {
+				t.Fatalf("pending after a refused modify = %+v", p.EntrustedList)
+			}
+		})
+	}
+	// The order still fills as a resting order.
+	_, err = a.CancelOrder(ctx, exchange.CancelOrderRequest{Symbol: "BTCUSDT", ProductType: exchange.USDTFutures, OrderID: ack.OrderID})
+	simtest.Must(t, err)
+}
+
+func TestCancelAllReceiveWindow(t *testing.T) {
+	x, vc := build(t, nil)
+	a := account(t, x, simtest.OneWayKey)
+	sent := exchange.MillisOf(vc.Now())
+	vc.Advance(3 * time.Second)
+	_, err := a.CancelAllOrders(ctx, exchange.CancelAllOrdersRequest{ProductType: exchange.USDTFutures, RequestTime: sent, ReceiveWindow: "2000"})
+	simtest.WantCode(t, err, exchange.CodeTimestampExpired)
+	_, err = a.CancelAllOrders(ctx, exchange.CancelAllOrdersRequest{ProductType: exchange.USDTFutures, RequestTime: sent, ReceiveWindow: "5000"})
+	simtest.Must(t, err)
+}
+
+// TestOrderHistoryKeeps90Days: orders older than 90 days leave the history.
+func TestOrderHistoryKeeps90Days(t *testing.T) {
+	x, vc := build(t, nil)
+	a := account(t, x, simtest.OneWayKey)
+	ack, err := a.PlaceOrder(ctx, simtest.Order("BTCUSDT", exchange.Buy, exchange.Limit, "0.01", "40000"))
+	simtest.Must(t, err)
+	_, err = a.CancelOrder(ctx, exchange.CancelOrderRequest{Symbol: "BTCUSDT", ProductType: exchange.USDTFutures, OrderID: ack.OrderID})
+	simtest.Must(t, err)
+	count := func() int {
+		h, err := a.OrderHistory(ctx, exchange.OrderHistoryRequest{ProductType: exchange.USDTFutures})
+		simtest.Must(t, err)
+		return len(h.EntrustedList)
+	}
+	vc.Advance(89 * 24 * time.Hour)
+	if n := count(); n != 1 {
+		t.Fatalf("history after 89 days has %d orders, want 1", n)
+	}
+	vc.Advance(2 * 24 * time.Hour)
+	if n := count(); n != 0 {
+		t.Fatalf("history after 91 days has %d orders, want 0", n)
+	}
+	_, err = a.OrderHistory(ctx, exchange.OrderHistoryRequest{ProductType: exchange.USDTFutures, StartTime: exchange.MillisOf(vc.Now().Add(-91 * 24 * time.Hour))})
+	simtest.WantCode(t, err, exchange.CodeOnly90Days)
+}
+
+func TestNewChecksAScenarioBuiltInGo(t *testing.T) {
+	sc := simtest.Scenario()
+	sc.Contracts = append(sc.Contracts, sc.Contracts[0])
+	_, err := sim.New(sc, sim.Options{Clock: clock.NewVirtual(sc.Clock.Start)})
+	if !errors.Is(err, sim.ErrScenario) || !strings.Contains(err.Error(), "contracts[4]: contract USDT-FUTURES/BTCUSDT is listed twice") {
+		t.Fatalf("error = %v", err)
+	}
+}
+
+// TestClosedStockFutureDoesNotMatch: a resting order on a stock future does
+// not fill while its market is closed, even when the path crosses it; it
+// fills at the first step after the Monday 00:00 UTC-4 open.
+func TestClosedStockFutureDoesNotMatch(t *testing.T) {
+	x, vc := build(t, func(sc *sim.Scenario) {
+		sc.Prices["TSLAUSDT"] = market.PathSpec{Points: []market.Point{
+			{At: time.Date(2026, 3, 13, 23, 0, 0, 0, time.UTC), Price: dec("400")},
+			{At: time.Date(2026, 3, 14, 12, 0, 0, 0, time.UTC), Price: dec("380")}, // Saturday: closed
+		}}
+	})
+	a := account(t, x, simtest.OneWayKey)
+	ack, err := a.PlaceOrder(ctx, simtest.Order("TSLAUSDT", exchange.Buy, exchange.Limit, "1", "390"))
+	simtest.Must(t, err)
+	state := func() exchange.OrderState {
+		d, err := a.OrderDetail(ctx, exchange.OrderDetailRequest{Symbol: "TSLAUSDT", ProductType: exchange.USDTFutures, OrderID: ack.OrderID})
+		simtest.Must(t, err)
+		return d.State
+	}
+	vc.Set(time.Date(2026, 3, 15, 12, 0, 0, 0, time.UTC)) // Sunday
+	if s := state(); s != exchange.StateLive {
+		t.Fatalf("state on Sunday = %s, want live (market closed)", s)
+	}
+	vc.Set(time.Date(2026, 3, 16, 4, 0, 1, 0, time.UTC)) // Monday 00:00:01 UTC-4
+	if s := state(); s != exchange.StateFilled {
+		t.Fatalf("state after the Monday open = %s, want filled", s)
+	}
 }

@@ -99,6 +99,13 @@ func (a *Account) CancelAllOrders(ctx context.Context, req exchange.CancelAllOrd
 	if err := validate(op, req, a.x.now); err != nil {
 		return exchange.BatchResult{}, err
 	}
+	// With both sent, the request is good only within receiveWindow after
+	// requestTime, the usual meaning of the pair.
+	if req.RequestTime != "" && req.ReceiveWindow != "" {
+		if late := a.x.now.UnixMilli() - req.RequestTime.Int(); late > req.ReceiveWindow.Int() {
+			return exchange.BatchResult{}, apiErr(op, exchange.CodeTimestampExpired, fmt.Sprintf("request expired: %d ms after requestTime, receiveWindow %s ms", late, req.ReceiveWindow))
+		}
+	}
 	acks := a.cancelWhere(func(o *order) bool {
 		return o.c.productType == req.ProductType && (req.MarginCoin == "" || o.c.marginCoin == req.MarginCoin)
 	})
@@ -108,7 +115,7 @@ func (a *Account) CancelAllOrders(ctx context.Context, req exchange.CancelAllOrd
 // cancelWhere cancels the pending orders that match, in creation order.
 func (a *Account) cancelWhere(match func(*order) bool) []exchange.OrderAck {
 	acks := []exchange.OrderAck{}
-	for _, o := range append([]*order(nil), a.pending...) {
+	for _, o := range append([]*order(nil), a.livePending()...) {
 		if match(o) {
 			a.cancel(o, exchange.NormalCancel)
 			acks = append(acks, exchange.OrderAck{OrderID: o.id, ClientOID: o.clientOID})

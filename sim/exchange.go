@@ -75,7 +75,8 @@ type Exchange struct {
 	byKey      map[string]*Account
 	discount   []exchange.DiscountCoin
 
-	now      time.Time // matching has run up to here
+	step     time.Duration // matching step (clock.step)
+	now      time.Time     // matching has run up to here
 	orderSeq uint64
 	tradeSeq uint64
 	modifies []*pendingModify // due in order of appearance time, then creation
@@ -95,14 +96,25 @@ func New(sc *Scenario, opts Options) (*Exchange, error) {
 		return nil, errors.New("sim: nil scenario")
 	}
 	x := &Exchange{
-		sc: sc, set: sc.Settings, faults: sc.Faults, clock: opts.Clock, log: opts.Logger, mkt: opts.Market,
+		sc: sc, faults: sc.Faults, clock: opts.Clock, log: opts.Logger, mkt: opts.Market,
 		contractBy: map[string]*contract{}, byKey: map[string]*Account{},
 	}
+	// Defaults again: a Scenario built in Go rather than loaded has none,
+	// and a zero step or catch-up bound would never finish.
+	tmp := Scenario{Clock: sc.Clock, Settings: sc.Settings}
 	if opts.Settings != nil {
-		x.set = *opts.Settings
-		tmp := Scenario{Settings: x.set}
-		tmp.applyDefaults()
-		x.set = tmp.Settings
+		tmp.Settings = *opts.Settings
+	}
+	tmp.applyDefaults()
+	x.set, x.step = tmp.Settings, tmp.Clock.Step
+	checked := *sc
+	checked.Settings, checked.Clock = x.set, tmp.Clock
+	if errs := checked.check(); len(errs) > 0 {
+		out := make([]error, len(errs))
+		for i, e := range errs {
+			out[i] = fmt.Errorf("sim: scenario %s: %s: %w", pathString(e.path), e.msg, ErrScenario)
+		}
+		return nil, errors.Join(out...)
 	}
 	if x.clock == nil {
 		x.clock = clock.Real{}
@@ -222,7 +234,7 @@ func (x *Exchange) lock() {
 // modifies that are due appear first at every step.
 func (x *Exchange) catchUp(t time.Time) {
 	if t.After(x.now) {
-		step := x.sc.Clock.Step
+		step := x.step
 		gap := t.Sub(x.now)
 		if n := int64(gap / step); n > int64(x.set.MaxCatchUpSteps) {
 			step = gap / time.Duration(x.set.MaxCatchUpSteps)

@@ -42,6 +42,11 @@ func (b *restingBook) add(o *order) {
 
 func (b *restingBook) remove(o *order) {
 	s := b.side(o.buys())
+	if len(*s) > 0 && (*s)[0] == o { // the common case: the best order filled
+		(*s)[0] = nil
+		*s = (*s)[1:]
+		return
+	}
 	if i := slices.Index(*s, o); i >= 0 {
 		*s = slices.Delete(*s, i, i+1)
 	}
@@ -254,9 +259,20 @@ func (a *Account) finish(o *order, state exchange.OrderState, reason exchange.Ca
 		return
 	}
 	o.state, o.cancelReason, o.uTime = state, reason, a.x.now
-	a.pending = slices.DeleteFunc(a.pending, func(p *order) bool { return p == o })
+	a.stale++ // dropped from a.pending lazily, see livePending
 	o.c.book.remove(o)
 	a.reserve(o)
+}
+
+// livePending returns the pending orders in creation order. Orders that
+// became final stay in a.pending until the next read, so that a catch-up
+// filling thousands of orders does not shift the slice for each.
+func (a *Account) livePending() []*order {
+	if a.stale > 0 {
+		a.pending = slices.DeleteFunc(a.pending, func(o *order) bool { return !o.pending() })
+		a.stale = 0
+	}
+	return a.pending
 }
 
 func (a *Account) cancel(o *order, reason exchange.CancelReason) {

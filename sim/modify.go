@@ -89,9 +89,10 @@ func (a *Account) ModifyOrder(ctx context.Context, req exchange.ModifyOrderReque
 	}
 	// The checks of the new order run now, against the state without the
 	// old one, so that a modify that cannot succeed is refused at once.
+	uTime := o.uTime
 	a.cancel(o, exchange.NormalCancel)
 	if _, _, err := a.dryAdmit(in); err != nil {
-		a.restore(o)
+		a.restore(o, uTime)
 		return exchange.OrderAck{}, err
 	}
 	x.modifies = append(x.modifies, &pendingModify{acct: a, in: in, due: x.now.Add(x.set.ModifyDelay)})
@@ -148,9 +149,10 @@ func (in intent) closes(mode exchange.PosMode) bool {
 }
 
 // restore puts a cancelled order back as it was (a refused modify).
-func (a *Account) restore(o *order) {
-	o.state, o.cancelReason = exchange.StateLive, ""
-	a.pending = append(a.pending, o)
+func (a *Account) restore(o *order, uTime time.Time) {
+	pending := a.livePending() // drops o, which the cancel made final
+	o.state, o.cancelReason, o.uTime = exchange.StateLive, "", uTime
+	a.pending = append(pending, o)
 	sortBySeq(a.pending)
 	a.reserve(o)
 	o.c.book.add(o)

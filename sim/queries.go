@@ -93,7 +93,7 @@ func (a *Account) PendingOrders(ctx context.Context, req exchange.PendingOrdersR
 		return exchange.PendingOrdersPage{}, err
 	}
 	f := orderFilter{req.ProductType, req.Symbol, req.OrderID, req.ClientOID, req.StartTime, req.EndTime}
-	orders, end := page(a.pending, orderID, func(o *order) bool {
+	orders, end := page(a.livePending(), orderID, func(o *order) bool {
 		return a.matchOrder(o, f) && (req.Status == "" || o.state == req.Status)
 	}, req.IDLessThan, req.Limit)
 	out := exchange.PendingOrdersPage{EntrustedList: make([]exchange.PendingOrder, len(orders)), EndID: end}

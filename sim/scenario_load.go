@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -154,8 +156,8 @@ func (sc *Scenario) check() []checkErr {
 				add(fmt.Sprintf("unknown permission %q", p), "accounts", i, "permissions", j)
 			}
 		}
-		for pt, m := range a.PositionMode {
-			if !pt.Valid() || !m.Valid() {
+		for _, pt := range slices.Sorted(maps.Keys(a.PositionMode)) {
+			if m := a.PositionMode[pt]; !pt.Valid() || !m.Valid() {
 				add(fmt.Sprintf("position_mode %s: %s: want a product type and one_way_mode or hedge_mode", pt, m), "accounts", i, "position_mode")
 			}
 		}
@@ -236,6 +238,23 @@ func validPermission(p exchange.Permission) bool {
 	return false
 }
 
+// pathString renders a check path as accounts[1].position_mode.
+func pathString(path []any) string {
+	var b strings.Builder
+	for _, p := range path {
+		switch k := p.(type) {
+		case int:
+			fmt.Fprintf(&b, "[%d]", k)
+		default:
+			if b.Len() > 0 {
+				b.WriteByte('.')
+			}
+			fmt.Fprint(&b, k)
+		}
+	}
+	return b.String()
+}
+
 // lineOf finds the line of the node at path (map keys and sequence indices),
 // falling back to the deepest node found.
 func lineOf(root *yaml.Node, path []any) int {
@@ -290,7 +309,8 @@ func (d *DiscountCoinSpec) UnmarshalYAML(n *yaml.Node) error { return decodeWire
 func (r *SpotRecordSpec) UnmarshalYAML(n *yaml.Node) error { return decodeWire(n, r) }
 
 func decodeWire(n *yaml.Node, out any) error {
-	v, err := wireValue(n)
+	budget := maxWireNodes
+	v, err := wireValue(n, &budget)
 	if err != nil {
 		return &yaml.TypeError{Errors: []string{fmt.Sprintf("line %d: %v", n.Line, err)}}
 	}
@@ -303,24 +323,31 @@ func decodeWire(n *yaml.Node, out any) error {
 	if err := dec.Decode(out); err != nil {
 		msg := strings.TrimPrefix(err.Error(), "json: ")
 		if name, ok := strings.CutPrefix(msg, "unknown field "); ok {
-			msg = "unknown key " + snake(name)
+			msg = "unknown key " + snakeName(name)
 		}
 		return &yaml.TypeError{Errors: []string{fmt.Sprintf("line %d: %s", n.Line, msg)}}
 	}
 	return nil
 }
 
+// maxWireNodes bounds one wire record, so that YAML aliases cannot expand
+// a small file into an enormous one.
+const maxWireNodes = 100000
+
 // wireValue turns a YAML node into JSON-ready values: mapping keys to
 // camelCase, booleans and nulls kept, timestamps to Unix milliseconds, every
 // other scalar to a string (wire numbers are strings).
-func wireValue(n *yaml.Node) (any, error) {
+func wireValue(n *yaml.Node, budget *int) (any, error) {
+	if *budget--; *budget < 0 {
+		return nil, fmt.Errorf("line %d: record too large (aliases expand to more than %d nodes)", n.Line, maxWireNodes)
+	}
 	switch n.Kind {
 	case yaml.AliasNode:
-		return wireValue(n.Alias)
+		return wireValue(n.Alias, budget)
 	case yaml.MappingNode:
 		m := make(map[string]any, len(n.Content)/2)
 		for i := 0; i+1 < len(n.Content); i += 2 {
-			v, err := wireValue(n.Content[i+1])
+			v, err := wireValue(n.Content[i+1], budget)
 			if err != nil {
 				return nil, err
 			}
@@ -330,7 +357,7 @@ func wireValue(n *yaml.Node) (any, error) {
 	case yaml.SequenceNode:
 		s := make([]any, len(n.Content))
 		for i, c := range n.Content {
-			v, err := wireValue(c)
+			v, err := wireValue(c, budget)
 			if err != nil {
 				return nil, err
 			}
@@ -357,19 +384,6 @@ func wireValue(n *yaml.Node) (any, error) {
 		return n.Value, nil
 	}
 	return nil, fmt.Errorf("line %d: unexpected YAML node", n.Line)
-}
-
-// snake turns a quoted camelCase name back into snake_case for messages.
-func snake(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		if unicode.IsUpper(r) {
-			b.WriteByte('_')
-			r = unicode.ToLower(r)
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
 }
 
 // camel turns snake_case into camelCase; keys without an underscore are kept.

@@ -1,9 +1,18 @@
 package sim
 
 import (
+	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/tickrules/tickrules/clock"
+	"github.com/tickrules/tickrules/exchange"
 )
 
 func TestDemoLoads(t *testing.T) {
@@ -46,4 +55,54 @@ func TestParseScenarioErrors(t *testing.T) {
 			}
 		})
 	}
+}
+
+// stubMarket is a market with one constant price and no book, for tests
+// that must not depend on sim/market.
+type stubMarket struct{}
+
+func (stubMarket) PriceAt(string, time.Time) (decimal.Decimal, bool) {
+	return decimal.NewFromInt(100), true
+}
+func (stubMarket) Book(string, time.Time, int) (bids, asks []exchange.PriceLevel) {
+	return []exchange.PriceLevel{{"99.9", "5"}}, []exchange.PriceLevel{{"100.1", "5"}}
+}
+func (stubMarket) FuturesOpen(time.Time, bool) bool { return true }
+func (stubMarket) StockOrderBook(string, time.Time) (exchange.StockOrderBook, error) {
+	return exchange.StockOrderBook{}, nil
+}
+func (stubMarket) StockFills(string, time.Time, int) ([]exchange.StockFill, error) { return nil, nil }
+func (stubMarket) StockInfo(string) ([]exchange.StockInfo, error)                  { return nil, nil }
+func (stubMarket) States(time.Time) []exchange.MarketState                         { return nil }
+func (stubMarket) Calendar() exchange.Calendar                                     { return exchange.Calendar{} }
+
+// FuzzParseScenario: no input makes the loader or New panic, and what the
+// loader accepts, New builds or rejects with an error.
+func FuzzParseScenario(f *testing.F) {
+	f.Add(demoYAML)
+	files, _ := filepath.Glob(filepath.Join("..", "testdata", "scenarios", "*.yaml"))
+	for _, name := range files {
+		if b, err := os.ReadFile(name); err == nil {
+			f.Add(b)
+		}
+	}
+	f.Add([]byte("clock: {start: 2026-01-01T00:00:00Z}\ncontracts: [{product_type: USDT-FUTURES, symbol: X, price_place: \"-1\"}]\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		sc, err := ParseScenario(data, "fuzz.yaml", ".")
+		if err != nil {
+			if !errors.Is(err, ErrScenario) {
+				t.Fatalf("error does not wrap ErrScenario: %v", err)
+			}
+			return
+		}
+		x, err := New(sc, Options{Clock: clock.NewVirtual(sc.Clock.Start), Market: stubMarket{}})
+		if err != nil {
+			return
+		}
+		for _, a := range x.Accounts() {
+			if _, err := a.AllPositions(context.Background(), exchange.AllPositionsRequest{ProductType: exchange.USDTFutures}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	})
 }

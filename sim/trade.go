@@ -308,7 +308,7 @@ func (a *Account) selfTrades(o *order, levels []level) []*order {
 		worst = levels[len(levels)-1].price
 	}
 	var out []*order
-	for _, p := range a.pending {
+	for _, p := range a.livePending() {
 		if p == o || p.c != o.c || p.buys() == o.buys() || p.orderType != exchange.Limit {
 			continue
 		}
@@ -446,7 +446,14 @@ func (a *Account) ClickBackhand(ctx context.Context, req exchange.ClickBackhandR
 	a.submit(co)
 	oo, _, err := a.admit(opening)
 	if err != nil {
-		return exchange.OrderAck{}, fmt.Errorf("position closed but the reverse position was not opened: %w", err)
+		// The close stands; say so, under the code of what failed.
+		var ae *exchange.APIError
+		if !errors.As(err, &ae) {
+			return exchange.OrderAck{}, err
+		}
+		wrapped := *ae
+		wrapped.Msg = "the position was closed but the reverse position was not opened: " + ae.Msg
+		return exchange.OrderAck{}, &wrapped
 	}
 	a.submit(oo)
 	return exchange.OrderAck{OrderID: oo.id, ClientOID: oo.clientOID}, nil
@@ -528,7 +535,7 @@ func (a *Account) SetPositionMode(ctx context.Context, req exchange.SetPositionM
 			return exchange.SetPositionModeResult{}, apiErr(op, exchange.CodePosModeLocked, "the position mode cannot be changed while positions exist")
 		}
 	}
-	for _, o := range a.pending {
+	for _, o := range a.livePending() {
 		if o.c.productType == req.ProductType {
 			return exchange.SetPositionModeResult{}, apiErr(op, exchange.CodePosModeLocked, "the position mode cannot be changed while orders exist")
 		}

@@ -84,7 +84,15 @@ func New(opts Options) (*Market, error) {
 		instruments: make(map[string]*instrument, len(opts.Paths)+len(opts.StockPairs)),
 		pairBySym:   make(map[string]*stockPair, len(opts.StockPairs)),
 	}
-	cal, err := newCalendar(opts.Calendar)
+	calSpec := opts.Calendar
+	if calSpec.USHolidays {
+		holidays, err := usHolidayClosures(opts.Start, opts.End)
+		if err != nil {
+			return nil, err
+		}
+		calSpec.Closures = append(slices.Clone(calSpec.Closures), holidays...)
+	}
+	cal, err := newCalendar(calSpec)
 	if err != nil {
 		return nil, err
 	}

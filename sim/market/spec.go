@@ -67,6 +67,10 @@ type CalendarSpec struct {
 	// case (default, when absent: SATURDAY, SUNDAY; an empty list means
 	// none). They close every session of that trading day; see Session.
 	RegularClosed []string `yaml:"regular_closed,omitempty" json:"regular_closed,omitempty"`
+	// USHolidays adds the US exchange holidays (see USHolidays) of every
+	// year from the scenario's start to its end (two years on when it has
+	// none) to Closures.
+	USHolidays bool `yaml:"us_holidays,omitempty" json:"us_holidays,omitempty"`
 }
 
 // ClosureSpec is one irregular closure: local Eastern times "YYYY-MM-DD HH:mm",

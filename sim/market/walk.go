@@ -72,6 +72,9 @@ func newWalk(spec WalkSpec, start, end time.Time) (*walk, error) {
 
 func (w *walk) ticks(t time.Time, tick decimal.Decimal) int64 {
 	i := int64(0)
+	if w.sigma == 0 {
+		return decimal.NewFromFloat(w.start).DivRound(tick, 0).IntPart()
+	}
 	if t.After(w.origin) {
 		i = min(int64(t.Sub(w.origin)/w.step), w.lastStep)
 	}

@@ -201,4 +201,3 @@ func BenchmarkPlaceCancelHTTPSim(b *testing.B) {
 	place := `{"symbol":"BTCUSDT","productType":"USDT-FUTURES","marginMode":"crossed","marginCoin":"USDT","size":"0.01","side":"buy","orderType":"limit","price":"20000","clientOid":%q}`
 	benchRoundTrip(b, SimBackend(x), "demo-key", "demo-secret", "demo-passphrase", place)
 }
-

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"strconv"
 	"time"
 
 	"github.com/tickrules/tickrules/exchange"
@@ -60,14 +61,15 @@ func errorReply(err error) reply {
 	return failure(http.StatusInternalServerError, exchange.CodeTransient45001, msgInternal)
 }
 
-// write encodes r in the envelope with requestTime now and sends it.
-func (r reply) write(w http.ResponseWriter, now time.Time) error {
+// encode returns the envelope of r with requestTime now. A response whose
+// data cannot be encoded is a simulator bug; it becomes an internal error so
+// that the client still gets a well-formed envelope, and the returned reply
+// says so.
+func (r reply) encode(now time.Time) (reply, []byte) {
 	var data json.RawMessage
 	if r.data != nil {
 		b, err := json.Marshal(r.data)
 		if err != nil {
-			// A response type that cannot be encoded is a simulator bug; the
-			// client still gets a well-formed envelope.
 			r = failure(http.StatusInternalServerError, exchange.CodeTransient45001, msgInternal)
 		} else {
 			data = b
@@ -80,10 +82,10 @@ func (r reply) write(w http.ResponseWriter, now time.Time) error {
 		Data:        data,
 	})
 	if err != nil {
-		return err
+		// Only strings and a number are left to encode; this cannot fail,
+		// and if it ever did the client must still get an envelope.
+		r = failure(http.StatusInternalServerError, exchange.CodeTransient45001, msgInternal)
+		body = []byte(`{"code":"45001","msg":"` + msgInternal + `","requestTime":` + strconv.FormatInt(now.UnixMilli(), 10) + `,"data":null}`)
 	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(r.status)
-	_, err = w.Write(body)
-	return err
+	return r, body
 }

@@ -45,7 +45,7 @@ func write[Req, Resp any](m func(exchange.Trader, context.Context, Req) (Resp, e
 }
 
 // noParams adapts a Reader method without a request (states, calendar).
-// Query parameters sent anyway are ignored, as the exchange does.
+// Query parameters sent anyway are ignored.
 func noParams[Resp any](m func(exchange.Reader, context.Context) (Resp, error)) handlerFunc {
 	return func(ctx context.Context, t target, _ decodeFunc) (any, error) {
 		return m(t.reader, ctx)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -269,5 +270,26 @@ func TestResponsesAreDeterministic(t *testing.T) {
 		if a[i] != b[i] {
 			t.Errorf("response %d differs:\n%s\n%s", i, a[i], b[i])
 		}
+	}
+}
+
+func TestOverallIPLimit(t *testing.T) {
+	s := New(Options{Backend: newFakeBackend()})
+	info, _ := exchange.LookupOp(exchange.OpOrderDetail)
+	// Many uids behind one IP: each uid stays under detail's 10/s, the IP
+	// reaches the overall 6000 per minute.
+	for i := range exchange.IPLimitPerMinute {
+		if !s.allow(info, "uid-"+strconv.Itoa(i), "127.0.0.1", testStart) {
+			t.Fatalf("request %d denied below the overall IP limit", i+1)
+		}
+	}
+	if s.allow(info, "uid-fresh", "127.0.0.1", testStart) {
+		t.Fatal("request above 6000 per minute from one IP allowed")
+	}
+	if !s.allow(info, "uid-fresh", "127.0.0.2", testStart) {
+		t.Fatal("another IP was limited")
+	}
+	if !s.allow(info, "uid-fresh", "127.0.0.1", testStart.Add(10*time.Millisecond)) {
+		t.Fatal("the IP bucket did not refill one request per 10 ms")
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -128,4 +129,43 @@ func TestSimulatorDropAfterProcessing(t *testing.T) {
 	h2 := h.withoutFaults()
 	r := h2.do(call{method: "GET", target: pathDetail + "?clientOid=sim-1&productType=USDT-FUTURES&symbol=BTCUSDT"})
 	r.expect(t, http.StatusOK, exchange.CodeSuccess)
+}
+
+// TestSimulatorRejectionsOverHTTP sends, raw and hand-signed, the requests
+// that exchange.Client refuses before sending (so the conformance suite over
+// HTTP never gets them to the server) and checks that the simulator answers
+// them over HTTP with the code the client would have reported.
+func TestSimulatorRejectionsOverHTTP(t *testing.T) {
+	h := newSimHarness(t, func(o *Options) { o.DisableRateLimits = true })
+	var batch strings.Builder
+	for i := range 51 {
+		if i > 0 {
+			batch.WriteByte(',')
+		}
+		batch.WriteString(`{"size":"0.01","price":"50000","side":"buy","orderType":"limit"}`)
+	}
+	day := int64(24 * 60 * 60 * 1000)
+	start := testStart.UnixMilli() - 40*day
+	ms := func(v int64) string { return strconv.FormatInt(v, 10) }
+	tests := []struct {
+		name string
+		c    call
+		code string
+	}{
+		{"limit order without price", call{method: "POST", target: pathPlace,
+			body: `{"symbol":"BTCUSDT","productType":"USDT-FUTURES","marginMode":"crossed","marginCoin":"USDT","size":"0.01","side":"buy","orderType":"limit"}`}, exchange.CodeParamEmpty},
+		{"batch of 51", call{method: "POST", target: "/api/v2/mix/order/batch-place-order",
+			body: `{"symbol":"BTCUSDT","productType":"USDT-FUTURES","marginMode":"crossed","marginCoin":"USDT","orderList":[` + batch.String() + `]}`}, exchange.CodeBatchTooLarge},
+		{"newPrice without newSize", call{method: "POST", target: "/api/v2/mix/order/modify-order",
+			body: `{"symbol":"BTCUSDT","productType":"USDT-FUTURES","orderId":"1","newClientOid":"n-1","newPrice":"50000"}`}, exchange.CodeSizePriceTogether},
+		{"fill-history over a week", call{method: "GET",
+			target: "/api/v2/mix/order/fill-history?endTime=" + ms(start+8*day) + "&productType=USDT-FUTURES&startTime=" + ms(start)}, exchange.CodeSpanTooLarge},
+		{"spot-record over 30 days", call{method: "GET",
+			target: "/api/v2/tax/spot-record?endTime=" + ms(start+31*day) + "&startTime=" + ms(start)}, exchange.CodeSpanTooLarge},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h.do(tt.c).expect(t, http.StatusBadRequest, tt.code)
+		})
+	}
 }

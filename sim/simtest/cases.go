@@ -130,17 +130,17 @@ func Cases() []Case {
 			}
 		}},
 		{"force/fok larger than the depth at the price is cancelled unfilled", func(t *testing.T, e *Env) {
-			ack := e.Place(t, e.OneWay, withForce(Order(btc, buy, limit, "1", "50006"), exchange.FOK))
+			ack := e.Place(t, e.OneWay, withForce(Order(btc, buy, limit, "5", "50006"), exchange.FOK))
 			d := e.WantState(t, e.OneWay, btc, ack.OrderID, exchange.StateCanceled)
 			if !d.BaseVolume.IsZero() {
 				t.Fatalf("fok filled %s", d.BaseVolume)
 			}
 		}},
 		{"state/gtc takes what crosses and rests the rest as partially_filled", func(t *testing.T, e *Env) {
-			ack := e.Place(t, e.OneWay, Order(btc, buy, limit, "1", "50006"))
+			ack := e.Place(t, e.OneWay, Order(btc, buy, limit, "5", "50006"))
 			d := e.WantState(t, e.OneWay, btc, ack.OrderID, exchange.StatePartiallyFilled)
-			if f := d.BaseVolume.MustDecimal(); !f.IsPositive() || !f.LessThan(dec("1")) {
-				t.Fatalf("baseVolume = %s, want part of 1", d.BaseVolume)
+			if f := d.BaseVolume.MustDecimal(); !f.IsPositive() || !f.LessThan(dec("5")) {
+				t.Fatalf("baseVolume = %s, want part of 5", d.BaseVolume)
 			}
 			p := e.Pending(t, e.OneWay, exchange.PendingOrdersRequest{Status: exchange.StatePartiallyFilled})
 			if len(p.EntrustedList) != 1 || p.EntrustedList[0].OrderID != ack.OrderID {
@@ -150,7 +150,7 @@ func Cases() []Case {
 			WantCode(t, err, exchange.CodeModifyOnlyUnfilled)
 			e.Advance(2 * time.Hour) // the path falls through 50006: the rest fills as maker
 			e.WantState(t, e.OneWay, btc, ack.OrderID, exchange.StateFilled)
-			e.WantPosition(t, e.OneWay, btc, exchange.Long, "1")
+			e.WantPosition(t, e.OneWay, btc, exchange.Long, "5")
 		}},
 		{"stp/cancel_taker cancels the incoming order", func(t *testing.T, e *Env) {
 			maker := e.Place(t, e.OneWay, Order(btc, sell, limit, "0.01", "50100"))
@@ -440,6 +440,47 @@ func Cases() []Case {
 			}
 			if p := e.Pending(t, e.OneWay, exchange.PendingOrdersRequest{Status: exchange.StatePartiallyFilled}); len(p.EntrustedList) != 0 {
 				t.Fatalf("status filter partially_filled returned %d orders", len(p.EntrustedList))
+			}
+		}},
+		{"query/filters and fill pagination", func(t *testing.T, e *Env) {
+			a := e.Place(t, e.OneWay, withClientOID(Order(btc, buy, limit, "0.01", "49000"), "f-a"))
+			e.Place(t, e.OneWay, withClientOID(Order(btc, buy, limit, "0.01", "48000"), "f-b"))
+			if p := e.Pending(t, e.OneWay, exchange.PendingOrdersRequest{OrderID: a.OrderID, ClientOID: "f-b"}); len(p.EntrustedList) != 1 || p.EntrustedList[0].ClientOID != "f-a" {
+				t.Fatalf("orderId wins over clientOid: %+v", p.EntrustedList)
+			}
+			if p := e.Pending(t, e.OneWay, exchange.PendingOrdersRequest{ClientOID: "f-b"}); len(p.EntrustedList) != 1 || p.EntrustedList[0].ClientOID != "f-b" {
+				t.Fatalf("clientOid filter: %+v", p.EntrustedList)
+			}
+			_, err := e.OneWay.OrderDetail(e.Ctx, exchange.OrderDetailRequest{Symbol: eth, ProductType: usdt, OrderID: a.OrderID})
+			WantCode(t, err, exchange.CodeOrderNotExist2)
+			_, err = e.OneWay.BatchCancelOrders(e.Ctx, exchange.BatchCancelOrdersRequest{ProductType: usdt, OrderIDList: []exchange.OrderRef{{OrderID: a.OrderID}}})
+			WantCode(t, err, exchange.CodeParamEmpty)
+			for range 3 {
+				e.Place(t, e.OneWay, Order(btc, buy, market, "0.01", ""))
+			}
+			all, err := e.OneWay.Fills(e.Ctx, exchange.FillsRequest{ProductType: usdt, Symbol: btc})
+			Must(t, err)
+			if len(all.FillList) < 3 {
+				t.Fatalf("fills = %d, want at least 3", len(all.FillList))
+			}
+			var paged []string
+			cursor := ""
+			for range len(all.FillList) + 1 {
+				p, err := e.OneWay.Fills(e.Ctx, exchange.FillsRequest{ProductType: usdt, Symbol: btc, Limit: 1, IDLessThan: cursor})
+				Must(t, err)
+				if len(p.FillList) == 0 {
+					break
+				}
+				paged = append(paged, p.FillList[0].TradeID)
+				cursor = p.EndID
+			}
+			if len(paged) != len(all.FillList) {
+				t.Fatalf("paged %d fills one by one, the full page has %d", len(paged), len(all.FillList))
+			}
+			for i, f := range all.FillList {
+				if paged[i] != f.TradeID {
+					t.Fatalf("fill %d: paged %s, full page %s", i, paged[i], f.TradeID)
+				}
 			}
 		}},
 		{"query/history by orderSource, fill-history span", func(t *testing.T, e *Env) {

@@ -79,15 +79,29 @@ func RunConformance(t *testing.T, newHarness NewHarness) {
 	}
 }
 
-// WantCode fails unless err is an *exchange.APIError with code.
+// WantCode fails unless err carries the exchange code: an *exchange.APIError
+// from the exchange, or an *exchange.ValidationError with that Code from a
+// client that refused the request before sending it (the same rule, found
+// earlier; an empty Code means 40017).
 func WantCode(t *testing.T, err error, code string) {
 	t.Helper()
 	var ae *exchange.APIError
-	if !errors.As(err, &ae) {
+	var ve *exchange.ValidationError
+	switch {
+	case errors.As(err, &ae):
+		if ae.Code != code {
+			t.Fatalf("code = %s (%s), want %s", ae.Code, ae.Msg, code)
+		}
+	case errors.As(err, &ve):
+		got := ve.Code
+		if got == "" {
+			got = exchange.CodeParamVerify
+		}
+		if got != code {
+			t.Fatalf("validation error %v has code %s, want %s", ve, got, code)
+		}
+	default:
 		t.Fatalf("error = %v, want exchange code %s", err, code)
-	}
-	if ae.Code != code {
-		t.Fatalf("code = %s (%s), want %s", ae.Code, ae.Msg, code)
 	}
 }
 

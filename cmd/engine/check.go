@@ -1,0 +1,275 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/tickrules/tickrules/exchange"
+	"github.com/tickrules/tickrules/marketdata"
+	"github.com/tickrules/tickrules/rules"
+	"github.com/tickrules/tickrules/sim"
+)
+
+// venueCatalogTimeout bounds fetching contracts and stock pairs with --venue.
+const venueCatalogTimeout = 15 * time.Second
+
+// cmdCheck loads rule files and reports every mistake. Findings go to
+// stderr (text) or stdout (--format json); the per-file summary and the
+// polling budget go to stdout.
+func cmdCheck(ctx context.Context, env *cliEnv, args []string) int {
+	fs := flag.NewFlagSet("engine check", flag.ContinueOnError)
+	fs.SetOutput(env.stderr)
+	format := fs.String("format", "text", "output `format`: text or json")
+	venue := fs.String("venue", "", "`URL` of a running venue (e.g. engine sim) to read contracts and stock pairs from (and, with credentials in the environment, the account's position modes); default: the demo scenario's")
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "usage: engine check [--format text|json] [--venue URL] DIR|FILE...")
+		fmt.Fprintln(fs.Output(), "\nChecks rule files for every mistake that can be found without running them.")
+		fmt.Fprintln(fs.Output(), "Exit status: 0 all valid, 1 mistakes found, 2 usage error.")
+		fs.PrintDefaults()
+	}
+	paths, err := parseInterspersed(fs, args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
+		return exitUsage
+	}
+	if *format != "text" && *format != "json" {
+		fmt.Fprintf(env.stderr, "engine check: --format must be text or json (got %q)\n", *format)
+		return exitUsage
+	}
+	if len(paths) == 0 {
+		fmt.Fprintln(env.stderr, "engine check: name at least one rules directory or file")
+		fs.Usage()
+		return exitUsage
+	}
+	cat, modes, err := checkCatalog(ctx, env, *venue)
+	if err != nil {
+		fmt.Fprintf(env.stderr, "engine check: %v\n", err)
+		return exitFail
+	}
+	opts := rules.LoadOptions{Catalog: cat, Getenv: env.getenv, PositionModes: modes}
+	rs, findings := rules.Load(ctx, paths, opts)
+	loaded := []*rules.File(nil)
+	if rs != nil {
+		loaded = rs.Files
+	} else {
+		// Count the rules of the files that did load, for the summary.
+		loaded, _ = rules.Check(ctx, paths, opts)
+	}
+	var budget rules.Budget
+	if rs != nil {
+		if budget, err = rules.PollingBudget(rs.Demand(cat), cat.Contracts); err != nil {
+			fmt.Fprintf(env.stderr, "engine check: %v\n", err)
+			return exitFail
+		}
+	}
+	files := summarize(paths, loaded, findings)
+	if *format == "json" {
+		return writeCheckJSON(env.stdout, env.stderr, files, findings, budget)
+	}
+	if len(findings) > 0 {
+		if err := findings.Render(env.stderr); err != nil {
+			return exitFail
+		}
+		fmt.Fprintln(env.stderr)
+	}
+	for _, f := range files {
+		fmt.Fprintln(env.stdout, f.line())
+	}
+	if findings.HasErrors() {
+		errs, warns := findings.Count()
+		fmt.Fprintf(env.stderr, "%s, %s\n", count(errs, "error"), count(warns, "warning"))
+		return exitFail
+	}
+	if len(budget.Lines) > 0 {
+		fmt.Fprintln(env.stdout, "polling budget (requests the rules' data needs, against the rate limits):")
+		if err := budget.Write(env.stdout); err != nil {
+			return exitFail
+		}
+	}
+	return exitOK
+}
+
+// parseInterspersed parses flags that may come before, between or after
+// the positional arguments (engine check DIR --format json).
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		if fs.NArg() == 0 {
+			return pos, nil
+		}
+		pos = append(pos, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+}
+
+// fileSummary is one line of check's summary.
+type fileSummary struct {
+	Path     string `json:"path"`
+	Rules    int    `json:"rules"`
+	Errors   int    `json:"errors"`
+	Warnings int    `json:"warnings"`
+}
+
+func (f fileSummary) line() string {
+	switch {
+	case f.Errors > 0:
+		return fmt.Sprintf("%s: %s", f.Path, count(f.Errors, "error"))
+	case f.Warnings > 0:
+		return fmt.Sprintf("%s: %s OK, %s", f.Path, count(f.Rules, "rule"), count(f.Warnings, "warning"))
+	}
+	return fmt.Sprintf("%s: %s OK", f.Path, count(f.Rules, "rule"))
+}
+
+func count(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// summarize counts rules, errors and warnings per file, in the order the
+// loader reads the files.
+func summarize(paths []string, loaded []*rules.File, findings rules.Errors) []fileSummary {
+	var out []fileSummary
+	index := map[string]int{}
+	add := func(path string) int {
+		if i, ok := index[path]; ok {
+			return i
+		}
+		index[path] = len(out)
+		out = append(out, fileSummary{Path: path})
+		return len(out) - 1
+	}
+	for _, p := range paths {
+		files, err := rules.RuleFiles(p)
+		if err != nil {
+			continue // the loader reported it
+		}
+		for _, f := range files {
+			add(f)
+		}
+	}
+	for _, f := range loaded {
+		out[add(f.Path)].Rules = len(f.Rules)
+	}
+	for _, e := range findings {
+		i := add(e.File)
+		if e.Severity == rules.SeverityWarning {
+			out[i].Warnings++
+		} else {
+			out[i].Errors++
+		}
+	}
+	return out
+}
+
+// checkReport is the --format json output.
+type checkReport struct {
+	OK       bool               `json:"ok"`
+	Files    []fileSummary      `json:"files"`
+	Findings rules.Errors       `json:"findings"`
+	Budget   []rules.BudgetLine `json:"budget"`
+}
+
+func writeCheckJSON(stdout, stderr io.Writer, files []fileSummary, findings rules.Errors, budget rules.Budget) int {
+	rep := checkReport{OK: !findings.HasErrors(), Files: files, Findings: findings, Budget: budget.Lines}
+	if rep.Findings == nil {
+		rep.Findings = rules.Errors{}
+	}
+	if rep.Budget == nil {
+		rep.Budget = []rules.BudgetLine{}
+	}
+	out, err := json.MarshalIndent(rep, "", "  ")
+	if err != nil {
+		fmt.Fprintf(stderr, "engine check: %v\n", err)
+		return exitFail
+	}
+	if _, err := fmt.Fprintf(stdout, "%s\n", out); err != nil {
+		return exitFail
+	}
+	if !rep.OK {
+		return exitFail
+	}
+	return exitOK
+}
+
+// checkCatalog returns the contracts and stock pairs rules are checked
+// against: the demo scenario's, or those a running venue serves. With a
+// venue and credentials (TICKRULES_API_KEY, ... as for engine run) it also
+// reads the account's position mode per product type, so that raw fields
+// the mode forbids are reported; without credentials the modes stay unknown.
+func checkCatalog(ctx context.Context, env *cliEnv, venueURL string) (*rules.Catalog, map[exchange.ProductType]exchange.PosMode, error) {
+	if venueURL == "" {
+		return demoCatalog(), nil, nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, venueCatalogTimeout)
+	defer cancel()
+	creds, err := loadCredentials(env.getenv, os.Stat, os.ReadFile)
+	if err != nil {
+		return nil, nil, err
+	}
+	client, err := exchange.NewClient(exchange.ClientOptions{BaseURL: venueURL, Credentials: creds})
+	if err != nil {
+		return nil, nil, fmt.Errorf("--venue: %w", err)
+	}
+	var contracts []marketdata.ProductContract
+	for _, pt := range exchange.ProductTypes() {
+		cs, err := client.Contracts(ctx, exchange.ContractsRequest{ProductType: pt})
+		if err != nil {
+			return nil, nil, fmt.Errorf("--venue: read %s contracts: %w", pt, err)
+		}
+		for _, c := range cs {
+			contracts = append(contracts, marketdata.ProductContract{ProductType: pt, Contract: c})
+		}
+	}
+	pairs, err := client.StockInfo(ctx, exchange.StockInfoRequest{})
+	if err != nil {
+		return nil, nil, fmt.Errorf("--venue: read stock pairs: %w", err)
+	}
+	if creds.IsZero() {
+		return rules.NewCatalog(contracts, pairs), nil, nil
+	}
+	modes := map[exchange.ProductType]exchange.PosMode{}
+	for _, pt := range exchange.ProductTypes() {
+		accounts, err := client.Accounts(ctx, exchange.AccountsRequest{ProductType: pt})
+		if err != nil {
+			return nil, nil, fmt.Errorf("--venue: read %s account (position mode): %w", pt, err)
+		}
+		for _, a := range accounts {
+			if a.PosMode != "" {
+				modes[pt] = a.PosMode
+			}
+		}
+	}
+	return rules.NewCatalog(contracts, pairs), modes, nil
+}
+
+// demoCatalog is the catalog of the built-in demo scenario, the venue
+// engine run uses when no other is given.
+func demoCatalog() *rules.Catalog {
+	sc := sim.Demo()
+	contracts := make([]marketdata.ProductContract, len(sc.Contracts))
+	for i, c := range sc.Contracts {
+		contracts[i] = marketdata.ProductContract{ProductType: c.ProductType, Contract: c.Contract}
+	}
+	pairs := make([]exchange.StockInfo, len(sc.StockPairs))
+	for i, p := range sc.StockPairs {
+		wt := exchange.LowerNo
+		if p.WeekendTradable {
+			wt = exchange.LowerYes
+		}
+		pairs[i] = exchange.StockInfo{Symbol: p.Symbol, Code: p.Code, Name: p.Name, TradingPeriod: p.TradingPeriod, WeekendTradable: wt}
+	}
+	return rules.NewCatalog(contracts, pairs)
+}

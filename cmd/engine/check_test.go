@@ -1,0 +1,181 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tickrules/tickrules/clock"
+	"github.com/tickrules/tickrules/rules"
+	"github.com/tickrules/tickrules/sim"
+	"github.com/tickrules/tickrules/sim/server"
+)
+
+const (
+	examplesDir = "../../examples/rules"
+	badDir      = "../../rules/testdata/bad"
+)
+
+func TestCheck(t *testing.T) {
+	tests := []struct {
+		name       string
+		args       []string
+		wantCode   int
+		wantStdout []string
+		wantStderr []string
+	}{
+		{"examples are valid", []string{"check", examplesDir}, exitOK,
+			[]string{"examples/rules/cut-losses.yaml: 3 rules OK", "examples/rules/flatten-before-close.yaml: 1 rule OK",
+				"polling budget", "stock-orderbook: 2 pairs every 1s = 2 of 10 req/s (per uid)"}, nil},
+		{"a bad file exits 1 with file:line:col, source and caret", []string{"check", badDir + "/size-zero.yaml"}, exitFail,
+			[]string{"size-zero.yaml: 1 error"},
+			[]string{"size-zero.yaml:10:17: size must be greater than 0, got 0", "          size: 0\n", "^", "1 error, 0 warnings"}},
+		{"every error of several files", []string{"check", badDir + "/size-zero.yaml", badDir + "/unknown-variable.yaml"}, exitFail,
+			nil, []string{"size-zero.yaml:10:17", "unknown-variable.yaml:4:11: unknown variable markt", "hint: did you mean market?", "2 errors"}},
+		{"warnings alone pass", []string{"check", badDir + "/percent-for-ratio.yaml"}, exitOK,
+			[]string{"percent-for-ratio.yaml: 1 rule OK, 1 warning"}, []string{"warning: unrealized_pnl_pct"}},
+		{"flags after the directory", []string{"check", badDir + "/size-zero.yaml", "--format", "text"}, exitFail, nil, []string{"size-zero.yaml:10:17"}},
+		{"no directory is a usage error", []string{"check"}, exitUsage, nil, []string{"name at least one"}},
+		{"unknown format is a usage error", []string{"check", "--format", "xml", examplesDir}, exitUsage, nil, []string{"--format must be text or json"}},
+		{"missing directory", []string{"check", "no/such/dir"}, exitFail, nil, []string{"no/such/dir: no such file or directory"}},
+		{"help", []string{"check", "-h"}, exitOK, nil, []string{"usage: engine check"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, stdout, stderr := runCLI(t, tt.args...)
+			if code != tt.wantCode {
+				t.Errorf("exit code %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tt.wantCode, stdout, stderr)
+			}
+			for _, w := range tt.wantStdout {
+				if !strings.Contains(stdout, w) {
+					t.Errorf("stdout does not contain %q:\n%s", w, stdout)
+				}
+			}
+			for _, w := range tt.wantStderr {
+				if !strings.Contains(stderr, w) {
+					t.Errorf("stderr does not contain %q:\n%s", w, stderr)
+				}
+			}
+		})
+	}
+}
+
+func TestCheckJSON(t *testing.T) {
+	code, stdout, _ := runCLI(t, "check", "--format", "json", badDir+"/size-zero.yaml", examplesDir)
+	if code != exitFail {
+		t.Errorf("exit code %d, want %d", code, exitFail)
+	}
+	var rep checkReport
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+		t.Fatalf("%v\n%s", err, stdout)
+	}
+	if rep.OK || len(rep.Findings) != 1 || rep.Findings[0].Line != 10 || rep.Findings[0].Column != 17 {
+		t.Errorf("report %+v", rep)
+	}
+	if len(rep.Files) != 5 || rep.Files[0].Errors != 1 || rep.Files[1].Rules == 0 {
+		t.Errorf("files %+v", rep.Files)
+	}
+
+	code, stdout, _ = runCLI(t, "check", "--format", "json", examplesDir)
+	if code != exitOK {
+		t.Errorf("exit code %d for valid rules", code)
+	}
+	rep = checkReport{}
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if !rep.OK || len(rep.Findings) != 0 || len(rep.Budget) == 0 {
+		t.Errorf("report %+v", rep)
+	}
+}
+
+// TestCheckVenue reads the catalog from a running simulator: a symbol the
+// demo has is accepted, one it lacks is reported.
+func TestCheckVenue(t *testing.T) {
+	// A virtual clock, moved on 2s before each check, keeps the public
+	// stock-info limit (1 request/s per IP) from throttling the checks and
+	// stays within the 30s timestamp window of the client's wall clock.
+	clk := clock.NewVirtual(time.Now())
+	x, err := sim.New(sim.Demo(), sim.Options{Clock: clk})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(server.New(server.Options{Backend: server.SimBackend(x), Clock: clk}))
+	defer srv.Close()
+	dir := t.TempDir()
+	write := func(name, body string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	good := write("good.yaml", "rules:\n  - name: g\n    when: stock(\"TSLA\").spread_bps < 8\n    actions: [close_positions: { symbol: TSLAUSDT }]\n")
+	bad := write("bad.yaml", "rules:\n  - name: b\n    when: market.is_open\n    actions: [close_positions: { symbol: MSFTUSDT }]\n")
+	if code, stdout, stderr := checkAt(clk, t, "check", "--venue", srv.URL, good); code != exitOK {
+		t.Errorf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	code, _, stderr := checkAt(clk, t, "check", "--venue", srv.URL, bad)
+	if code != exitFail || !strings.Contains(stderr, "MSFTUSDT is not a futures contract") {
+		t.Errorf("exit %d\n%s", code, stderr)
+	}
+	// With the hedge-mode demo account's credentials, a one-way raw field is
+	// a mistake the check can prove.
+	raw := write("raw.yaml", "rules:\n  - name: r\n    when: market.is_open\n    actions:\n      - place_order: { symbol: TSLAUSDT, side: buy, reduce_only: true, type: market, size: 1 }\n")
+	hedge := map[string]string{"TICKRULES_API_KEY": "demo-hedge-key", "TICKRULES_API_SECRET": "demo-hedge-secret", "TICKRULES_API_PASSPHRASE": "demo-hedge-passphrase"}
+	code, _, stderr = checkEnvAt(clk, t, func(k string) string { return hedge[k] }, "check", "--venue", srv.URL, raw)
+	if code != exitFail || !strings.Contains(stderr, "reduce_only is for one-way mode; this account is in hedge mode") {
+		t.Errorf("hedge account: exit %d\n%s", code, stderr)
+	}
+	if code, stdout, stderr := checkAt(clk, t, "check", "--venue", srv.URL, raw); code != exitOK {
+		t.Errorf("without credentials the mode is unknown and raw fields pass: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	if code, _, stderr := checkAt(clk, t, "check", "--venue", "http://127.0.0.1:1", good); code != exitFail || !strings.Contains(stderr, "--venue") {
+		t.Errorf("unreachable venue: exit %d\n%s", code, stderr)
+	}
+}
+
+// checkAt and checkEnvAt run the CLI after moving the venue's clock on.
+func checkAt(clk *clock.Virtual, t *testing.T, args ...string) (int, string, string) {
+	clk.Advance(2 * time.Second)
+	return runCLI(t, args...)
+}
+
+func checkEnvAt(clk *clock.Virtual, t *testing.T, getenv func(string) string, args ...string) (int, string, string) {
+	clk.Advance(2 * time.Second)
+	return runCLIEnv(t, getenv, args...)
+}
+
+func TestSchemaAndDocsCommands(t *testing.T) {
+	code, stdout, _ := runCLI(t, "schema")
+	if code != exitOK || stdout != string(rules.Schema()) || !json.Valid([]byte(stdout)) {
+		t.Errorf("engine schema: exit %d, output is not the schema", code)
+	}
+	code, stdout, _ = runCLI(t, "docs", "--out", "-")
+	if code != exitOK || stdout != string(rules.Reference()) {
+		t.Errorf("engine docs --out -: exit %d", code)
+	}
+	out := filepath.Join(t.TempDir(), "sub", "reference.md")
+	code, stdout, _ = runCLI(t, "docs", "--out", out)
+	got, err := os.ReadFile(out)
+	if code != exitOK || err != nil || string(got) != string(rules.Reference()) || !strings.Contains(stdout, "wrote ") {
+		t.Errorf("engine docs --out FILE: exit %d, %v", code, err)
+	}
+	if code, _, _ := runCLI(t, "schema", "extra"); code != exitUsage {
+		t.Errorf("engine schema extra: exit %d", code)
+	}
+}
+
+func runCLIEnv(t *testing.T, getenv func(string) string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	env := &cliEnv{stdout: &out, stderr: &errb, getenv: getenv}
+	code = dispatch(context.Background(), env, args)
+	return code, out.String(), errb.String()
+}

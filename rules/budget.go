@@ -1,0 +1,162 @@
+package rules
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/tickrules/tickrules/exchange"
+	"github.com/tickrules/tickrules/marketdata"
+)
+
+// Demand turns what the enabled rules read into what the pollers fetch:
+// the State parts, the stock pairs (every pair of the catalog when a rule
+// reads pairs it does not name), the product types (those named, every
+// product type of the catalog when a rule reads contracts it does not name,
+// else the product types of the files' defaults) and the strategy-order
+// categories of those product types.
+func (rs *RuleSet) Demand(cat *Catalog) marketdata.Demand {
+	rd := rs.reads
+	d := marketdata.Demand{Parts: rd.Parts, StockPairs: slices.Clone(rd.Stocks), ProductTypes: slices.Clone(rd.ProductTypes)}
+	if rd.AllStocks && cat != nil {
+		for _, p := range cat.StockPairs {
+			d.StockPairs = append(d.StockPairs, p.Symbol)
+		}
+	}
+	if rd.AllFutures && cat != nil {
+		for _, c := range cat.Contracts {
+			d.ProductTypes = append(d.ProductTypes, c.ProductType)
+		}
+	}
+	if len(d.ProductTypes) == 0 {
+		for _, f := range rs.Files {
+			d.ProductTypes = append(d.ProductTypes, f.Defaults.ProductType)
+		}
+	}
+	slices.Sort(d.StockPairs)
+	d.StockPairs = slices.Compact(d.StockPairs)
+	slices.Sort(d.ProductTypes)
+	d.ProductTypes = slices.Compact(d.ProductTypes)
+	for _, pt := range d.ProductTypes {
+		if c, ok := productCategory(pt); ok {
+			d.Categories = append(d.Categories, c)
+		}
+	}
+	return d
+}
+
+func productCategory(pt exchange.ProductType) (exchange.Category, bool) {
+	switch pt {
+	case exchange.USDTFutures:
+		return exchange.CategoryUSDTFutures, true
+	case exchange.COINFutures:
+		return exchange.CategoryCOINFutures, true
+	case exchange.USDCFutures:
+		return exchange.CategoryUSDCFutures, true
+	}
+	return "", false
+}
+
+// BudgetLine is the polling of one operation: how many keys (pairs,
+// product types, categories) it is called for, how often, and the share of
+// the operation's rate limit that takes.
+type BudgetLine struct {
+	Op        exchange.Op    `json:"op"`
+	Part      string         `json:"part"`
+	Keys      int            `json:"keys"`
+	KeyKind   string         `json:"key_kind,omitempty"` // "pair", "product type", "category"; empty for one call
+	Interval  time.Duration  `json:"interval_ns"`
+	PerSecond float64        `json:"per_second"`
+	Limit     float64        `json:"limit_per_second"`
+	Scope     exchange.Scope `json:"scope"`
+}
+
+// Budget is the polling the rules imply, computed by the pollers' own
+// planner (marketdata.NewPoller) so that it is what the engine will do.
+type Budget struct {
+	Lines []BudgetLine
+}
+
+// planOnly satisfies the poller's Reader and Clock for planning: NewPoller
+// only plans, and nothing here is ever called.
+type planOnly struct {
+	marketdata.Reader
+	marketdata.Clock
+}
+
+// PollingBudget plans the polling of demand and returns, per operation, the
+// request rate against its limit.
+func PollingBudget(demand marketdata.Demand, contracts []marketdata.ProductContract) (Budget, error) {
+	var b Budget
+	for _, part := range demand.Parts.Parts() {
+		one := demand
+		one.Parts = marketdata.PartSet(0).Add(part)
+		p, err := marketdata.NewPoller(marketdata.PollerOptions{Reader: planOnly{}, Clock: planOnly{}, Demand: one, Contracts: contracts})
+		if err != nil {
+			return Budget{}, fmt.Errorf("plan polling of %s: %w", part, err)
+		}
+		iv := p.Interval(part)
+		rates := p.Budget()
+		ops := make([]exchange.Op, 0, len(rates))
+		for op := range rates {
+			ops = append(ops, op)
+		}
+		slices.Sort(ops)
+		for _, op := range ops {
+			info, ok := exchange.LookupOp(op)
+			if !ok {
+				return Budget{}, fmt.Errorf("plan polling of %s: no rate limit for %s", part, op)
+			}
+			line := BudgetLine{Op: op, Part: part.String(), Interval: iv, PerSecond: rates[op],
+				Limit: float64(info.Rate) / info.Per.Seconds(), Scope: info.Scope, Keys: 1}
+			if iv > 0 {
+				line.Keys = int(math.Round(rates[op] * iv.Seconds()))
+			}
+			line.KeyKind = budgetKeyKind(part)
+			b.Lines = append(b.Lines, line)
+		}
+	}
+	return b, nil
+}
+
+func budgetKeyKind(part marketdata.Part) string {
+	switch part {
+	case marketdata.PartStockBook, marketdata.PartStockTrades:
+		return "pair"
+	case marketdata.PartPositions, marketdata.PartOrders, marketdata.PartBalances:
+		return "product type"
+	case marketdata.PartStrategyOrders:
+		return "category"
+	}
+	return ""
+}
+
+// Write prints one line per operation, e.g.
+// "stock-orderbook: 3 pairs every 1s = 3 of 10 req/s (per uid)".
+func (b Budget) Write(w io.Writer) error {
+	for _, l := range b.Lines {
+		what := "1 call"
+		if l.KeyKind != "" {
+			what = plural(l.Keys, l.KeyKind)
+		}
+		if _, err := fmt.Fprintf(w, "  %s: %s every %s = %s of %s req/s (per %s)\n",
+			l.Op, what, l.Interval, formatRate(l.PerSecond), formatRate(l.Limit), l.Scope); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return strconv.Itoa(n) + " " + word + "s"
+}
+
+func formatRate(v float64) string {
+	return strconv.FormatFloat(math.Round(v*1000)/1000, 'f', -1, 64)
+}

@@ -1,0 +1,28 @@
+// Package rules is the rule language of tickrules: the YAML files that
+// traders who are not programmers write, loaded strictly, compiled once, and
+// every mistake reported where it is.
+//
+// A rule file has optional defaults (product type, margin coin, margin mode,
+// position mode) and a list of rules. A rule has a name, a condition (when:,
+// an expr expression over the polled State), timing (for, cooldown, once),
+// a priority, an optional for_each list of symbols, and actions:
+// place_order, batch_place, modify_order, cancel_order, batch_cancel,
+// reverse_position, close_positions, cancel_all and log. An action parameter
+// is a literal or, when it starts with "=", a formula compiled at load.
+//
+// Load reads a directory tree of rule files and returns a RuleSet, or every
+// finding (Errors) with file, line and column, the source line, a caret and
+// a hint. ${ENV} references are resolved before parsing without moving any
+// position, and expression errors map into the YAML file for plain, quoted
+// and block scalars. Each rule knows what it reads (Rule.Reads) so polling
+// covers exactly that; RuleSet.Demand and PollingBudget turn that into the
+// pollers' plan and its cost against the rate limits.
+//
+// The loader, the JSON Schema (Schema) and the reference (Reference) are
+// generated from the same tables: FileKeys, DefaultsKeys, RuleKeys, Actions
+// here, and Variables, Functions and marketdata.Objects on the expression
+// side (compile.go, env.go, functions.go), so they cannot disagree.
+//
+// docs/writing-rules.md is the guide for authors; docs/reference.md the
+// generated reference.
+package rules

@@ -1,0 +1,165 @@
+package rules
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestGeneratedDocsAreCurrent fails when docs/rules.schema.json or
+// docs/reference.md differ from what engine schema and engine docs print.
+// Regenerate with: go run ./cmd/engine schema > docs/rules.schema.json &&
+// go run ./cmd/engine docs (or go test ./rules -run Generated -update).
+func TestGeneratedDocsAreCurrent(t *testing.T) {
+	for _, tc := range []struct {
+		path string
+		gen  func() []byte
+	}{
+		{"../docs/rules.schema.json", Schema},
+		{"../docs/reference.md", Reference},
+	} {
+		t.Run(tc.path, func(t *testing.T) {
+			got := tc.gen()
+			if *update {
+				if err := os.WriteFile(tc.path, got, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(tc.path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Errorf("%s is stale: regenerate it (go test ./rules -run Generated -update)", tc.path)
+			}
+		})
+	}
+}
+
+// TestSchemaNamesEveryKeyAndAction checks the schema against the loader's
+// tables: every key, action and parameter, and every choice's values.
+func TestSchemaNamesEveryKeyAndAction(t *testing.T) {
+	var s map[string]any
+	if err := json.Unmarshal(Schema(), &s); err != nil {
+		t.Fatal(err)
+	}
+	defs := s["definitions"].(map[string]any)
+	rule := defs["rule"].(map[string]any)["properties"].(map[string]any)
+	for _, k := range RuleKeys() {
+		if _, ok := rule[k.Name]; !ok {
+			t.Errorf("rule key %s missing from the schema", k.Name)
+		}
+	}
+	for _, d := range Actions() {
+		a, ok := defs["action_"+string(d.Kind)].(map[string]any)
+		if !ok {
+			t.Errorf("action %s missing from the schema", d.Kind)
+			continue
+		}
+		props := a["properties"].(map[string]any)
+		if len(props) != len(d.Params) {
+			t.Errorf("action %s: schema has %d parameters, the loader %d", d.Kind, len(props), len(d.Params))
+		}
+		for _, p := range d.Params {
+			ps, ok := props[p.Name].(map[string]any)
+			if !ok {
+				t.Errorf("%s.%s missing from the schema", d.Kind, p.Name)
+				continue
+			}
+			if p.Type == ParamChoice {
+				enum, _ := ps["enum"].([]any)
+				if len(enum) != len(p.Values) {
+					t.Errorf("%s.%s: schema enum %v, loader %v", d.Kind, p.Name, enum, p.Values)
+				}
+			}
+		}
+	}
+}
+
+// TestReferenceNamesEverything checks that the reference lists every
+// action, parameter, rule key, variable and function.
+func TestReferenceNamesEverything(t *testing.T) {
+	ref := string(Reference())
+	var want []string
+	for _, d := range Actions() {
+		want = append(want, "### "+string(d.Kind))
+		for _, p := range d.Params {
+			want = append(want, "| `"+p.Name+"` |")
+		}
+	}
+	for _, k := range RuleKeys() {
+		want = append(want, "| `"+k.Name+"` |")
+	}
+	for _, v := range Variables() {
+		want = append(want, "| `"+v.Name+"` |")
+	}
+	for _, f := range Functions() {
+		want = append(want, "| `"+f.Name+"(")
+	}
+	for _, w := range want {
+		if !strings.Contains(ref, w) {
+			t.Errorf("reference does not contain %q", w)
+		}
+	}
+}
+
+// TestActionExamplesLoad loads the example of every action, as the
+// reference shows it, inside a rule.
+func TestActionExamplesLoad(t *testing.T) {
+	for _, d := range Actions() {
+		t.Run(string(d.Kind), func(t *testing.T) {
+			src := "rules:\n  - name: example\n    when: market.is_open\n    actions:\n      - " +
+				strings.ReplaceAll(d.Example, "\n", "\n        ") + "\n"
+			_, errs := LoadBytes(context.Background(), "example.yaml", []byte(src), testOptions())
+			if len(errs) > 0 {
+				t.Fatalf("example of %s does not load:\n%s\n%v", d.Kind, src, errs)
+			}
+		})
+	}
+}
+
+// TestGuideExamplesLoad loads every ```yaml block of docs/writing-rules.md
+// and every file of examples/rules: a guide whose examples fail would teach
+// mistakes. (Blocks fenced as text show mistakes and output on purpose.)
+func TestGuideExamplesLoad(t *testing.T) {
+	data, err := os.ReadFile("../docs/writing-rules.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks := 0
+	rest := string(data)
+	for {
+		start := strings.Index(rest, "```yaml\n")
+		if start < 0 {
+			break
+		}
+		rest = rest[start+len("```yaml\n"):]
+		end := strings.Index(rest, "```")
+		if end < 0 {
+			t.Fatal("unclosed ```yaml block")
+		}
+		block := rest[:end]
+		rest = rest[end+3:]
+		blocks++
+		name := "writing-rules.md#" + strconv.Itoa(blocks)
+		env := func(string) string { return "" }
+		_, errs := LoadBytes(context.Background(), name, []byte(block), LoadOptions{Catalog: loadCatalog(), Getenv: env})
+		if len(errs) > 0 {
+			var buf bytes.Buffer
+			_ = errs.Render(&buf)
+			t.Errorf("example %d of the guide has findings:\n%s\n%s", blocks, block, buf.String())
+		}
+	}
+	if blocks < 8 {
+		t.Errorf("found only %d yaml examples in the guide", blocks)
+	}
+	rs, errs := Load(context.Background(), []string{"../examples/rules"}, LoadOptions{Catalog: loadCatalog()})
+	if len(errs) > 0 || rs == nil || len(rs.Rules) == 0 {
+		t.Errorf("examples/rules: %v", errs)
+	}
+}
