@@ -12,54 +12,6 @@ import (
 	"github.com/tickrules/tickrules/marketdata"
 )
 
-// Demand turns what the enabled rules read into what the pollers fetch:
-// the State parts, the stock pairs (every pair of the catalog when a rule
-// reads pairs it does not name), the product types (those named, every
-// product type of the catalog when a rule reads contracts it does not name,
-// else the product types of the files' defaults) and the strategy-order
-// categories of those product types.
-func (rs *RuleSet) Demand(cat *Catalog) marketdata.Demand {
-	rd := rs.reads
-	d := marketdata.Demand{Parts: rd.Parts, StockPairs: slices.Clone(rd.Stocks), ProductTypes: slices.Clone(rd.ProductTypes)}
-	if rd.AllStocks && cat != nil {
-		for _, p := range cat.StockPairs {
-			d.StockPairs = append(d.StockPairs, p.Symbol)
-		}
-	}
-	if rd.AllFutures && cat != nil {
-		for _, c := range cat.Contracts {
-			d.ProductTypes = append(d.ProductTypes, c.ProductType)
-		}
-	}
-	if len(d.ProductTypes) == 0 {
-		for _, f := range rs.Files {
-			d.ProductTypes = append(d.ProductTypes, f.Defaults.ProductType)
-		}
-	}
-	slices.Sort(d.StockPairs)
-	d.StockPairs = slices.Compact(d.StockPairs)
-	slices.Sort(d.ProductTypes)
-	d.ProductTypes = slices.Compact(d.ProductTypes)
-	for _, pt := range d.ProductTypes {
-		if c, ok := productCategory(pt); ok {
-			d.Categories = append(d.Categories, c)
-		}
-	}
-	return d
-}
-
-func productCategory(pt exchange.ProductType) (exchange.Category, bool) {
-	switch pt {
-	case exchange.USDTFutures:
-		return exchange.CategoryUSDTFutures, true
-	case exchange.COINFutures:
-		return exchange.CategoryCOINFutures, true
-	case exchange.USDCFutures:
-		return exchange.CategoryUSDCFutures, true
-	}
-	return "", false
-}
-
 // BudgetLine is the polling of one operation: how many keys (pairs,
 // product types, categories) it is called for, how often, and the share of
 // the operation's rate limit that takes.
@@ -87,8 +39,9 @@ type planOnly struct {
 	marketdata.Clock
 }
 
-// PollingBudget plans the polling of demand and returns, per operation, the
-// request rate against its limit.
+// PollingBudget plans the polling of demand (engine.Demand of a rule set,
+// what engine run polls) and returns, per operation, the request rate
+// against its limit.
 func PollingBudget(demand marketdata.Demand, contracts []marketdata.ProductContract) (Budget, error) {
 	var b Budget
 	for _, part := range demand.Parts.Parts() {

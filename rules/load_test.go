@@ -147,7 +147,8 @@ func TestPollingBudgetOfGoodRules(t *testing.T) {
 	if errs.HasErrors() {
 		t.Fatal(errs)
 	}
-	d := rs.Demand(cat)
+	rd := rs.Reads()
+	d := marketdata.Demand{Parts: rd.Parts, StockPairs: rd.Stocks, ProductTypes: rd.ProductTypes}
 	b, err := PollingBudget(d, cat.Contracts)
 	if err != nil {
 		t.Fatal(err)

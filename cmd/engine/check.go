@@ -10,6 +10,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/tickrules/tickrules/engine"
 	"github.com/tickrules/tickrules/exchange"
 	"github.com/tickrules/tickrules/marketdata"
 	"github.com/tickrules/tickrules/rules"
@@ -65,7 +66,7 @@ func cmdCheck(ctx context.Context, env *cliEnv, args []string) int {
 	}
 	var budget rules.Budget
 	if rs != nil {
-		if budget, err = rules.PollingBudget(rs.Demand(cat), cat.Contracts); err != nil {
+		if budget, err = rules.PollingBudget(engine.Demand(rs, cat), cat.Contracts); err != nil {
 			fmt.Fprintf(env.stderr, "engine check: %v\n", err)
 			return exitFail
 		}
