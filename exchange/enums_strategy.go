@@ -1,6 +1,7 @@
 package exchange
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 )
@@ -176,6 +177,11 @@ func flexString(b []byte) (string, error) {
 	}
 	switch b[0] {
 	case '"':
+		// Fast path: numbers and ids never carry escapes, and a nested
+		// json.Unmarshal per field was most of the decode time of a page.
+		if n := len(b); n >= 2 && b[n-1] == '"' && bytes.IndexByte(b[1:n-1], '\\') < 0 && bytes.IndexByte(b[1:n-1], '"') < 0 {
+			return string(b[1 : n-1]), nil
+		}
 		var s string
 		if err := json.Unmarshal(b, &s); err != nil {
 			return "", err
