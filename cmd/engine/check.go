@@ -12,7 +12,6 @@ import (
 
 	"github.com/tickrules/tickrules/engine"
 	"github.com/tickrules/tickrules/exchange"
-	"github.com/tickrules/tickrules/marketdata"
 	"github.com/tickrules/tickrules/rules"
 	"github.com/tickrules/tickrules/sim"
 )
@@ -212,7 +211,8 @@ func writeCheckJSON(stdout, stderr io.Writer, files []fileSummary, findings rule
 // the mode forbids are reported; without credentials the modes stay unknown.
 func checkCatalog(ctx context.Context, env *cliEnv, venueURL string) (*rules.Catalog, map[exchange.ProductType]exchange.PosMode, error) {
 	if venueURL == "" {
-		return demoCatalog(), nil, nil
+		cat, err := demoCatalog(ctx)
+		return cat, nil, err
 	}
 	ctx, cancel := context.WithTimeout(ctx, venueCatalogTimeout)
 	defer cancel()
@@ -224,53 +224,26 @@ func checkCatalog(ctx context.Context, env *cliEnv, venueURL string) (*rules.Cat
 	if err != nil {
 		return nil, nil, fmt.Errorf("--venue: %w", err)
 	}
-	var contracts []marketdata.ProductContract
-	for _, pt := range exchange.ProductTypes() {
-		cs, err := client.Contracts(ctx, exchange.ContractsRequest{ProductType: pt})
-		if err != nil {
-			return nil, nil, fmt.Errorf("--venue: read %s contracts: %w", pt, err)
-		}
-		for _, c := range cs {
-			contracts = append(contracts, marketdata.ProductContract{ProductType: pt, Contract: c})
-		}
-	}
-	pairs, err := client.StockInfo(ctx, exchange.StockInfoRequest{})
+	cat, err := rules.FetchCatalog(ctx, client)
 	if err != nil {
-		return nil, nil, fmt.Errorf("--venue: read stock pairs: %w", err)
+		return nil, nil, fmt.Errorf("--venue: %w", err)
 	}
 	if creds.IsZero() {
-		return rules.NewCatalog(contracts, pairs), nil, nil
+		return cat, nil, nil
 	}
-	modes := map[exchange.ProductType]exchange.PosMode{}
-	for _, pt := range exchange.ProductTypes() {
-		accounts, err := client.Accounts(ctx, exchange.AccountsRequest{ProductType: pt})
-		if err != nil {
-			return nil, nil, fmt.Errorf("--venue: read %s account (position mode): %w", pt, err)
-		}
-		for _, a := range accounts {
-			if a.PosMode != "" {
-				modes[pt] = a.PosMode
-			}
-		}
+	modes, err := readPositionModes(ctx, client)
+	if err != nil {
+		return nil, nil, fmt.Errorf("--venue: %w", err)
 	}
-	return rules.NewCatalog(contracts, pairs), modes, nil
+	return cat, modes, nil
 }
 
 // demoCatalog is the catalog of the built-in demo scenario, the venue
 // engine run uses when no other is given.
-func demoCatalog() *rules.Catalog {
-	sc := sim.Demo()
-	contracts := make([]marketdata.ProductContract, len(sc.Contracts))
-	for i, c := range sc.Contracts {
-		contracts[i] = marketdata.ProductContract{ProductType: c.ProductType, Contract: c.Contract}
+func demoCatalog(ctx context.Context) (*rules.Catalog, error) {
+	x, err := sim.New(sim.Demo(), sim.Options{})
+	if err != nil {
+		return nil, err
 	}
-	pairs := make([]exchange.StockInfo, len(sc.StockPairs))
-	for i, p := range sc.StockPairs {
-		wt := exchange.LowerNo
-		if p.WeekendTradable {
-			wt = exchange.LowerYes
-		}
-		pairs[i] = exchange.StockInfo{Symbol: p.Symbol, Code: p.Code, Name: p.Name, TradingPeriod: p.TradingPeriod, WeekendTradable: wt}
-	}
-	return rules.NewCatalog(contracts, pairs)
+	return rules.FetchCatalog(ctx, x.Public())
 }
