@@ -79,14 +79,55 @@ type Engine struct {
 	env   *rules.Env
 	vm    vm.VM
 	ticks int64
+	// skipped counts ticks Run dropped because a tick overran.
+	skipped int64
+	tc      tickCache
+}
+
+// tickCache holds what every rule of one tick would otherwise compute again:
+// the once-period keys and the staleness of each distinct set of parts.
+type tickCache struct {
+	periods [2]periodEntry // OncePerDay, OncePerSession
+	stale   map[marketdata.PartSet]staleEntry
+}
+
+type periodEntry struct {
+	done bool
+	key  string
+	err  error
+}
+
+type staleEntry struct {
+	part  marketdata.Part
+	stale bool
+}
+
+// reset empties the cache for a new tick, keeping its storage.
+func (c *tickCache) reset() {
+	c.periods = [2]periodEntry{}
+	clear(c.stale)
 }
 
 // ruleRun is the runtime of one rule.
 type ruleRun struct {
 	rule   *rules.Rule
 	timing Timing
+	// reads are the parts the rule needs fresh: what its condition reads,
+	// plus the market session for once: per_session. Fixed at plan time.
+	reads  marketdata.PartSet
 	state  RuleState
 	traces ring
+	stats  RuleStats
+}
+
+// RuleStats counts one rule's evaluations since the engine started (or the
+// rule was first loaded); a reload carries them over by name. They feed the
+// metrics, read at scrape time, so the tick pays one increment for them.
+type RuleStats struct {
+	Evaluations int64 // ticks on which the rule was evaluated or skipped
+	Firings     int64
+	Errors      int64 // evaluations that failed (not stale data)
+	Stale       int64 // evaluations skipped because a part was stale or missing
 }
 
 // New returns an engine over opts.Rules, with rule states restored from
@@ -104,7 +145,7 @@ func New(opts Options) (*Engine, error) {
 	if opts.Tick <= 0 {
 		opts.Tick = time.Second
 	}
-	e := &Engine{opts: opts, env: rules.NewEnv(nil)}
+	e := &Engine{opts: opts, env: rules.NewEnv(nil), tc: tickCache{stale: map[marketdata.PartSet]staleEntry{}}}
 	saved := map[string]RuleState{}
 	if opts.Store != nil {
 		var err error
@@ -112,20 +153,27 @@ func New(opts Options) (*Engine, error) {
 			return nil, fmt.Errorf("engine: restore rule states: %w", err)
 		}
 	}
-	e.rules = e.plan(opts.Rules, saved)
+	e.rules = e.plan(opts.Rules, saved, nil)
 	return e, nil
 }
 
-// plan orders the rules and gives each its saved state, carried by name.
-func (e *Engine) plan(rs *rules.RuleSet, saved map[string]RuleState) []*ruleRun {
+// plan orders the rules and gives each its saved state, carried by name;
+// stats, when given, carry the counters of a reload over by name.
+func (e *Engine) plan(rs *rules.RuleSet, saved map[string]RuleState, stats map[string]RuleStats) []*ruleRun {
 	runs := make([]*ruleRun, 0, len(rs.Rules))
 	for _, r := range rs.Rules {
-		runs = append(runs, &ruleRun{
+		run := &ruleRun{
 			rule:   r,
 			timing: Timing{For: r.For, Cooldown: r.Cooldown, Once: Once(r.Once)},
+			reads:  r.Reads().Parts,
 			state:  saved[r.Name],
 			traces: newRing(e.opts.TraceDepth),
-		})
+			stats:  stats[r.Name],
+		}
+		if run.timing.Once == OncePerSession {
+			run.reads = run.reads.Add(marketdata.PartMarket)
+		}
+		runs = append(runs, run)
 	}
 	slices.SortStableFunc(runs, func(a, b *ruleRun) int {
 		if c := cmp.Compare(b.rule.Priority, a.rule.Priority); c != 0 {
@@ -142,10 +190,12 @@ func (e *Engine) Reload(rs *rules.RuleSet) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	saved := make(map[string]RuleState, len(e.rules))
+	stats := make(map[string]RuleStats, len(e.rules))
 	for _, r := range e.rules {
 		saved[r.rule.Name] = r.state
+		stats[r.rule.Name] = r.stats
 	}
-	e.rules = e.plan(rs, saved)
+	e.rules = e.plan(rs, saved, stats)
 	e.opts.Logger.Info("rules reloaded", zap.Int("rules", len(e.rules)))
 }
 
@@ -166,18 +216,20 @@ func (e *Engine) Step(ctx context.Context, now time.Time) []*Firing {
 	}
 	ready := st != nil && polled
 	e.env.SetState(st)
+	e.tc.reset()
 	var firings []*Firing
 	changed := false
 	for _, r := range e.rules {
-		tr := Trace{At: now, Tick: e.ticks}
-		fired := e.evaluate(r, st, ready, &tr)
+		tr := r.traces.next()
+		*tr = Trace{At: now, Tick: e.ticks}
+		fired := e.evaluate(r, st, ready, tr)
 		if tr.Transition != "" {
 			changed = true
-			e.logTransition(r, &tr)
+			e.logTransition(r, tr)
 		}
-		r.traces.push(tr)
 		if fired {
-			firings = append(firings, &Firing{Rule: r.rule, At: now, Seq: r.state.Firings, State: st, Env: e.env, VM: &e.vm, Trace: tr})
+			r.stats.Firings++
+			firings = append(firings, &Firing{Rule: r.rule, At: now, Seq: r.state.Firings, State: st, Env: e.env, VM: &e.vm, Trace: *tr})
 		}
 	}
 	if changed && e.opts.Store != nil {
@@ -212,20 +264,20 @@ func (e *Engine) evaluate(r *ruleRun, st *marketdata.State, ready bool, tr *Trac
 		tr.Reason, tr.Phase = ReasonNotStarted, r.state.Phase
 		return false
 	}
-	reads := r.rule.Reads().Parts
-	if r.timing.Once == OncePerSession {
-		reads = reads.Add(marketdata.PartMarket)
-	}
-	period, perr := e.periodKey(r.timing.Once, st)
-	part, stale := e.opts.Source.Stale(st, reads)
+	r.stats.Evaluations++
+	period, perr := e.period(r.timing.Once, st)
+	part, stale := e.stale(st, r.reads)
 	if stale {
+		r.stats.Stale++
 		tr.Detail = "stale or missing data: " + part.String()
 	} else if perr != nil {
+		r.stats.Errors++
 		tr.Detail = perr.Error()
 	} else {
 		ok, err := r.rule.Condition.EvalBool(&e.vm, e.env)
 		switch {
 		case err != nil:
+			r.stats.Errors++
 			tr.Detail = err.Error()
 		case ok:
 			out, tr.Result = True, true
@@ -244,6 +296,34 @@ func (e *Engine) evaluate(r *ruleRun, st *marketdata.State, ready bool, tr *Trac
 		tr.Values = explain(r.rule, &e.vm, e.env)
 	}
 	return fired
+}
+
+// period is periodKey, computed once per tick for each kind of Once.
+func (e *Engine) period(once Once, st *marketdata.State) (string, error) {
+	i := 0
+	switch once {
+	case OncePerDay:
+	case OncePerSession:
+		i = 1
+	default:
+		return "", nil
+	}
+	c := &e.tc.periods[i]
+	if !c.done {
+		c.key, c.err = e.periodKey(once, st)
+		c.done = true
+	}
+	return c.key, c.err
+}
+
+// stale asks the source about parts once per tick for each distinct set.
+func (e *Engine) stale(st *marketdata.State, parts marketdata.PartSet) (marketdata.Part, bool) {
+	if c, ok := e.tc.stale[parts]; ok {
+		return c.part, c.stale
+	}
+	part, stale := e.opts.Source.Stale(st, parts)
+	e.tc.stale[parts] = staleEntry{part: part, stale: stale}
+	return part, stale
 }
 
 // periodKey is the key of the current session or Eastern day for Once.
@@ -299,6 +379,17 @@ func (e *Engine) Traces(rule string) []Trace {
 	return nil
 }
 
+// Stats returns every rule's counters, by name, and the ticks Run skipped.
+func (e *Engine) Stats() (rules map[string]RuleStats, ticks, skipped int64) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	out := make(map[string]RuleStats, len(e.rules))
+	for _, r := range e.rules {
+		out[r.rule.Name] = r.stats
+	}
+	return out, e.ticks, e.skipped
+}
+
 // States returns every rule's state, by name.
 func (e *Engine) States() map[string]RuleState {
 	e.mu.Lock()
@@ -306,15 +397,24 @@ func (e *Engine) States() map[string]RuleState {
 	return e.snapshot()
 }
 
-// Run steps every Tick until ctx is done.
+// Run steps on a grid of Tick from the clock's time at start until ctx is
+// done. A tick that overruns does not shift the grid: the ticks it covered
+// are skipped (and counted), never replayed in a burst, and the next tick
+// runs at the next grid point after the clock's time.
 func (e *Engine) Run(ctx context.Context) error {
 	next := e.opts.Clock.Now()
 	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		e.Step(ctx, next)
-		next = next.Add(e.opts.Tick)
-		if now := e.opts.Clock.Now(); next.Before(now) {
-			// A slow tick: skip the missed ones rather than replay them in a burst.
-			next = now
+		var missed int64
+		next, missed = nextTick(next, e.opts.Clock.Now(), e.opts.Tick)
+		if missed > 0 {
+			e.mu.Lock()
+			e.skipped += missed
+			e.mu.Unlock()
+			e.opts.Logger.Warn("tick overran; ticks skipped", zap.Int64("skipped", missed), zap.Time("next", next))
 		}
 		select {
 		case <-ctx.Done():
@@ -322,4 +422,14 @@ func (e *Engine) Run(ctx context.Context) error {
 		case <-e.opts.Clock.After(next.Sub(e.opts.Clock.Now())):
 		}
 	}
+}
+
+// nextTick is the first point of the grid last + k*tick (k >= 1) that is not
+// before now, and how many grid points before it were missed.
+func nextTick(last, now time.Time, tick time.Duration) (time.Time, int64) {
+	k := int64(1)
+	if d := now.Sub(last); d > tick {
+		k = int64((d + tick - 1) / tick) // ceil(d / tick)
+	}
+	return last.Add(time.Duration(k) * tick), k - 1
 }

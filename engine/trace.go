@@ -24,24 +24,27 @@ type Trace struct {
 // ring keeps the last n traces of a rule.
 type ring struct {
 	buf  []Trace
-	next int
+	pos  int
 	full bool
 }
 
 func newRing(n int) ring { return ring{buf: make([]Trace, n)} }
 
-func (r *ring) push(t Trace) {
-	r.buf[r.next] = t
-	r.next++
-	if r.next == len(r.buf) {
-		r.next, r.full = 0, true
+// next returns the slot of the next trace, to be filled in place: a tick
+// writes each rule's trace once, without copying it.
+func (r *ring) next() *Trace {
+	t := &r.buf[r.pos]
+	r.pos++
+	if r.pos == len(r.buf) {
+		r.pos, r.full = 0, true
 	}
+	return t
 }
 
 // list returns the kept traces, oldest first.
 func (r *ring) list() []Trace {
 	if !r.full {
-		return append([]Trace(nil), r.buf[:r.next]...)
+		return append([]Trace(nil), r.buf[:r.pos]...)
 	}
-	return append(append([]Trace(nil), r.buf[r.next:]...), r.buf[:r.next]...)
+	return append(append([]Trace(nil), r.buf[r.pos:]...), r.buf[:r.pos]...)
 }

@@ -70,6 +70,9 @@ type PollerOptions struct {
 	// SpotWindow is how far back spot records are read (default 24h).
 	SpotWindow time.Duration
 	Build      BuildOptions
+	// OnFetch, when set, is called after every fetch with its part, key,
+	// wall-clock duration and error (metrics use it).
+	OnFetch func(part Part, key string, took time.Duration, err error)
 }
 
 // baseInterval is how often a part is worth polling when the rate limit is
@@ -214,6 +217,15 @@ func (p *Poller) Interval(part Part) time.Duration {
 	return 0
 }
 
+// Parts returns the set of parts the poller fetches.
+func (p *Poller) Parts() PartSet {
+	var s PartSet
+	for _, t := range p.tasks {
+		s = s.Add(t.part)
+	}
+	return s
+}
+
 // Budget lists, per operation, the requests per second the pollers make.
 func (p *Poller) Budget() map[exchange.Op]float64 {
 	out := map[exchange.Op]float64{}
@@ -252,7 +264,11 @@ func (p *Poller) PollDue(ctx context.Context) error {
 		if !due {
 			continue
 		}
+		began := time.Now()
 		err := p.fetch(ctx, t, now)
+		if p.opts.OnFetch != nil {
+			p.opts.OnFetch(t.part, t.key, time.Since(began), err)
+		}
 		p.mu.Lock()
 		t.due = now.Add(t.interval)
 		if err == nil {

@@ -83,6 +83,9 @@ type BuildOptions struct {
 	// TradeWindow is the span of fills for volume, trades_count and vwap;
 	// 0 means DefaultTradeWindow.
 	TradeWindow time.Duration
+	// Books, when set, reuses the parsed levels of an order book across
+	// the States built from the same fetch.
+	Books *BookCache
 }
 
 // NewState builds the State of one tick. Derived values are computed here,
@@ -101,7 +104,7 @@ func NewState(in BuildInput, opts BuildOptions) (*State, error) {
 		b.fail(err)
 	}
 	b.market(in.Market)
-	b.stocks(in.StockInfo, in.Books, in.Fills, opts.TradeWindow)
+	b.stocks(in.StockInfo, in.Books, in.Fills, opts.TradeWindow, opts.Books)
 	b.products(in.Contracts, in.Positions, in.Orders)
 	b.positions(in.Positions)
 	b.orders(in.Orders)
@@ -137,7 +140,7 @@ func (b *builder) market(in *MarketFetch) {
 	b.fetched(PartMarket, in.At)
 }
 
-func (b *builder) stocks(info *StockInfoInput, books []BookInput, fills []FillsInput, window time.Duration) {
+func (b *builder) stocks(info *StockInfoInput, books []BookInput, fills []FillsInput, window time.Duration, cache *BookCache) {
 	infos := map[string]*exchange.StockInfo{}
 	var infoAt time.Time
 	if info != nil {
@@ -172,7 +175,7 @@ func (b *builder) stocks(info *StockInfoInput, books []BookInput, fills []FillsI
 
 	b.s.stockByName = make(map[string]*Stock, 2*len(symbols))
 	for _, sym := range symbols {
-		st, err := newStock(sym, infos[sym], infoAt, bookOf[sym], fillsOf[sym], b.now, window, b.s.market)
+		st, err := newStock(sym, infos[sym], infoAt, bookOf[sym], fillsOf[sym], b.now, window, b.s.market, cache)
 		if err != nil {
 			b.fail(err)
 			continue

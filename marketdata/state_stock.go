@@ -89,7 +89,7 @@ func (s *Stock) Has(need Need) bool { return need&^s.have == 0 }
 // newStock builds a Stock from what was fetched for it; any argument may be
 // nil. market may be nil.
 func newStock(symbol string, info *exchange.StockInfo, infoAt time.Time, book *BookInput, fills *FillsInput,
-	now time.Time, window time.Duration, market *Market) (*Stock, error) {
+	now time.Time, window time.Duration, market *Market, cache *BookCache) (*Stock, error) {
 	s := &Stock{Symbol: symbol}
 	if info != nil {
 		s.have |= NeedInfo
@@ -106,7 +106,7 @@ func newStock(symbol string, info *exchange.StockInfo, infoAt time.Time, book *B
 		}
 	}
 	if book != nil {
-		if err := s.setBook(&book.Book, book.At, now); err != nil {
+		if err := s.setBook(&book.Book, book.At, now, cache); err != nil {
 			return nil, fmt.Errorf("stock %s book: %w", symbol, err)
 		}
 	}
@@ -128,18 +128,12 @@ func tradableNow(s *Stock, m *Market) bool {
 	return m.IsOpen && !m.IsHoliday && slices.Contains(s.TradingPeriods, m.Session)
 }
 
-func (s *Stock) setBook(b *exchange.StockOrderBook, at, now time.Time) error {
+func (s *Stock) setBook(b *exchange.StockOrderBook, at, now time.Time, cache *BookCache) error {
 	s.BookAt = at
-	var p numParser
-	s.bids = p.levels("b", b.Bids)
-	s.asks = p.levels("a", b.Asks)
-	if p.err != nil {
-		return p.err
+	var err error
+	if s.bids, s.asks, err = cache.levels(s.Symbol, b); err != nil {
+		return err
 	}
-	// The spec orders bids descending and asks ascending; sort anyway so
-	// that depth and the top of book do not depend on it.
-	slices.SortStableFunc(s.bids, func(x, y level) int { return cmpFloat(y.price, x.price) })
-	slices.SortStableFunc(s.asks, func(x, y level) int { return cmpFloat(x.price, y.price) })
 	if len(s.bids) == 0 || len(s.asks) == 0 {
 		return nil // fetched but one-sided: the book fields stay unknown
 	}

@@ -25,6 +25,9 @@ type cliEnv struct {
 	stdout io.Writer
 	stderr io.Writer
 	getenv func(string) string
+	// onMetrics, when set, is told the address engine run serves metrics
+	// on (tests scrape it).
+	onMetrics func(addr string)
 }
 
 // Exit codes shared by every subcommand.

@@ -13,9 +13,3 @@ func notYet(name, issue string) func(context.Context, *cliEnv, []string) int {
 		return exitUsage
 	}
 }
-
-var (
-	cmdTest     = notYet("test", "issue: backtesting and rule tests")
-	cmdBacktest = notYet("backtest", "issue: backtesting and rule tests")
-	cmdRecord   = notYet("record", "issue: backtesting and rule tests")
-)

@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
 
@@ -19,6 +20,7 @@ import (
 	"github.com/tickrules/tickrules/engine"
 	"github.com/tickrules/tickrules/exchange"
 	"github.com/tickrules/tickrules/marketdata"
+	"github.com/tickrules/tickrules/metrics"
 	"github.com/tickrules/tickrules/rules"
 	"github.com/tickrules/tickrules/sim"
 	"github.com/tickrules/tickrules/sim/server"
@@ -28,9 +30,11 @@ import (
 const liveBaseURL = "https://api.bitget.com"
 
 // demoRunOffset is where the embedded demo's clock starts after the demo
-// scenario's start (Monday 09:00 New York): one minute before the regular
-// session opens, so a newcomer sees session rules fire within a minute.
-const demoRunOffset = 29 * time.Minute
+// scenario's start (Monday 09:00 New York): at 09:29:30, half a minute
+// before the regular session opens, so that a newcomer sees the pre-market
+// state and then the open's rules fire well within a minute (at 09:29 the
+// first firing came exactly 60s in, too close to "within a minute").
+const demoRunOffset = 29*time.Minute + 30*time.Second
 
 // runConfig is the parsed command line of engine run.
 type runConfig struct {
@@ -133,12 +137,15 @@ type venueSet struct {
 	trader actions.Venue
 	pricer actions.Pricer
 	clock  engine.Clock
-	close  func()
+	// limiter is the client's rate limiter, for the metrics (nil in process).
+	limiter metrics.LimiterStats
+	close   func()
 	// start, when set, is called with the futures symbols the rules name
 	// before the engine starts (the dry run's price feed).
 	start func(ctx context.Context, symbols []string) error
 }
 
+// accountsReader reads the accounts (balances, position mode) of a product type.
 type accountsReader interface {
 	Accounts(ctx context.Context, req exchange.AccountsRequest) ([]exchange.Account, error)
 }
@@ -167,14 +174,18 @@ func openVenue(ctx context.Context, env *cliEnv, cfg *runConfig, log *zap.Logger
 	lim := exchange.NewLimiter(exchange.LimiterOptions{Clock: clk})
 	opts := exchange.ClientOptions{BaseURL: base, Credentials: creds, Clock: clk, Limiter: lim, Logger: log.Named("exchange")}
 	if cfg.dryRun {
-		return dryRunVenue(ctx, opts, log)
+		v, err := dryRunVenue(ctx, opts, log)
+		if v != nil {
+			v.limiter = lim
+		}
+		return v, err
 	}
 	c, err := exchange.NewClient(opts)
 	if err != nil {
 		return nil, err
 	}
 	log.Warn("LIVE TRADING: orders go to the venue", zap.String("venue", base))
-	return &venueSet{name: base, reader: c, cat: c, accts: c, trader: c, pricer: c, clock: clk, close: func() {}}, nil
+	return &venueSet{name: base, reader: c, cat: c, accts: c, trader: c, pricer: c, clock: clk, limiter: lim, close: func() {}}, nil
 }
 
 // embeddedDemo runs the demo scenario in process; its clock starts just
@@ -201,66 +212,53 @@ func embeddedDemo(cfg *runConfig, log *zap.Logger) (*venueSet, error) {
 // runEngine loads the rules and runs pollers, engine and reload watcher
 // until ctx ends.
 func runEngine(ctx context.Context, env *cliEnv, cfg *runConfig, v *venueSet, log *zap.Logger) int {
-	cat, err := rules.FetchCatalog(ctx, v.cat)
-	if err != nil {
-		fmt.Fprintf(env.stderr, "engine run: read contracts from %s: %v\n", v.name, err)
-		return exitFail
-	}
-	load := func(ctx context.Context) (*rules.RuleSet, error) {
-		rs, errs := rules.Load(ctx, cfg.rules, rules.LoadOptions{Catalog: cat, Getenv: env.getenv})
-		if rs == nil {
-			return nil, errors.New(errs.Error())
-		}
-		return rs, nil
-	}
-	rs, err := load(ctx)
-	if err != nil {
-		fmt.Fprintf(env.stderr, "%v\nengine run: the rules have errors; nothing was started\n", err)
-		return exitFail
-	}
-	modes := map[exchange.ProductType]exchange.PosMode{}
-	for _, pt := range exchange.ProductTypes() {
-		as, err := v.accts.Accounts(ctx, exchange.AccountsRequest{ProductType: pt})
-		if err != nil {
-			fmt.Fprintf(env.stderr, "engine run: read %s account: %v\n", pt, err)
-			return exitFail
-		}
-		if len(as) > 0 && as[0].PosMode != "" {
-			modes[pt] = as[0].PosMode
-		}
-	}
 	var safety *actions.Safety
 	if cfg.safety != "" {
+		var err error
 		if safety, err = actions.LoadSafety(cfg.safety); err != nil {
 			fmt.Fprintf(env.stderr, "engine run: %v\n", err)
 			return exitFail
 		}
-	}
-	guard := actions.NewGuard(actions.GuardOptions{Safety: safety, Now: v.clock.Now})
-	if v.start != nil {
-		if err := v.start(ctx, engine.FuturesSymbols(rs)); err != nil {
-			fmt.Fprintf(env.stderr, "engine run: %v\n", err)
-			return exitFail
-		}
-	}
-	demand := engine.Demand(rs, cat)
-	poller, err := marketdata.NewPoller(marketdata.PollerOptions{Reader: v.reader, Clock: v.clock, Logger: log.Named("poll"), Demand: demand, Contracts: cat.Contracts})
-	if err != nil {
-		fmt.Fprintf(env.stderr, "engine run: %v\n", err)
-		return exitFail
 	}
 	store, err := engine.NewStore(cfg.stateDir)
 	if err != nil {
 		fmt.Fprintf(env.stderr, "engine run: %v\n", err)
 		return exitFail
 	}
-	disp := actions.NewDispatcher(actions.DispatcherOptions{Venue: v.trader, Guard: guard, Clock: v.clock, Logger: log.Named("actions")})
-	exec := actions.NewExecutor(actions.ExecutorOptions{Dispatcher: disp, Catalog: cat, Modes: modes, Pricer: v.pricer, Logger: log.Named("actions")})
-	eng, err := engine.New(engine.Options{Rules: rs, Source: poller, Executor: engine.ActionsExecutor{X: exec}, Clock: v.clock,
-		Logger: log.Named("engine"), Store: store, Tick: cfg.tick})
-	if err != nil {
-		fmt.Fprintf(env.stderr, "engine run: %v\n", err)
+	reg := prometheus.NewRegistry()
+	var mx *metrics.Metrics
+	var polls marketdata.PollerOptions
+	eopts := engine.Options{Tick: cfg.tick}
+	if cfg.metrics != "" {
+		if mx, err = metrics.New(reg); err != nil {
+			fmt.Fprintf(env.stderr, "engine run: %v\n", err)
+			return exitFail
+		}
+		polls.OnFetch = mx.ObservePoll
+		eopts.OnFiring = func(f *engine.Firing) { mx.ObserveLegs(f.Legs) }
+	}
+	asm, err := engine.Assemble(ctx, engine.AssembleOptions{Reader: v.reader, Catalog: v.cat, Accounts: v.accts, Trader: v.trader,
+		Pricer: v.pricer, Clock: v.clock, Logger: log, RuleDirs: cfg.rules, Getenv: env.getenv, Safety: safety, Store: store, Poller: polls},
+		eopts)
+	if errors.Is(err, engine.ErrBadRules) {
+		fmt.Fprintf(env.stderr, "%v; nothing was started\n", err)
 		return exitFail
+	} else if err != nil {
+		fmt.Fprintf(env.stderr, "engine run: %s: %v\n", v.name, err)
+		return exitFail
+	}
+	if v.start != nil {
+		if err := v.start(ctx, engine.FuturesSymbols(asm.Rules)); err != nil {
+			fmt.Fprintf(env.stderr, "engine run: %v\n", err)
+			return exitFail
+		}
+	}
+	rs, guard, poller, eng, load := asm.Rules, asm.Guard, asm.Poller, asm.Engine, asm.Load
+	if mx != nil {
+		if err := serveMetrics(ctx, env, cfg, reg, metrics.Sources{Engine: eng, Limiter: v.limiter, Parts: poller, Clock: v.clock}, log); err != nil {
+			fmt.Fprintf(env.stderr, "engine run: %v\n", err)
+			return exitFail
+		}
 	}
 	log.Info("engine started", zap.String("venue", v.name), zap.Bool("dry_run", cfg.dryRun), zap.Int("rules", len(rs.Rules)),
 		zap.Strings("polls", poller.Tasks()), zap.String("state_dir", cfg.stateDir))
@@ -292,6 +290,23 @@ func runEngine(ctx context.Context, env *cliEnv, cfg *runConfig, v *venueSet, lo
 	_ = eng.Run(ctx)
 	log.Info("engine stopped", zap.Int64("firings", totalFirings(eng)))
 	return exitOK
+}
+
+// serveMetrics registers the scrape-time sources and serves reg on
+// cfg.metrics until ctx ends.
+func serveMetrics(ctx context.Context, env *cliEnv, cfg *runConfig, reg *prometheus.Registry, src metrics.Sources, log *zap.Logger) error {
+	if err := metrics.RegisterSources(reg, src); err != nil {
+		return err
+	}
+	addr, err := metrics.Serve(ctx, cfg.metrics, reg, log.Named("metrics"))
+	if err != nil {
+		return err
+	}
+	log.Info("serving Prometheus metrics", zap.String("url", "http://"+addr.String()+"/metrics"))
+	if env.onMetrics != nil {
+		env.onMetrics(addr.String())
+	}
+	return nil
 }
 
 func totalFirings(e *engine.Engine) int64 {

@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -156,5 +158,56 @@ rules:
 	pos, err := acct.AllPositions(context.Background(), exchange.AllPositionsRequest{ProductType: exchange.USDTFutures})
 	if err != nil || len(pos) != 0 {
 		t.Errorf("the venue's account has positions %+v (%v); the order must have gone to paper", pos, err)
+	}
+}
+
+// TestRunServesMetrics runs the embedded demo with --metrics-addr on a
+// loopback port and scrapes it as soon as it is served: the engine's rules
+// and the polled parts are there.
+func TestRunServesMetrics(t *testing.T) {
+	rules := writeRules(t, `
+rules:
+  - name: watch-btc
+    when: position("BTCUSDT", "long").size > 0
+    actions:
+      - log: {message: long}
+`)
+	var scraped string
+	var scrapeErr error
+	var out, errb syncBuffer
+	e := &cliEnv{stdout: &out, stderr: &errb, getenv: func(string) string { return "" },
+		onMetrics: func(addr string) {
+			if !strings.HasPrefix(addr, "127.0.0.1:") {
+				scrapeErr = fmt.Errorf("metrics on %s, not loopback", addr)
+				return
+			}
+			resp, err := http.Get("http://" + addr + "/metrics")
+			if err != nil {
+				scrapeErr = err
+				return
+			}
+			defer resp.Body.Close()
+			b, err := io.ReadAll(resp.Body)
+			scraped, scrapeErr = string(b), err
+		}}
+	code := dispatch(context.Background(), e, []string{"run", "--rules", rules, "--metrics-addr", "127.0.0.1:0",
+		"--tick", "100ms", "--max-runtime", "1s", "--state-dir", t.TempDir(), "--log-format", "json"})
+	if code != exitOK {
+		t.Fatalf("exit %d:\n%s", code, errb.String())
+	}
+	if scrapeErr != nil {
+		t.Fatal(scrapeErr)
+	}
+	for _, want := range []string{
+		`tickrules_rule_evaluations_total{rule="watch-btc"} 0`,
+		`tickrules_engine_ticks_total 0`,
+		`tickrules_stale_part{part="positions"} 1`, // nothing polled yet
+	} {
+		if !strings.Contains(scraped, want+"\n") {
+			t.Errorf("scrape lacks %q:\n%s", want, scraped)
+		}
+	}
+	if !strings.Contains(errb.String(), `"msg":"serving Prometheus metrics"`) {
+		t.Errorf("log does not say where metrics are served:\n%s", errb.String())
 	}
 }

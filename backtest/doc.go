@@ -1,0 +1,16 @@
+// Package backtest replays a scenario, or a recording of a live venue,
+// through the same engine, pollers and actions code that engine run uses,
+// against the simulator on a virtual clock, and writes what happened as a
+// report: report.json for machines (byte-identical for the same inputs) and
+// report.html for people (a self-contained page with server-side SVG).
+//
+// A tick is one evaluation of the rules at the engine's step (1s by
+// default). Every tick the virtual clock is set, the pollers fetch what is
+// due from the simulated account, and the engine steps; the simulator
+// matches resting orders against its price paths as its clock advances.
+//
+// Recordings (recording.go) hold the raw market-data answers a venue gave
+// the pollers, plus futures tickers; replaying one runs the simulator over a
+// Market built from those answers, so the account side (orders, fills,
+// positions, balances) is simulated and the market side is recorded.
+package backtest

@@ -1,0 +1,164 @@
+package backtest
+
+import (
+	"bytes"
+	"encoding/json"
+	"time"
+)
+
+// Report is everything report.json holds. Slices only, in a fixed order,
+// so that the same inputs always give the same bytes.
+type Report struct {
+	Version   int           `json:"version"`
+	Source    string        `json:"source"` // the scenario's name or the recording's file name
+	From      string        `json:"from"`
+	To        string        `json:"to"`
+	Step      string        `json:"step"`
+	Ticks     int64         `json:"ticks"`
+	Firings   []Firing      `json:"firings"`
+	Orders    []Order       `json:"orders"`
+	Fills     []Fill        `json:"fills"`
+	Positions []PositionsAt `json:"positions"`
+	Equity    []EquityPoint `json:"equity"`
+	Prices    []PriceSeries `json:"prices"`
+	Sessions  []SessionBand `json:"sessions"`
+	Summary   Summary       `json:"summary"`
+}
+
+// ReportVersion is the version of the report.json layout.
+const ReportVersion = 1
+
+// Firing is one rule firing: when, which rule, the values that made its
+// condition true, and every request its actions sent.
+type Firing struct {
+	Time    string         `json:"time"`
+	Rule    string         `json:"rule"`
+	Trace   map[string]any `json:"trace"`
+	Actions []Action       `json:"actions"`
+}
+
+// Action is one request of a firing. Outcome is ok, error, or blocked (a
+// risk guard stopped it before it was sent).
+type Action struct {
+	Kind     string          `json:"kind"`
+	Request  json.RawMessage `json:"request"`
+	Outcome  string          `json:"outcome"`
+	OrderIDs []string        `json:"orderIds"`
+	Error    string          `json:"error,omitempty"`
+}
+
+// Order is an order of the account at the end of the run, final or still
+// pending.
+type Order struct {
+	Time        string `json:"time"`
+	OrderID     string `json:"orderId"`
+	ClientOID   string `json:"clientOid"`
+	ProductType string `json:"productType"`
+	Symbol      string `json:"symbol"`
+	Side        string `json:"side"`
+	TradeSide   string `json:"tradeSide,omitempty"`
+	Type        string `json:"orderType"`
+	Price       string `json:"price,omitempty"`
+	Size        string `json:"size"`
+	Filled      string `json:"filled"`
+	PriceAvg    string `json:"priceAvg,omitempty"`
+	State       string `json:"state"`
+}
+
+// Fill is one fill of the account.
+type Fill struct {
+	Time        string `json:"time"`
+	TradeID     string `json:"tradeId"`
+	OrderID     string `json:"orderId"`
+	ProductType string `json:"productType"`
+	Symbol      string `json:"symbol"`
+	Side        string `json:"side"`
+	TradeSide   string `json:"tradeSide,omitempty"`
+	Price       string `json:"price"`
+	Size        string `json:"size"`
+	Fee         string `json:"fee"`
+	FeeCoin     string `json:"feeCoin"`
+	Profit      string `json:"profit"`
+}
+
+// PositionsAt is the account's open positions from Time until the next
+// entry: an entry is written when they change, not on every sample.
+type PositionsAt struct {
+	Time      string     `json:"time"`
+	Positions []Position `json:"positions"`
+}
+
+// Position is one open position in a PositionsAt.
+type Position struct {
+	ProductType  string `json:"productType"`
+	Symbol       string `json:"symbol"`
+	HoldSide     string `json:"holdSide"`
+	Size         string `json:"size"`
+	OpenPriceAvg string `json:"openPriceAvg"`
+}
+
+// EquityPoint is the equity of every margin account at one sample.
+type EquityPoint struct {
+	Time     string   `json:"time"`
+	Accounts []string `json:"equity"` // in the order of Summary.Accounts
+}
+
+// PriceSeries is the sampled last price of one futures symbol; Prices[i]
+// belongs to Report.Equity[i].Time.
+type PriceSeries struct {
+	Symbol string   `json:"symbol"`
+	Prices []string `json:"prices"`
+}
+
+// SessionBand is a span of one open US market session.
+type SessionBand struct {
+	Session string `json:"session"`
+	From    string `json:"from"`
+	To      string `json:"to"`
+}
+
+// Summary sums the run up.
+type Summary struct {
+	Rules    []RuleSummary    `json:"rules"`
+	Orders   int              `json:"orders"`
+	Fills    int              `json:"fills"`
+	Accounts []AccountSummary `json:"accounts"`
+}
+
+// RuleSummary counts one rule's firings and the failed requests among
+// their actions.
+type RuleSummary struct {
+	Rule    string `json:"rule"`
+	Firings int    `json:"firings"`
+	Errors  int    `json:"errors"`
+}
+
+// AccountSummary is one margin account (product type and margin coin):
+// equity at start and end, realised P&L and fees from the fills, and the
+// largest fall of the sampled equity from a previous high.
+type AccountSummary struct {
+	ProductType string `json:"productType"`
+	MarginCoin  string `json:"marginCoin"`
+	EquityStart string `json:"equityStart"`
+	EquityEnd   string `json:"equityEnd"`
+	RealisedPnL string `json:"realisedPnl"`
+	Fees        string `json:"fees"`
+	MaxDrawdown string `json:"maxDrawdown"`
+}
+
+// JSON returns the report as indented JSON with a final newline. HTML
+// characters are not escaped: requests stay readable.
+func (r *Report) JSON() ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(r); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// stamp formats a report time: RFC 3339 in UTC, to the millisecond only
+// when it has one.
+func stamp(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }

@@ -1,0 +1,270 @@
+package backtest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/tickrules/tickrules/actions"
+	"github.com/tickrules/tickrules/clock"
+	"github.com/tickrules/tickrules/engine"
+	"github.com/tickrules/tickrules/marketdata"
+	"github.com/tickrules/tickrules/sim"
+)
+
+// DefaultSpan is how long a backtest runs when neither To nor the scenario
+// gives an end (the demo scenario has none).
+const DefaultSpan = 24 * time.Hour
+
+// Options configure a backtest.
+type Options struct {
+	// Scenario is the simulated exchange to run against (required).
+	Scenario *sim.Scenario
+	// Market, when set, replaces the scenario's market (a recording).
+	Market sim.Market
+	// Source names the scenario or recording in the report (default: the
+	// scenario's name).
+	Source string
+	// APIKey picks the scenario account the rules trade (default: the first).
+	APIKey string
+	// RuleDirs are the rule directories; Getenv resolves ${VAR} in them.
+	RuleDirs []string
+	Getenv   func(string) string
+	// From and To bound the run; zero From is the scenario's start, zero To
+	// is the scenario's end, or From + DefaultSpan when it has none.
+	From, To time.Time
+	// Step is the engine's tick (default 1s).
+	Step time.Duration
+	// SampleEvery is how often equity, prices, positions and sessions are
+	// sampled for the report (default 1m).
+	SampleEvery time.Duration
+	// Progress receives progress lines when the run takes longer than a
+	// second of wall time; nil writes none. Wall is the wall clock it is
+	// measured with (default time.Now).
+	Progress io.Writer
+	Wall     func() time.Time
+	Logger   *zap.Logger
+}
+
+func (o *Options) defaults() error {
+	if o.Scenario == nil {
+		return errors.New("backtest: no scenario")
+	}
+	if o.Source == "" {
+		o.Source = o.Scenario.Name
+	}
+	if o.APIKey == "" {
+		if len(o.Scenario.Accounts) == 0 {
+			return errors.New("backtest: the scenario has no account")
+		}
+		o.APIKey = o.Scenario.Accounts[0].APIKey
+	}
+	if o.From.IsZero() {
+		o.From = o.Scenario.Clock.Start
+	}
+	if o.To.IsZero() {
+		o.To = o.Scenario.Clock.End
+		if o.To.IsZero() {
+			o.To = o.From.Add(DefaultSpan)
+		}
+	}
+	if !o.To.After(o.From) {
+		return fmt.Errorf("backtest: the end %s is not after the start %s", stamp(o.To), stamp(o.From))
+	}
+	if o.From.Before(o.Scenario.Clock.Start) {
+		return fmt.Errorf("backtest: the start %s is before the scenario's start %s", stamp(o.From), stamp(o.Scenario.Clock.Start))
+	}
+	if o.Step <= 0 {
+		o.Step = time.Second
+	}
+	if o.SampleEvery <= 0 {
+		o.SampleEvery = time.Minute
+	}
+	if o.Wall == nil {
+		o.Wall = time.Now
+	}
+	if o.Logger == nil {
+		o.Logger = zap.NewNop()
+	}
+	return nil
+}
+
+// Run runs the backtest and returns its report. It stops early, with the
+// context's error, when ctx is cancelled.
+func Run(ctx context.Context, opts Options) (*Report, error) {
+	if err := opts.defaults(); err != nil {
+		return nil, err
+	}
+	r, err := newRunner(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	return r.run(ctx)
+}
+
+// runner is one backtest in progress.
+type runner struct {
+	opts  Options
+	v     *clock.Virtual
+	x     *sim.Exchange
+	acct  *sim.Account
+	asm   *engine.Assembly
+	rep   *Report
+	smp   *sampler
+	prog  *progress
+	ticks int64
+	count map[string]*RuleSummary
+}
+
+func newRunner(ctx context.Context, opts Options) (*runner, error) {
+	v := clock.NewVirtual(opts.From)
+	x, err := sim.New(opts.Scenario, sim.Options{Clock: v, Market: opts.Market, Logger: opts.Logger.Named("sim")})
+	if err != nil {
+		return nil, err
+	}
+	acct, ok := x.Account(opts.APIKey)
+	if !ok {
+		return nil, fmt.Errorf("backtest: the scenario has no account with the api key given")
+	}
+	r := &runner{opts: opts, v: v, x: x, acct: acct, count: map[string]*RuleSummary{},
+		rep: &Report{Version: ReportVersion, Source: opts.Source, From: stamp(opts.From), To: stamp(opts.To), Step: opts.Step.String(),
+			Firings: []Firing{}, Orders: []Order{}, Fills: []Fill{}, Positions: []PositionsAt{}, Equity: []EquityPoint{},
+			Prices: []PriceSeries{}, Sessions: []SessionBand{}}}
+	r.asm, err = engine.Assemble(ctx, engine.AssembleOptions{Reader: acct, Catalog: acct, Accounts: acct, Trader: acct, Pricer: acct,
+		Clock: v, Logger: opts.Logger, RuleDirs: opts.RuleDirs, Getenv: opts.Getenv,
+		// A State is built every tick and a book polled every second:
+		// parse each fetched book once.
+		Poller: marketdata.PollerOptions{Build: marketdata.BuildOptions{Books: marketdata.NewBookCache()}}},
+		engine.Options{Tick: opts.Step, OnFiring: r.onFiring})
+	if err != nil {
+		return nil, fmt.Errorf("backtest: %w", err)
+	}
+	for _, rule := range r.asm.Rules.Rules {
+		r.count[rule.Name] = &RuleSummary{Rule: rule.Name}
+	}
+	r.smp = newSampler(acct, r.asm.Catalog, engine.FuturesSymbols(r.asm.Rules))
+	r.prog = &progress{w: opts.Progress, wall: opts.Wall, from: opts.From, to: opts.To}
+	return r, nil
+}
+
+// run steps the engine from From to To, sampling as it goes, then collects
+// the orders and fills and sums up.
+func (r *runner) run(ctx context.Context) (*Report, error) {
+	r.prog.start()
+	nextSample := r.opts.From
+	for t := r.opts.From; !t.After(r.opts.To); t = t.Add(r.opts.Step) {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		r.v.Set(t)
+		// A failed poll keeps the previous answer, which ages into
+		// staleness; the engine then reports the rule as stale, as live.
+		_ = r.asm.Poller.PollDue(ctx)
+		// Sampled before the step: the first sample is the account as the
+		// run found it, before any order of the rules.
+		if !t.Before(nextSample) {
+			if err := r.smp.sample(ctx, t); err != nil {
+				return nil, err
+			}
+			nextSample = nextSample.Add(r.opts.SampleEvery)
+		}
+		r.asm.Engine.Step(ctx, t)
+		r.ticks++
+		r.prog.report(t)
+	}
+	if last := r.smp.last(); last.Before(r.opts.To) {
+		if err := r.smp.sample(ctx, r.opts.To); err != nil {
+			return nil, err
+		}
+	}
+	r.prog.done()
+	return r.finish(ctx)
+}
+
+// onFiring records one firing with its legs.
+func (r *runner) onFiring(f *engine.Firing) {
+	fr := Firing{Time: stamp(f.At), Rule: f.Rule.Name, Trace: traceValues(f.Trace.Values), Actions: make([]Action, 0, len(f.Legs))}
+	c := r.count[f.Rule.Name]
+	if c == nil { // a rule added by no reload: cannot happen in a backtest, counted anyway
+		c = &RuleSummary{Rule: f.Rule.Name}
+		r.count[f.Rule.Name] = c
+	}
+	c.Firings++
+	for _, l := range f.Legs {
+		a := Action{Kind: l.Kind, Request: l.Request, Outcome: string(l.Outcome), OrderIDs: l.OrderIDs, Error: l.Error}
+		if a.OrderIDs == nil {
+			a.OrderIDs = []string{}
+		}
+		if len(a.Request) == 0 {
+			a.Request = []byte("null")
+		}
+		if l.Outcome != actions.OK {
+			c.Errors++
+		}
+		fr.Actions = append(fr.Actions, a)
+	}
+	r.rep.Firings = append(r.rep.Firings, fr)
+}
+
+// finish reads the orders and fills from the simulated account and writes
+// the summary.
+func (r *runner) finish(ctx context.Context) (*Report, error) {
+	rep := r.rep
+	rep.Ticks = r.ticks
+	var err error
+	if rep.Orders, err = readOrders(ctx, r.acct); err != nil {
+		return nil, err
+	}
+	if rep.Fills, err = readFills(ctx, r.acct); err != nil {
+		return nil, err
+	}
+	r.smp.fill(rep)
+	names := make([]string, 0, len(r.count))
+	for n := range r.count {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	rep.Summary.Rules = make([]RuleSummary, 0, len(names))
+	for _, n := range names {
+		rep.Summary.Rules = append(rep.Summary.Rules, *r.count[n])
+	}
+	rep.Summary.Orders, rep.Summary.Fills = len(rep.Orders), len(rep.Fills)
+	rep.Summary.Accounts = r.smp.accountSummaries(rep.Fills, r.asm.Catalog)
+	return rep, nil
+}
+
+// traceValues copies the trace values of a firing for JSON: a float that is
+// not finite (JSON has no NaN) becomes its text.
+func traceValues(in map[string]any) map[string]any {
+	out := make(map[string]any, len(in))
+	for k, v := range in {
+		out[k] = jsonSafe(v)
+	}
+	return out
+}
+
+func jsonSafe(v any) any {
+	switch x := v.(type) {
+	case float64:
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return fmt.Sprint(x)
+		}
+	case float32:
+		return jsonSafe(float64(x))
+	case map[string]any:
+		return traceValues(x)
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = jsonSafe(e)
+		}
+		return out
+	}
+	return v
+}

@@ -1,0 +1,249 @@
+package backtest
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/tickrules/tickrules/exchange"
+	"github.com/tickrules/tickrules/marketdata"
+	"github.com/tickrules/tickrules/rules"
+)
+
+// sampleReader is what the sampler reads from the simulated account.
+type sampleReader interface {
+	Ticker(ctx context.Context, req exchange.TickerRequest) ([]exchange.Ticker, error)
+	Accounts(ctx context.Context, req exchange.AccountsRequest) ([]exchange.Account, error)
+	AllPositions(ctx context.Context, req exchange.AllPositionsRequest) ([]exchange.Position, error)
+	MarketStates(ctx context.Context) ([]exchange.MarketState, error)
+	MarketCalendar(ctx context.Context) (exchange.Calendar, error)
+}
+
+// acctKey names one margin account: a product type and its margin coin.
+type acctKey struct {
+	pt   exchange.ProductType
+	coin string
+}
+
+// sampler takes the report's time series: equity of every margin account,
+// the last price of the symbols the rules name, the open positions (kept
+// only when they change) and the US market session.
+type sampler struct {
+	r       sampleReader
+	symbols []marketdata.ProductContract
+
+	cal    *exchange.Calendar
+	times  []time.Time
+	keys   []acctKey           // fixed at the first sample
+	equity [][]decimal.Decimal // per sample, in keys order
+	prices [][]string          // per symbol, per sample
+	pos    []PositionsAt
+	posSig string
+	bands  []SessionBand
+}
+
+func newSampler(r sampleReader, cat *rules.Catalog, symbols []string) *sampler {
+	s := &sampler{r: r}
+	for _, sym := range symbols {
+		if c, ok := cat.Contract(sym); ok {
+			s.symbols = append(s.symbols, c)
+		}
+	}
+	s.prices = make([][]string, len(s.symbols))
+	return s
+}
+
+func (s *sampler) last() time.Time {
+	if len(s.times) == 0 {
+		return time.Time{}
+	}
+	return s.times[len(s.times)-1]
+}
+
+// sample reads everything at t (the clock is already at t).
+func (s *sampler) sample(ctx context.Context, t time.Time) error {
+	s.times = append(s.times, t)
+	if err := s.sampleEquity(ctx); err != nil {
+		return err
+	}
+	for i, c := range s.symbols {
+		p := ""
+		tk, err := s.r.Ticker(ctx, exchange.TickerRequest{Symbol: c.Symbol, ProductType: c.ProductType})
+		if err == nil && len(tk) > 0 {
+			p = string(tk[0].LastPr)
+		}
+		s.prices[i] = append(s.prices[i], p)
+	}
+	if err := s.samplePositions(ctx, t); err != nil {
+		return err
+	}
+	s.sampleSession(ctx, t)
+	return nil
+}
+
+func (s *sampler) sampleEquity(ctx context.Context) error {
+	first := s.keys == nil
+	if first {
+		s.keys = []acctKey{}
+	}
+	row := make([]decimal.Decimal, len(s.keys))
+	for _, pt := range exchange.ProductTypes() {
+		as, err := s.r.Accounts(ctx, exchange.AccountsRequest{ProductType: pt})
+		if err != nil {
+			return fmt.Errorf("backtest: sample %s equity: %w", pt, err)
+		}
+		for _, a := range as {
+			eq, err := decimal.NewFromString(string(a.AccountEquity))
+			if err != nil {
+				return fmt.Errorf("backtest: %s %s equity %q: %w", pt, a.MarginCoin, a.AccountEquity, err)
+			}
+			k := acctKey{pt, a.MarginCoin}
+			if first {
+				s.keys = append(s.keys, k)
+				row = append(row, eq)
+				continue
+			}
+			// A margin coin that appears after the first sample is not
+			// charted: the series are fixed by the first sample.
+			for i, have := range s.keys {
+				if have == k {
+					row[i] = eq
+				}
+			}
+		}
+	}
+	s.equity = append(s.equity, row)
+	return nil
+}
+
+func (s *sampler) samplePositions(ctx context.Context, t time.Time) error {
+	var cur []Position
+	for _, pt := range exchange.ProductTypes() {
+		ps, err := s.r.AllPositions(ctx, exchange.AllPositionsRequest{ProductType: pt})
+		if err != nil {
+			return fmt.Errorf("backtest: sample %s positions: %w", pt, err)
+		}
+		for _, p := range ps {
+			if d, err := decimal.NewFromString(string(p.Total)); err != nil || d.IsZero() {
+				continue
+			}
+			cur = append(cur, Position{ProductType: string(pt), Symbol: p.Symbol, HoldSide: string(p.HoldSide), Size: string(p.Total), OpenPriceAvg: string(p.OpenPriceAvg)})
+		}
+	}
+	var sig strings.Builder
+	for _, p := range cur {
+		fmt.Fprintf(&sig, "%s|%s|%s|%s|%s;", p.ProductType, p.Symbol, p.HoldSide, p.Size, p.OpenPriceAvg)
+	}
+	if len(s.pos) > 0 && sig.String() == s.posSig {
+		return nil
+	}
+	if cur == nil {
+		cur = []Position{}
+	}
+	s.posSig = sig.String()
+	s.pos = append(s.pos, PositionsAt{Time: stamp(t), Positions: cur})
+	return nil
+}
+
+// sampleSession extends or starts a band of the open session at t. Errors
+// leave a gap in the bands rather than failing the run: the bands are a
+// picture, the rules saw the real thing.
+func (s *sampler) sampleSession(ctx context.Context, t time.Time) {
+	if s.cal == nil {
+		cal, err := s.r.MarketCalendar(ctx)
+		if err != nil {
+			return
+		}
+		s.cal = &cal
+	}
+	states, err := s.r.MarketStates(ctx)
+	if err != nil {
+		return
+	}
+	si, err := marketdata.ComputeSession(t, states, *s.cal)
+	if err != nil || !si.IsOpen {
+		return
+	}
+	if n := len(s.bands); n > 0 && s.bands[n-1].Session == si.Session && len(s.times) > 1 &&
+		s.bands[n-1].To == stamp(s.times[len(s.times)-2]) {
+		s.bands[n-1].To = stamp(t)
+		return
+	}
+	s.bands = append(s.bands, SessionBand{Session: si.Session, From: stamp(t), To: stamp(t)})
+}
+
+// fill writes the series into the report.
+func (s *sampler) fill(rep *Report) {
+	rep.Equity = make([]EquityPoint, len(s.times))
+	for i, t := range s.times {
+		row := make([]string, len(s.equity[i]))
+		for j, d := range s.equity[i] {
+			row[j] = d.String()
+		}
+		rep.Equity[i] = EquityPoint{Time: stamp(t), Accounts: row}
+	}
+	rep.Prices = make([]PriceSeries, len(s.symbols))
+	for i, c := range s.symbols {
+		rep.Prices[i] = PriceSeries{Symbol: c.Symbol, Prices: s.prices[i]}
+	}
+	rep.Positions = append([]PositionsAt{}, s.pos...)
+	rep.Sessions = append([]SessionBand{}, s.bands...)
+}
+
+// accountSummaries sums fills per margin account and measures the equity
+// series. The margin coin of a fill is its own when it names one, else the
+// contract's (base coin for coin-margined futures, quote coin otherwise).
+func (s *sampler) accountSummaries(fills []Fill, cat *rules.Catalog) []AccountSummary {
+	out := make([]AccountSummary, len(s.keys))
+	pnl := make([]decimal.Decimal, len(s.keys))
+	fees := make([]decimal.Decimal, len(s.keys))
+	index := func(pt, coin string) int {
+		for i, k := range s.keys {
+			if string(k.pt) == pt && k.coin == coin {
+				return i
+			}
+		}
+		return -1
+	}
+	for _, f := range fills {
+		coin := ""
+		if c, ok := cat.Contract(f.Symbol); ok {
+			coin = c.QuoteCoin
+			if c.ProductType == exchange.COINFutures {
+				coin = c.BaseCoin
+			}
+		}
+		if i := index(f.ProductType, coin); i >= 0 {
+			pnl[i] = pnl[i].Add(parseOrZero(f.Profit))
+		}
+		if i := index(f.ProductType, f.FeeCoin); i >= 0 {
+			fees[i] = fees[i].Add(parseOrZero(f.Fee))
+		}
+	}
+	for i, k := range s.keys {
+		var start, end, peak, dd decimal.Decimal
+		for j, row := range s.equity {
+			e := row[i]
+			if j == 0 {
+				start, peak = e, e
+			}
+			end = e
+			peak = decimal.Max(peak, e)
+			dd = decimal.Max(dd, peak.Sub(e))
+		}
+		out[i] = AccountSummary{ProductType: string(k.pt), MarginCoin: k.coin, EquityStart: start.String(), EquityEnd: end.String(),
+			RealisedPnL: pnl[i].String(), Fees: fees[i].String(), MaxDrawdown: dd.String()}
+	}
+	return out
+}
+
+func parseOrZero(s string) decimal.Decimal {
+	d, err := decimal.NewFromString(s)
+	if err != nil {
+		return decimal.Zero
+	}
+	return d
+}

@@ -1,0 +1,149 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"strings"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/tickrules/tickrules/backtest"
+	"github.com/tickrules/tickrules/sim"
+)
+
+// backtestConfig is the parsed command line of engine backtest.
+type backtestConfig struct {
+	rules     []string
+	scenario  string
+	recording string
+	from, to  time.Time
+	out       string
+	account   string
+	step      time.Duration
+	sample    time.Duration
+}
+
+func parseBacktest(env *cliEnv, args []string) (*backtestConfig, int) {
+	c := &backtestConfig{}
+	fs := flag.NewFlagSet("engine backtest", flag.ContinueOnError)
+	fs.SetOutput(env.stderr)
+	var rulesDirs, from, to string
+	fs.StringVar(&rulesDirs, "rules", "", "rule `dirs` (comma-separated; directories are read recursively)")
+	fs.StringVar(&c.scenario, "scenario", "", "scenario `file` (YAML); default: the built-in demo scenario")
+	fs.StringVar(&c.recording, "recording", "", "replay a recording `file` written by engine record instead of a scenario")
+	fs.StringVar(&from, "from", "", "start `time` (RFC 3339); default: the scenario's or recording's start")
+	fs.StringVar(&to, "to", "", "end `time` (RFC 3339); default: the scenario's or recording's end, or one day after the start when the scenario has none (the demo)")
+	fs.StringVar(&c.out, "out", "backtest-report", "`dir` to write report.json and report.html to")
+	fs.StringVar(&c.account, "account", "", "api `key` of the scenario account the rules trade; default: the first account")
+	fs.DurationVar(&c.step, "step", time.Second, "time between two evaluations of the rules")
+	fs.DurationVar(&c.sample, "sample", time.Minute, "how often equity, prices and positions are sampled for the report")
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "usage: engine backtest --rules DIR [--scenario FILE | --recording FILE] [--from T --to T] [--out DIR]")
+		fmt.Fprintln(fs.Output(), "\nRuns the rules against the simulator on a virtual clock, as fast as the CPU allows,")
+		fmt.Fprintln(fs.Output(), "and writes DIR/report.json and DIR/report.html.")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil, exitOK
+		}
+		return nil, exitUsage
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(env.stderr, "engine backtest: unexpected argument %q (rule directories go in --rules)\n", fs.Arg(0))
+		return nil, exitUsage
+	}
+	for _, d := range strings.Split(rulesDirs, ",") {
+		if d = strings.TrimSpace(d); d != "" {
+			c.rules = append(c.rules, d)
+		}
+	}
+	problems := []string{}
+	if len(c.rules) == 0 {
+		problems = append(problems, "--rules is required (try --rules examples/rules)")
+	}
+	if c.scenario != "" && c.recording != "" {
+		problems = append(problems, "give --scenario or --recording, not both")
+	}
+	for _, tf := range []struct {
+		name string
+		text string
+		dst  *time.Time
+	}{{"--from", from, &c.from}, {"--to", to, &c.to}} {
+		if tf.text == "" {
+			continue
+		}
+		t, err := time.Parse(time.RFC3339, tf.text)
+		if err != nil {
+			problems = append(problems, fmt.Sprintf("%s %q is not an RFC 3339 time such as 2026-03-09T13:30:00Z", tf.name, tf.text))
+		}
+		*tf.dst = t
+	}
+	if c.step <= 0 || c.sample <= 0 {
+		problems = append(problems, "--step and --sample must be positive")
+	}
+	if len(problems) > 0 {
+		for _, p := range problems {
+			fmt.Fprintf(env.stderr, "engine backtest: %s\n", p)
+		}
+		return nil, exitUsage
+	}
+	return c, exitOK
+}
+
+func cmdBacktest(ctx context.Context, env *cliEnv, args []string) int {
+	cfg, code := parseBacktest(env, args)
+	if cfg == nil {
+		return code
+	}
+	opts := backtest.Options{RuleDirs: cfg.rules, Getenv: env.getenv, From: cfg.from, To: cfg.to, APIKey: cfg.account,
+		Step: cfg.step, SampleEvery: cfg.sample, Progress: env.stderr, Logger: zap.NewNop()}
+	switch {
+	case cfg.recording != "":
+		rec, err := backtest.LoadRecording(cfg.recording)
+		if err != nil {
+			fmt.Fprintf(env.stderr, "engine backtest: %v\n", err)
+			return exitFail
+		}
+		if err := rec.Apply(&opts); err != nil {
+			fmt.Fprintf(env.stderr, "engine backtest: %v\n", err)
+			return exitFail
+		}
+	case cfg.scenario != "":
+		sc, err := sim.LoadScenario(cfg.scenario)
+		if err != nil {
+			fmt.Fprintf(env.stderr, "engine backtest: %v\n", err)
+			return exitFail
+		}
+		opts.Scenario = sc
+	default:
+		opts.Scenario = sim.Demo()
+	}
+	if opts.To.IsZero() && opts.Scenario.Clock.End.IsZero() {
+		start := opts.From
+		if start.IsZero() {
+			start = opts.Scenario.Clock.Start
+		}
+		fmt.Fprintf(env.stderr, "engine backtest: scenario %s has no end; running one day, to %s (set --to for another end)\n",
+			opts.Scenario.Name, start.Add(backtest.DefaultSpan).UTC().Format(time.RFC3339))
+	}
+	rep, err := backtest.Run(ctx, opts)
+	if err != nil {
+		fmt.Fprintf(env.stderr, "engine backtest: %v\n", err)
+		return exitFail
+	}
+	if err := rep.WriteFiles(cfg.out); err != nil {
+		fmt.Fprintf(env.stderr, "engine backtest: %v\n", err)
+		return exitFail
+	}
+	firings := 0
+	for _, r := range rep.Summary.Rules {
+		firings += r.Firings
+	}
+	fmt.Fprintf(env.stdout, "%d ticks, %d firings, %d orders, %d fills; wrote %s/%s and %s/%s\n", rep.Ticks, firings,
+		rep.Summary.Orders, rep.Summary.Fills, cfg.out, backtest.JSONFile, cfg.out, backtest.HTMLFile)
+	return exitOK
+}

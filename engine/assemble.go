@@ -1,0 +1,107 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"go.uber.org/zap"
+
+	"github.com/tickrules/tickrules/actions"
+	"github.com/tickrules/tickrules/exchange"
+	"github.com/tickrules/tickrules/marketdata"
+	"github.com/tickrules/tickrules/rules"
+)
+
+// ErrBadRules is wrapped by Assemble when the rule files have errors; the
+// error's text lists every one of them.
+var ErrBadRules = errors.New("the rules have errors")
+
+// AccountsReader reads the balances and position mode of a product type.
+type AccountsReader interface {
+	Accounts(ctx context.Context, req exchange.AccountsRequest) ([]exchange.Account, error)
+}
+
+// AssembleOptions is what engine run and engine backtest have in common:
+// the venue's read and write sides, the clock and the rule directories.
+type AssembleOptions struct {
+	Reader   marketdata.Reader
+	Catalog  rules.CatalogReader
+	Accounts AccountsReader
+	Trader   actions.Venue
+	Pricer   actions.Pricer
+	Clock    Clock
+	Logger   *zap.Logger
+	// RuleDirs are loaded with Getenv for ${VAR} references.
+	RuleDirs []string
+	Getenv   func(string) string
+	Safety   *actions.Safety
+	Store    *Store
+	// Poller tunes the pollers; Reader, Clock, Logger, Demand and Contracts
+	// are filled in by Assemble.
+	Poller marketdata.PollerOptions
+}
+
+// Assembly is a wired engine: the catalog and rules it loaded, the loader
+// for reloads, the guard (kill switch), the poller and the engine itself.
+// Nothing runs until the caller starts the poller and the engine.
+type Assembly struct {
+	Catalog *rules.Catalog
+	Rules   *rules.RuleSet
+	Load    func(ctx context.Context) (*rules.RuleSet, error)
+	Modes   map[exchange.ProductType]exchange.PosMode
+	Guard   *actions.Guard
+	Poller  *marketdata.Poller
+	Engine  *Engine
+}
+
+// Assemble reads the catalog and the position modes from the venue, loads
+// the rules and wires pollers, guard, dispatcher, executor and engine the
+// way every subcommand that runs rules needs them. eng carries the engine's
+// own tuning (Tick, TraceDepth, OnFiring); its Rules, Source, Executor,
+// Clock, Logger and Store are filled in here.
+func Assemble(ctx context.Context, opts AssembleOptions, eng Options) (*Assembly, error) {
+	if opts.Logger == nil {
+		opts.Logger = zap.NewNop()
+	}
+	log := opts.Logger
+	cat, err := rules.FetchCatalog(ctx, opts.Catalog)
+	if err != nil {
+		return nil, fmt.Errorf("read contracts: %w", err)
+	}
+	a := &Assembly{Catalog: cat, Modes: map[exchange.ProductType]exchange.PosMode{}}
+	a.Load = func(ctx context.Context) (*rules.RuleSet, error) {
+		rs, errs := rules.Load(ctx, opts.RuleDirs, rules.LoadOptions{Catalog: cat, Getenv: opts.Getenv})
+		if rs == nil {
+			return nil, fmt.Errorf("%s\n%w", errs.Error(), ErrBadRules)
+		}
+		return rs, nil
+	}
+	if a.Rules, err = a.Load(ctx); err != nil {
+		return nil, err
+	}
+	for _, pt := range exchange.ProductTypes() {
+		as, err := opts.Accounts.Accounts(ctx, exchange.AccountsRequest{ProductType: pt})
+		if err != nil {
+			return nil, fmt.Errorf("read %s account: %w", pt, err)
+		}
+		if len(as) > 0 && as[0].PosMode != "" {
+			a.Modes[pt] = as[0].PosMode
+		}
+	}
+	a.Guard = actions.NewGuard(actions.GuardOptions{Safety: opts.Safety, Now: opts.Clock.Now})
+	po := opts.Poller
+	po.Reader, po.Clock, po.Logger = opts.Reader, opts.Clock, log.Named("poll")
+	po.Demand, po.Contracts = Demand(a.Rules, cat), cat.Contracts
+	if a.Poller, err = marketdata.NewPoller(po); err != nil {
+		return nil, err
+	}
+	disp := actions.NewDispatcher(actions.DispatcherOptions{Venue: opts.Trader, Guard: a.Guard, Clock: opts.Clock, Logger: log.Named("actions")})
+	exec := actions.NewExecutor(actions.ExecutorOptions{Dispatcher: disp, Catalog: cat, Modes: a.Modes, Pricer: opts.Pricer, Logger: log.Named("actions")})
+	eng.Rules, eng.Source, eng.Executor = a.Rules, a.Poller, ActionsExecutor{X: exec}
+	eng.Clock, eng.Logger, eng.Store = opts.Clock, log.Named("engine"), opts.Store
+	if a.Engine, err = New(eng); err != nil {
+		return nil, err
+	}
+	return a, nil
+}

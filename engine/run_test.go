@@ -1,0 +1,88 @@
+package engine
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/tickrules/tickrules/actions"
+	"github.com/tickrules/tickrules/clock"
+	"github.com/tickrules/tickrules/rules"
+)
+
+func TestNextTick(t *testing.T) {
+	tick := time.Second
+	tests := []struct {
+		name       string
+		after      time.Duration // now - last
+		wantAfter  time.Duration // next - last
+		wantMissed int64
+	}{
+		{"on time", 10 * time.Millisecond, time.Second, 0},
+		{"exactly one tick", time.Second, time.Second, 0},
+		{"just over one tick", time.Second + time.Millisecond, 2 * time.Second, 1},
+		{"overran to a grid point", 3 * time.Second, 3 * time.Second, 2},
+		{"overran between grid points", 3500 * time.Millisecond, 4 * time.Second, 3},
+		{"clock behind", -time.Second, time.Second, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			next, missed := nextTick(t0, t0.Add(tt.after), tick)
+			if next.Sub(t0) != tt.wantAfter || missed != tt.wantMissed {
+				t.Errorf("nextTick(+%v) = +%v, %d missed; want +%v, %d", tt.after, next.Sub(t0), missed, tt.wantAfter, tt.wantMissed)
+			}
+		})
+	}
+}
+
+// slowExecutor advances the virtual clock while a firing's actions run, as
+// a slow venue would.
+type slowExecutor struct {
+	v    *clock.Virtual
+	took time.Duration
+	at   []time.Time
+}
+
+func (s *slowExecutor) Execute(_ context.Context, f *Firing) []actions.Leg {
+	s.at = append(s.at, f.At)
+	s.v.Advance(s.took)
+	return nil
+}
+
+// TestRunSkipsOverrunTicks: a tick whose actions take 2.5 ticks makes Run
+// skip the grid points it covered and carry on on the same grid.
+func TestRunSkipsOverrunTicks(t *testing.T) {
+	v := clock.NewVirtual(t0)
+	x := &slowExecutor{v: v, took: 2500 * time.Millisecond}
+	e, err := New(Options{Rules: ruleSet(t, rules.Rule{Name: "every-tick", When: "true", Enabled: true, Cooldown: time.Nanosecond}), Source: &fakeSource{}, Executor: x, Clock: v})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	var runErr error
+	go func() { runErr = e.Run(ctx); close(done) }()
+	// Run fires at t0 (the executor moves the clock to t0+2.5s), then waits
+	// for t0+3s: one waiter.
+	if !v.WaitForWaiters(1, done) {
+		t.Fatal("Run returned early")
+	}
+	v.Set(t0.Add(3 * time.Second))
+	if !v.WaitForWaiters(1, done) {
+		t.Fatal("Run returned early")
+	}
+	cancel()
+	<-done
+	if runErr != context.Canceled {
+		t.Fatalf("Run: %v", runErr)
+	}
+	// Ticks at t0 and t0+3s, each overrunning by 2.5s: t0+1s, t0+2s, t0+4s
+	// and t0+5s were skipped; the next tick waits for t0+6s, on the grid.
+	_, ticks, skipped := e.Stats()
+	if ticks != 2 || skipped != 4 {
+		t.Errorf("ticks %d, skipped %d; want 2 ticks and 4 skipped", ticks, skipped)
+	}
+	if len(x.at) != 2 || !x.at[0].Equal(t0) || !x.at[1].Equal(t0.Add(3*time.Second)) {
+		t.Errorf("firings at %v, want t0 and t0+3s", x.at)
+	}
+}

@@ -1,0 +1,207 @@
+package ruletest
+
+import (
+	"time"
+
+	"gopkg.in/yaml.v3"
+)
+
+// File is one *_test.yaml file.
+type File struct {
+	// Path is the file as named on the command line or found in a directory.
+	Path string `yaml:"-"`
+	// RuleFiles are the rule files under test, relative to the test file;
+	// empty means every rule file in the test file's directory.
+	RuleFiles []string `yaml:"rule_files"`
+	// Scenario is a scenario file (relative to the test file) whose
+	// contracts, stock pairs, market states and calendar the tests use;
+	// empty means the built-in demo scenario.
+	Scenario string `yaml:"scenario"`
+	// Env gives ${NAME} references in the rule files their values; a name
+	// not listed here is unset (its default applies), whatever the shell has.
+	Env map[string]string `yaml:"env"`
+	// Tick is the time between engine evaluations (default 1s).
+	Tick  Duration `yaml:"tick"`
+	Tests []*Test  `yaml:"tests"`
+}
+
+// Test is one named test.
+type Test struct {
+	Name string `yaml:"name"`
+	// Start is the first tick; End the last (default: one minute after the
+	// latest time the test names).
+	Start When `yaml:"start"`
+	End   When `yaml:"end"`
+	// State is the state at Start.
+	State State `yaml:"state"`
+	// Changes apply at their times and hold until a later change.
+	Changes []*Change `yaml:"changes"`
+	Expect  []*Expect `yaml:"expect"`
+
+	line, column int
+}
+
+// State is the account and market data of a test, in readable form. Every
+// part is optional. Stocks, positions, balances and position modes given in
+// a change are merged into what is held (by stock, by symbol and side, by
+// coin, by product type); orders given in a change replace every order.
+type State struct {
+	// Stocks by stock code (TSLA) or pair symbol (TSLAUSDT).
+	Stocks    map[string]*Stock `yaml:"stocks"`
+	Positions []*Position       `yaml:"positions"`
+	// Orders are the pending futures orders. A nil list (not written) keeps
+	// what is held; an empty list ([]) removes every order.
+	Orders []*Order `yaml:"orders"`
+	// Balances by margin coin (USDT, USDC, BTC).
+	Balances map[string]*Balance `yaml:"balances"`
+	// PositionMode by product type: one_way or hedge (default one_way).
+	PositionMode map[string]string `yaml:"position_mode"`
+}
+
+// Stock is the order book top and last trade of a stock pair.
+type Stock struct {
+	Bid     Num `yaml:"bid"`
+	Ask     Num `yaml:"ask"`
+	BidSize Num `yaml:"bid_size"` // default 1
+	AskSize Num `yaml:"ask_size"` // default 1
+	// Bids and Asks are deeper levels below the bid and above the ask, each
+	// [price, size].
+	Bids [][2]Num `yaml:"bids"`
+	Asks [][2]Num `yaml:"asks"`
+	// Last is the price of a platform fill at the time it was set.
+	Last     Num `yaml:"last"`
+	LastSize Num `yaml:"last_size"` // default 1
+}
+
+// Position is an open futures position.
+type Position struct {
+	Symbol string `yaml:"symbol"`
+	Side   string `yaml:"side"` // long or short
+	// Size 0 in a change closes the held position.
+	Size  Num `yaml:"size"`
+	Entry Num `yaml:"entry"`
+	Mark  Num `yaml:"mark"` // default: the entry price
+	// UnrealizedPnL defaults to (mark - entry) * size, negated for short.
+	UnrealizedPnL Num      `yaml:"unrealized_pnl"`
+	Leverage      Num      `yaml:"leverage"`    // default 10
+	MarginMode    string   `yaml:"margin_mode"` // default crossed
+	Age           Duration `yaml:"age"`         // how long it has been open at the time it was set
+
+	line, column int
+}
+
+// Order is a pending futures order.
+type Order struct {
+	Symbol    string   `yaml:"symbol"`
+	Side      string   `yaml:"side"` // buy or sell
+	TradeSide string   `yaml:"trade_side"`
+	Type      string   `yaml:"type"` // default limit
+	Size      Num      `yaml:"size"`
+	Price     Num      `yaml:"price"`
+	Filled    Num      `yaml:"filled"`
+	ID        string   `yaml:"id"`
+	ClientOID string   `yaml:"client_oid"`
+	Age       Duration `yaml:"age"` // at the time it was set
+
+	line, column int
+}
+
+// Balance is the futures account of one margin coin.
+type Balance struct {
+	Available Num `yaml:"available"`
+	Locked    Num `yaml:"locked"`
+	Equity    Num `yaml:"equity"` // default available + locked
+}
+
+// Change is new values from a time on.
+type Change struct {
+	At    When  `yaml:"at"`
+	State State `yaml:",inline"`
+}
+
+// Expect is what one rule is expected to do during the test.
+type Expect struct {
+	Rule string `yaml:"rule"`
+	// Fires, when written, lists every firing of the rule in the test (or in
+	// Window): one more or one less is a failure. fires: [] means never.
+	Fires []*Firing `yaml:"fires"`
+	// DoesNotFire, when written, is a window in which the rule must not fire.
+	DoesNotFire *Window `yaml:"does_not_fire"`
+
+	firesGiven   bool
+	line, column int
+}
+
+// Firing is one expected firing.
+type Firing struct {
+	At When `yaml:"at"`
+	// Actions, when written, are compared leg by leg with what the firing
+	// sent: same kinds in the same order, and each parameter written here
+	// equal in the request (parameters not written are not compared).
+	Actions []*ActionExpect `yaml:"actions"`
+
+	line, column int
+}
+
+// Window is a span of test time; an open end is the test's start or end.
+type Window struct {
+	From When `yaml:"from"`
+	To   When `yaml:"to"`
+}
+
+// ActionExpect is one expected action: its kind as written in rule files and
+// the request parameters to compare.
+type ActionExpect struct {
+	Kind   string
+	Params []Param
+
+	line, column int
+}
+
+// Param is one expected parameter; Value is a scalar text or, for a batch's
+// orders, a list of parameter lists.
+type Param struct {
+	Key    string
+	Value  string
+	Items  [][]Param
+	IsList bool
+
+	line, column int
+}
+
+// Num is a decimal number as written (kept as text, never a float).
+type Num string
+
+// When is a time as written: "09:31", "09:31:30", "+90s", "2026-03-09
+// 09:31" (New York time) or RFC 3339. It is resolved against the test's start.
+type When struct {
+	Text         string
+	T            time.Time
+	line, column int
+}
+
+// Duration is a Go duration as written ("30s", "5m", "1h30m").
+type Duration struct {
+	D            time.Duration
+	line, column int
+}
+
+// UnmarshalYAML keeps the text and position; the time is resolved later.
+func (w *When) UnmarshalYAML(n *yaml.Node) error {
+	w.Text, w.line, w.column = n.Value, n.Line, n.Column
+	return nil
+}
+
+// UnmarshalYAML parses a duration.
+func (d *Duration) UnmarshalYAML(n *yaml.Node) error {
+	d.line, d.column = n.Line, n.Column
+	v, err := time.ParseDuration(n.Value)
+	if err != nil {
+		return &posError{n.Line, n.Column, "not a duration: " + n.Value, `write a number and a unit, like 30s, 5m or 1h30m`}
+	}
+	if v < 0 {
+		return &posError{n.Line, n.Column, "a duration cannot be negative", ""}
+	}
+	d.D = v
+	return nil
+}

@@ -1,0 +1,216 @@
+package ruletest
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
+
+// golden compares got with testdata/name, or rewrites it with -update.
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("report differs from %s (run with -update after checking):\n--- got\n%s--- want\n%s", path, got, want)
+	}
+}
+
+func report(t *testing.T, results []FileResult) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	if err := Write(&b, results, true, false); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+func TestPassingFile(t *testing.T) {
+	res := RunFile(context.Background(), "testdata/passing/dip_test.yaml", Options{})
+	if res.Failed() || len(res.Tests) != 2 {
+		t.Fatalf("want 2 passing tests:\n%s", report(t, []FileResult{res}))
+	}
+	if s := Summarize([]FileResult{res}); !s.OK() || s.String() != "2 tests in 1 files: 2 passed, 0 failed" {
+		t.Errorf("summary %q", s)
+	}
+}
+
+func TestFailingFileReadableDiff(t *testing.T) {
+	res := RunFile(context.Background(), "testdata/failing/dip_test.yaml", Options{})
+	for _, tr := range res.Tests {
+		if tr.Passed() {
+			t.Errorf("test %q passed; every test of the file must fail", tr.Name)
+		}
+	}
+	if len(res.Tests) != 5 {
+		t.Fatalf("ran %d tests, want 5", len(res.Tests))
+	}
+	golden(t, "failing.golden", report(t, []FileResult{res}))
+	if s := Summarize([]FileResult{res}); s.OK() || s.Failed != 5 {
+		t.Errorf("summary %+v", s)
+	}
+}
+
+func TestRunSelectsTests(t *testing.T) {
+	cases := []struct {
+		re   string
+		want []string
+	}{
+		{"spread", []string{"quiet when the spread is wide"}},
+		{"^fires", []string{"fires at the open"}},
+		{"nothing matches this", nil},
+		{".", []string{"fires at the open", "quiet when the spread is wide"}},
+	}
+	for _, c := range cases {
+		t.Run(c.re, func(t *testing.T) {
+			res := RunFile(context.Background(), "testdata/passing/dip_test.yaml", Options{Run: regexp.MustCompile(c.re)})
+			var got []string
+			for _, tr := range res.Tests {
+				got = append(got, tr.Name)
+			}
+			if strings.Join(got, "|") != strings.Join(c.want, "|") {
+				t.Errorf("ran %q, want %q", got, c.want)
+			}
+		})
+	}
+}
+
+// TestExamples runs the tests of examples/rules, and checks that every rule
+// file there has one.
+func TestExamples(t *testing.T) {
+	dir := filepath.Join("..", "examples", "rules")
+	results, err := RunDir(context.Background(), dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := Summarize(results); !s.OK() || s.Tests == 0 {
+		t.Errorf("%s\n%s", s, report(t, results))
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		name := e.Name()
+		if ext := filepath.Ext(name); (ext == ".yaml" || ext == ".yml") && !IsTestFile(name) {
+			test := strings.TrimSuffix(name, ext) + "_test" + ext
+			if _, err := os.Stat(filepath.Join(dir, test)); err != nil {
+				t.Errorf("%s has no rule test %s", name, test)
+			}
+		}
+	}
+}
+
+func TestBadTestFiles(t *testing.T) {
+	cases := []struct {
+		name, text, want string
+	}{
+		{"unknown key", "tests:\n  - name: a\n    start: \"2026-03-09 09:30\"\n    stat: {}\n",
+			"bad.yaml:4:5: unknown key \"stat\" in tests item 1"},
+		{"unknown stock key", "tests:\n  - name: a\n    start: \"2026-03-09 09:30\"\n    state:\n      stocks:\n        TSLA: {bid: 1, aks: 2}\n",
+			"bad.yaml:6:24: unknown key \"aks\" in stocks TSLA"},
+		{"not a number", "tests:\n  - name: a\n    start: \"2026-03-09 09:30\"\n    state:\n      stocks:\n        TSLA: {bid: abc}\n",
+			"bad.yaml:6:21: bid must be a number, not \"abc\""},
+		{"bad time", "tests:\n  - name: a\n    start: \"2026-03-09 09:30\"\n    expect:\n      - rule: r\n        fires: [{at: \"9h31\"}]\n",
+			"bad.yaml:6:22: at: \"9h31\" is not a time"},
+		{"time before start", "tests:\n  - name: a\n    start: \"2026-03-09 09:30\"\n    expect:\n      - rule: r\n        fires: [{at: \"09:00\"}]\n",
+			"bad.yaml:6:22: at 09:00 is before the test's start"},
+		{"no start", "tests:\n  - name: a\n", "bad.yaml:2:5: test \"a\" has no start"},
+		{"nothing expected", "tests:\n  - name: a\n    start: \"2026-03-09 09:30\"\n    expect:\n      - rule: r\n",
+			"bad.yaml:5:9: nothing is expected of r"},
+		{"unknown action", "tests:\n  - name: a\n    start: \"2026-03-09 09:30\"\n    expect:\n      - rule: r\n        fires:\n          - at: \"09:31\"\n            actions:\n              - place_ordr: {size: 1}\n",
+			"bad.yaml:9:17: unknown action \"place_ordr\""},
+		{"bad side", "tests:\n  - name: a\n    start: \"2026-03-09 09:30\"\n    state:\n      positions:\n        - {symbol: TSLAUSDT, side: up, size: 1}\n",
+			"bad.yaml:6:11: a position's side is long or short, not \"up\""},
+		{"duplicate test", "tests:\n  - {name: a, start: \"2026-03-09 09:30\"}\n  - {name: a, start: \"2026-03-09 09:30\"}\n",
+			"bad.yaml:3:5: a second test named \"a\""},
+		{"yaml syntax", "tests:\n  - name: a\n   start: x\n", "bad.yaml:3:4: this line's indentation does not fit the lines above"},
+		{"empty", "", "bad.yaml:1:1: the file is empty"},
+		{"no tests", "env: {A: b}\n", "bad.yaml:1:1: no tests"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			f, errs := Parse("bad.yaml", []byte(c.text))
+			if f != nil || len(errs) == 0 {
+				t.Fatalf("no finding; want %q", c.want)
+			}
+			if got := errs[0].Error(); !strings.HasPrefix(got, c.want) {
+				t.Errorf("first finding %q\nwant prefix %q\nall:\n%v", got, c.want, errs)
+			}
+		})
+	}
+}
+
+// TestBadFileRendering shows a bad file as engine test prints it: with the
+// source line, a caret and a hint.
+func TestBadFileRendering(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "x_test.yaml")
+	text := "tests:\n  - name: a\n    start: \"2026-03-09 09:30\"\n    state:\n      stocks:\n        TSLA: {bid: 1, aks: 2}\n"
+	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	res := RunFile(context.Background(), path, Options{})
+	out := strings.ReplaceAll(string(report(t, []FileResult{res})), dir, "DIR")
+	want := `DIR/x_test.yaml: could not run
+DIR/x_test.yaml:6:24: unknown key "aks" in stocks TSLA
+            TSLA: {bid: 1, aks: 2}
+                           ^
+    hint: did you mean "ask"?
+`
+	if out != want {
+		t.Errorf("got:\n%s\nwant:\n%s", out, want)
+	}
+	if !res.Failed() {
+		t.Error("a file that could not run must count as failed")
+	}
+}
+
+func TestRuleFilesThatDoNotLoad(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "r.yaml"), []byte("rules:\n  - name: r\n    when: nosuchvar > 1\n    actions: [{log: {message: x}}]\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "r_test.yaml"), []byte("tests:\n  - {name: a, start: \"2026-03-09 09:30\", expect: [{rule: r, fires: []}]}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	res := RunFile(context.Background(), filepath.Join(dir, "r_test.yaml"), Options{})
+	if !res.Failed() || len(res.Errors) == 0 || !strings.Contains(res.Errors[0].Error(), "r.yaml:3:") {
+		t.Errorf("want the rule file's finding with its line; got %v", res.Errors)
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	for _, p := range []string{"testdata/passing/dip_test.yaml", "testdata/failing/dip_test.yaml", "../examples/rules/nvda-ladder_test.yaml"} {
+		if b, err := os.ReadFile(p); err == nil {
+			f.Add(b)
+		}
+	}
+	f.Add([]byte("tests: [{name: a, start: x, state: {stocks: {A: {bids: [[1]]}}}}]"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		file, errs := Parse("fuzz.yaml", data)
+		if (file == nil) == (len(errs) == 0) {
+			t.Fatalf("a file and findings, or neither: %v %v", file != nil, errs)
+		}
+		for _, e := range errs {
+			if e.File != "fuzz.yaml" {
+				t.Fatalf("finding without the file name: %v", e)
+			}
+		}
+	})
+}

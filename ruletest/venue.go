@@ -1,0 +1,109 @@
+package ruletest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/tickrules/tickrules/exchange"
+)
+
+// recorder is the venue behind a test's actions: it checks each request with
+// the spec's client-side validation (a request the exchange would reject
+// fails the leg, as it would in production) and accepts the rest with a
+// made-up order id. It changes nothing: a test's State moves only by its
+// changes. The requests themselves are recorded by the actions package in
+// each Leg.
+type recorder struct {
+	now  func() time.Time
+	next int
+}
+
+func (r *recorder) id() string {
+	r.next++
+	return fmt.Sprintf("test-%d", r.next)
+}
+
+type validator interface{ Validate(now time.Time) error }
+
+func (r *recorder) ack(req validator, clientOID string) (exchange.OrderAck, error) {
+	if err := req.Validate(r.now()); err != nil {
+		return exchange.OrderAck{}, err
+	}
+	return exchange.OrderAck{OrderID: r.id(), ClientOID: clientOID}, nil
+}
+
+// PlaceOrder accepts a valid order.
+func (r *recorder) PlaceOrder(_ context.Context, req exchange.PlaceOrderRequest) (exchange.OrderAck, error) {
+	return r.ack(req, req.ClientOID)
+}
+
+// ClickBackhand accepts a valid reversal.
+func (r *recorder) ClickBackhand(_ context.Context, req exchange.ClickBackhandRequest) (exchange.OrderAck, error) {
+	return r.ack(req, req.ClientOID)
+}
+
+// BatchPlaceOrder accepts every order of a valid batch.
+func (r *recorder) BatchPlaceOrder(_ context.Context, req exchange.BatchPlaceOrderRequest) (exchange.BatchPlaceOrderResult, error) {
+	if err := req.Validate(r.now()); err != nil {
+		return exchange.BatchPlaceOrderResult{}, err
+	}
+	res := exchange.BatchPlaceOrderResult{Result: true, FailureList: []exchange.BatchFailure{}}
+	for _, o := range req.OrderList {
+		res.SuccessList = append(res.SuccessList, exchange.OrderAck{OrderID: r.id(), ClientOID: o.ClientOID})
+	}
+	return res, nil
+}
+
+// ModifyOrder accepts a valid modification.
+func (r *recorder) ModifyOrder(_ context.Context, req exchange.ModifyOrderRequest) (exchange.OrderAck, error) {
+	return r.ack(req, req.NewClientOID)
+}
+
+// CancelOrder accepts a valid cancellation.
+func (r *recorder) CancelOrder(_ context.Context, req exchange.CancelOrderRequest) (exchange.OrderAck, error) {
+	if err := req.Validate(r.now()); err != nil {
+		return exchange.OrderAck{}, err
+	}
+	return exchange.OrderAck{OrderID: req.OrderID, ClientOID: req.ClientOID}, nil
+}
+
+// BatchCancelOrders accepts a valid batch cancellation.
+func (r *recorder) BatchCancelOrders(_ context.Context, req exchange.BatchCancelOrdersRequest) (exchange.BatchResult, error) {
+	if err := req.Validate(r.now()); err != nil {
+		return exchange.BatchResult{}, err
+	}
+	res := exchange.BatchResult{FailureList: []exchange.BatchFailure{}}
+	for _, o := range req.OrderIDList {
+		res.SuccessList = append(res.SuccessList, exchange.OrderAck(o))
+	}
+	return res, nil
+}
+
+// ClosePositions accepts a valid close.
+func (r *recorder) ClosePositions(_ context.Context, req exchange.ClosePositionsRequest) (exchange.ClosePositionsResult, error) {
+	if err := req.Validate(r.now()); err != nil {
+		return exchange.ClosePositionsResult{}, err
+	}
+	return exchange.ClosePositionsResult{SuccessList: []exchange.CloseAck{}, FailureList: []exchange.BatchFailure{}}, nil
+}
+
+// CancelAllOrders accepts a valid cancel-all.
+func (r *recorder) CancelAllOrders(_ context.Context, req exchange.CancelAllOrdersRequest) (exchange.BatchResult, error) {
+	if err := req.Validate(r.now()); err != nil {
+		return exchange.BatchResult{}, err
+	}
+	return exchange.BatchResult{SuccessList: []exchange.OrderAck{}, FailureList: []exchange.BatchFailure{}}, nil
+}
+
+// SetPositionMode is not an action; the executor never calls it.
+func (r *recorder) SetPositionMode(context.Context, exchange.SetPositionModeRequest) (exchange.SetPositionModeResult, error) {
+	return exchange.SetPositionModeResult{}, errors.New("rule tests: set-position-mode is not an action")
+}
+
+// OrderDetail is asked only after an ambiguous outcome, which the recorder
+// never gives.
+func (r *recorder) OrderDetail(context.Context, exchange.OrderDetailRequest) (exchange.OrderDetail, error) {
+	return exchange.OrderDetail{}, errors.New("rule tests: no order lookups")
+}

@@ -1,0 +1,326 @@
+package ruletest
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/tickrules/tickrules/exchange"
+	"github.com/tickrules/tickrules/marketdata"
+	"github.com/tickrules/tickrules/rules"
+)
+
+// world is the state a test holds: the values last given for each part
+// (sample and hold), turned into a marketdata.State at every tick.
+type world struct {
+	cat    *rules.Catalog
+	states []exchange.MarketState
+	cal    exchange.Calendar
+
+	stocks    map[string]*heldStock // by pair symbol
+	positions map[posKey]*heldPosition
+	orders    []*heldOrder
+	balances  map[string]*Balance
+	modes     map[exchange.ProductType]exchange.PosMode
+}
+
+type posKey struct{ symbol, side string }
+
+type heldStock struct {
+	Stock
+	// fills are the trades set with last:, oldest first; every one is kept
+	// (the State keeps those inside its trade window), so vwap and volume
+	// see more than the latest.
+	fills []exchange.StockFill
+}
+
+type heldPosition struct {
+	*Position
+	pt    exchange.ProductType
+	setAt time.Time
+}
+
+type heldOrder struct {
+	*Order
+	pt    exchange.ProductType
+	setAt time.Time
+}
+
+func newWorld(cat *rules.Catalog, states []exchange.MarketState, cal exchange.Calendar) *world {
+	w := &world{cat: cat, states: states, cal: cal, stocks: map[string]*heldStock{},
+		positions: map[posKey]*heldPosition{}, balances: map[string]*Balance{}, modes: map[exchange.ProductType]exchange.PosMode{}}
+	for _, pt := range exchange.ProductTypes() {
+		w.modes[pt] = exchange.OneWayMode
+	}
+	return w
+}
+
+// posModeOf reads a position mode as a trader writes it.
+func posModeOf(s string) (exchange.PosMode, bool) {
+	switch s {
+	case "one_way", "one_way_mode", "one-way":
+		return exchange.OneWayMode, true
+	case "hedge", "hedge_mode":
+		return exchange.HedgeMode, true
+	}
+	return "", false
+}
+
+// where names a place in the test file for errors found at run time.
+func where(line, col int) string { return fmt.Sprintf("%d:%d", line, col) }
+
+// apply merges s, given at time at, into what the world holds.
+func (w *world) apply(s *State, at time.Time) error {
+	for name, st := range s.Stocks {
+		pair, ok := w.cat.StockPair(name)
+		if !ok {
+			hint := ""
+			if sg := w.cat.SuggestStockPair(name); sg != "" {
+				hint = fmt.Sprintf(" (did you mean %s?)", sg)
+			}
+			return fmt.Errorf("stock %s is not a stock pair of the scenario%s", name, hint)
+		}
+		h := w.stocks[pair.Symbol]
+		if h == nil {
+			h = &heldStock{}
+			w.stocks[pair.Symbol] = h
+		}
+		mergeStock(&h.Stock, st)
+		if st.Last != "" {
+			h.fills = append(h.fills, exchange.StockFill{ExecID: "test-" + strconv.Itoa(len(h.fills)+1),
+				Price: exchange.Num(st.Last), Size: or(h.LastSize, "1"), Side: exchange.Buy, TS: exchange.MillisOf(at)})
+		}
+	}
+	for _, p := range s.Positions {
+		c, ok := w.cat.Contract(p.Symbol)
+		if !ok {
+			return fmt.Errorf("%s: position symbol %s is not a contract of the scenario", where(p.line, p.column), p.Symbol)
+		}
+		k := posKey{p.Symbol, p.Side}
+		if d, _ := decimal.NewFromString(string(p.Size)); d.IsZero() {
+			delete(w.positions, k)
+			continue
+		}
+		w.positions[k] = &heldPosition{Position: p, pt: c.ProductType, setAt: at}
+	}
+	if s.Orders != nil {
+		w.orders = w.orders[:0:0]
+		for _, o := range s.Orders {
+			c, ok := w.cat.Contract(o.Symbol)
+			if !ok {
+				return fmt.Errorf("%s: order symbol %s is not a contract of the scenario", where(o.line, o.column), o.Symbol)
+			}
+			w.orders = append(w.orders, &heldOrder{Order: o, pt: c.ProductType, setAt: at})
+		}
+	}
+	for coin, b := range s.Balances {
+		w.balances[coin] = b
+	}
+	for pt, m := range s.PositionMode {
+		if !slices.Contains(exchange.ProductTypes(), exchange.ProductType(pt)) {
+			return fmt.Errorf("position_mode: %s is not a product type (USDT-FUTURES, COIN-FUTURES, USDC-FUTURES)", pt)
+		}
+		w.modes[exchange.ProductType(pt)], _ = posModeOf(m)
+	}
+	return nil
+}
+
+// mergeStock sets the fields given in src.
+func mergeStock(dst, src *Stock) {
+	set := func(d *Num, s Num) {
+		if s != "" {
+			*d = s
+		}
+	}
+	set(&dst.Bid, src.Bid)
+	set(&dst.Ask, src.Ask)
+	set(&dst.BidSize, src.BidSize)
+	set(&dst.AskSize, src.AskSize)
+	set(&dst.Last, src.Last)
+	set(&dst.LastSize, src.LastSize)
+	if src.Bids != nil {
+		dst.Bids = src.Bids
+	}
+	if src.Asks != nil {
+		dst.Asks = src.Asks
+	}
+}
+
+func or(n Num, def string) exchange.Num {
+	if n == "" {
+		return exchange.Num(def)
+	}
+	return exchange.Num(n)
+}
+
+// input is what the pollers would have fetched at now: every part a test
+// can describe is fetched at now, so nothing is stale; the parts a test
+// cannot describe (strategy orders, discount tiers, spot records) are not
+// fetched, and a rule that reads them cannot be evaluated.
+func (w *world) input(now time.Time) (marketdata.BuildInput, error) {
+	in := marketdata.BuildInput{Now: now, Contracts: w.cat.Contracts}
+	sess, err := marketdata.ComputeSession(now, w.states, w.cal)
+	if err != nil {
+		return in, fmt.Errorf("market session at %s: %w", now.Format(time.RFC3339), err)
+	}
+	in.Market = &marketdata.MarketFetch{Session: sess, At: now}
+	in.StockInfo = &marketdata.StockInfoInput{Pairs: w.cat.StockPairs, At: now}
+	for _, sym := range sortedKeys(w.stocks) {
+		h := w.stocks[sym]
+		if h.Bid != "" || h.Ask != "" || h.Bids != nil || h.Asks != nil {
+			b := exchange.StockOrderBook{Symbol: sym, TS: exchange.MillisOf(now)}
+			if h.Bid != "" {
+				b.Bids = append(b.Bids, exchange.PriceLevel{exchange.Num(h.Bid), or(h.BidSize, "1")})
+			}
+			for _, l := range h.Bids {
+				b.Bids = append(b.Bids, exchange.PriceLevel{exchange.Num(l[0]), exchange.Num(l[1])})
+			}
+			if h.Ask != "" {
+				b.Asks = append(b.Asks, exchange.PriceLevel{exchange.Num(h.Ask), or(h.AskSize, "1")})
+			}
+			for _, l := range h.Asks {
+				b.Asks = append(b.Asks, exchange.PriceLevel{exchange.Num(l[0]), exchange.Num(l[1])})
+			}
+			in.Books = append(in.Books, marketdata.BookInput{Symbol: sym, Book: b, At: now})
+		}
+		in.Fills = append(in.Fills, marketdata.FillsInput{Symbol: sym, At: now, Fills: append([]exchange.StockFill{}, h.fills...)})
+	}
+	for _, pt := range exchange.ProductTypes() {
+		pos := marketdata.PositionsInput{ProductType: pt, At: now, Positions: []exchange.Position{}}
+		for _, k := range sortedPosKeys(w.positions) {
+			if h := w.positions[k]; h.pt == pt {
+				pos.Positions = append(pos.Positions, w.position(h))
+			}
+		}
+		in.Positions = append(in.Positions, pos)
+		ords := marketdata.OrdersInput{ProductType: pt, At: now, Orders: []exchange.PendingOrder{}}
+		for i, h := range w.orders {
+			if h.pt == pt {
+				ords.Orders = append(ords.Orders, w.order(h, i))
+			}
+		}
+		in.Orders = append(in.Orders, ords)
+	}
+	for _, coin := range sortedKeys(w.balances) {
+		b := w.balances[coin]
+		pt := productOfCoin(coin)
+		eq := exchange.Num(b.Equity)
+		if eq == "" {
+			eq = exchange.NumOf(dec(b.Available).Add(dec(b.Locked)))
+		}
+		in.Balances = append(in.Balances, marketdata.BalancesInput{ProductType: pt, At: now, Accounts: []exchange.Account{{
+			MarginCoin: coin, Available: or(b.Available, "0"), Locked: or(b.Locked, "0"), AccountEquity: eq,
+			CrossedMaxAvailable: or(b.Available, "0"), IsolatedMaxAvailable: or(b.Available, "0"), PosMode: w.modes[pt]}}})
+	}
+	return in, nil
+}
+
+// productOfCoin is the product type a margin coin belongs to.
+func productOfCoin(coin string) exchange.ProductType {
+	switch coin {
+	case "USDT":
+		return exchange.USDTFutures
+	case "USDC":
+		return exchange.USDCFutures
+	}
+	return exchange.COINFutures
+}
+
+// dec parses a number the loader has already checked.
+func dec(n Num) decimal.Decimal {
+	d, _ := decimal.NewFromString(string(n))
+	return d
+}
+
+func (w *world) position(h *heldPosition) exchange.Position {
+	size, entry := dec(h.Size), dec(h.Entry)
+	mark := entry
+	if h.Mark != "" {
+		mark = dec(h.Mark)
+	}
+	lev := decimal.NewFromInt(10)
+	if h.Leverage != "" {
+		lev = dec(h.Leverage)
+	}
+	upl := mark.Sub(entry).Mul(size)
+	if h.Side == "short" {
+		upl = upl.Neg()
+	}
+	if h.UnrealizedPnL != "" {
+		upl = dec(h.UnrealizedPnL)
+	}
+	margin := decimal.Zero
+	if lev.IsPositive() {
+		margin = entry.Mul(size).Div(lev)
+	}
+	mm := exchange.MarginMode(h.MarginMode)
+	if mm == "" {
+		mm = exchange.Crossed
+	}
+	c, _ := w.cat.Contract(h.Symbol)
+	coin := "USDT"
+	switch h.pt {
+	case exchange.USDCFutures:
+		coin = "USDC"
+	case exchange.COINFutures:
+		coin = c.BaseCoin
+	}
+	return exchange.Position{Symbol: h.Symbol, MarginCoin: coin, HoldSide: exchange.HoldSide(h.Side),
+		Total: exchange.NumOf(size), Available: exchange.NumOf(size), Locked: "0",
+		OpenPriceAvg: exchange.NumOf(entry), MarkPrice: exchange.NumOf(mark), Leverage: exchange.NumOf(lev),
+		MarginMode: mm, PosMode: w.modes[h.pt], UnrealizedPL: exchange.NumOf(upl), MarginSize: exchange.NumOf(margin),
+		BreakEvenPrice: exchange.NumOf(entry), CTime: exchange.MillisOf(h.setAt.Add(-h.Age.D)), UTime: exchange.MillisOf(h.setAt)}
+}
+
+func (w *world) order(h *heldOrder, i int) exchange.PendingOrder {
+	id := h.ID
+	if id == "" {
+		id = fmt.Sprintf("test-order-%d", i+1)
+	}
+	ot := exchange.OrderType(h.Type)
+	if ot == "" {
+		ot = exchange.Limit
+	}
+	o := exchange.PendingOrder{}
+	o.Symbol, o.OrderID, o.ClientOID = h.Symbol, id, h.ClientOID
+	o.Size, o.Price, o.BaseVolume = exchange.Num(h.Size), exchange.Num(h.Price), or(h.Filled, "0")
+	o.Side, o.TradeSide, o.OrderType = exchange.Side(h.Side), exchange.TradeSide(h.TradeSide), ot
+	o.Status = exchange.StateLive
+	o.PosMode = w.modes[h.pt]
+	o.CTime, o.UTime = exchange.MillisOf(h.setAt.Add(-h.Age.D)), exchange.MillisOf(h.setAt)
+	return o
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+func sortedPosKeys(m map[posKey]*heldPosition) []posKey {
+	out := make([]posKey, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.SortFunc(out, func(a, b posKey) int {
+		if a.symbol != b.symbol {
+			if a.symbol < b.symbol {
+				return -1
+			}
+			return 1
+		}
+		if a.side < b.side {
+			return -1
+		} else if a.side > b.side {
+			return 1
+		}
+		return 0
+	})
+	return out
+}
