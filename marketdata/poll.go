@@ -476,7 +476,10 @@ func (p *Poller) State(now time.Time) (*State, error) {
 // Stale returns the first part of parts that is missing or older than
 // StaleAfter intervals in st, and whether there is one.
 func (p *Poller) Stale(st *State, parts PartSet) (Part, bool) {
-	for _, part := range parts.Parts() {
+	for part := Part(0); part < numParts; part++ { // not parts.Parts(): no allocation per tick
+		if !parts.Has(part) {
+			continue
+		}
 		iv := p.Interval(part)
 		if iv == 0 {
 			return part, true // read but never polled: a bug in the demand

@@ -250,6 +250,12 @@ func (s *State) HasStrategyStop(symbol, side string, stopLoss bool) (bool, error
 		if side != "" && o.Side != side {
 			continue
 		}
+		// A strategy order that can no longer trigger protects nothing; an
+		// empty status is taken as pending, which is all this endpoint lists.
+		switch exchange.StrategyStatus(o.Status) {
+		case exchange.StrategySuccess, exchange.StrategyFailed, exchange.StrategyCancelled:
+			continue
+		}
 		if (stopLoss && o.StopLoss != 0) || (!stopLoss && o.TakeProfit != 0) {
 			return true, nil
 		}

@@ -38,6 +38,7 @@ func loadCatalog() *Catalog {
 			k("NVDAUSDT", "NVDA", exchange.USDTFutures),
 			k("AAPLUSDT", "AAPL", exchange.USDTFutures),
 			k("BTCUSDT", "BTC", exchange.USDTFutures),
+			k("ETHUSDT", "ETH", exchange.USDTFutures),
 			k("BTCUSD", "BTC", exchange.COINFutures),
 			k("BTCPERP", "BTC", exchange.USDCFutures),
 		},

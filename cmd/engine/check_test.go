@@ -32,7 +32,7 @@ func TestCheck(t *testing.T) {
 	}{
 		{"examples are valid", []string{"check", examplesDir}, exitOK,
 			[]string{"examples/rules/cut-losses.yaml: 3 rules OK", "examples/rules/flatten-before-close.yaml: 1 rule OK",
-				"polling budget", "stock-orderbook: 2 pairs every 1s = 2 of 10 req/s (per uid)"}, nil},
+				"polling budget", "stock-orderbook: ", " of 10 req/s (per uid)"}, nil},
 		{"a bad file exits 1 with file:line:col, source and caret", []string{"check", badDir + "/size-zero.yaml"}, exitFail,
 			[]string{"size-zero.yaml: 1 error"},
 			[]string{"size-zero.yaml:10:17: size must be greater than 0, got 0", "          size: 0\n", "^", "1 error, 0 warnings"}},
@@ -78,7 +78,11 @@ func TestCheckJSON(t *testing.T) {
 	if rep.OK || len(rep.Findings) != 1 || rep.Findings[0].Line != 10 || rep.Findings[0].Column != 17 {
 		t.Errorf("report %+v", rep)
 	}
-	if len(rep.Files) != 5 || rep.Files[0].Errors != 1 || rep.Files[1].Rules == 0 {
+	examples, err := rules.RuleFiles(examplesDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Files) != 1+len(examples) || rep.Files[0].Errors != 1 || rep.Files[1].Rules == 0 {
 		t.Errorf("files %+v", rep.Files)
 	}
 
