@@ -80,6 +80,11 @@ type Recording struct {
 	Name   string
 	Header RecordingHeader
 	End    time.Time
+	// Ready is when every recorded series (each operation and symbol) has
+	// its first answer: a replay starts there, since before it the pollers
+	// could not fetch everything once and no rule may fire.
+	Ready time.Time
+	seen  map[string]bool
 
 	states  []at[[]exchange.MarketState]
 	cal     *exchange.Calendar
@@ -114,7 +119,7 @@ func LoadRecording(path string) (*Recording, error) {
 func ParseRecording(r io.Reader, name string) (*Recording, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), maxRecordingLine)
-	rec := &Recording{Name: name, books: map[string][]at[exchange.StockOrderBook]{},
+	rec := &Recording{Name: name, seen: map[string]bool{}, books: map[string][]at[exchange.StockOrderBook]{},
 		fills: map[string][]at[[]exchange.StockFill]{}, tickers: map[string][]at[quote]{}}
 	line := 0
 	for sc.Scan() {
@@ -133,7 +138,7 @@ func ParseRecording(r io.Reader, name string) (*Recording, error) {
 			if rec.Header.Start.IsZero() {
 				return nil, fmt.Errorf("recording %s:1: the header has no start", name)
 			}
-			rec.End = rec.Header.Start
+			rec.End, rec.Ready = rec.Header.Start, rec.Header.Start
 			continue
 		}
 		var a RecordedAnswer
@@ -144,6 +149,9 @@ func ParseRecording(r io.Reader, name string) (*Recording, error) {
 			return nil, fmt.Errorf("recording %s:%d: time %s is before the previous line's", name, line, stamp(a.T))
 		}
 		rec.End = a.T
+		if k := string(a.Op) + "/" + a.Key; !rec.seen[k] {
+			rec.seen[k], rec.Ready = true, a.T
+		}
 		if err := rec.add(a); err != nil {
 			return nil, fmt.Errorf("recording %s:%d: %s: %w", name, line, a.Op, err)
 		}
@@ -240,13 +248,24 @@ func latest[T any](xs []at[T], t time.Time) (T, bool) {
 
 // Apply sets opts to replay the recording: its scenario (one account,
 // ReplayAPIKey, with the recorded balances and position modes, and the
-// recorded contracts), its Market and its time range.
+// recorded contracts), its Market, and its time range when opts has none:
+// from Ready to the last answer.
 func (rec *Recording) Apply(opts *Options) error {
 	sc, err := rec.Scenario()
 	if err != nil {
 		return err
 	}
 	opts.Scenario, opts.Market, opts.Source, opts.APIKey = sc, rec.Market(), rec.Name, ReplayAPIKey
+	if opts.From.IsZero() {
+		opts.From = rec.Ready
+	}
+	if opts.To.IsZero() {
+		opts.To = rec.End
+	}
+	if !opts.To.After(opts.From) {
+		return fmt.Errorf("recording %s: nothing to replay between %s and %s (every series is first recorded at %s)",
+			rec.Name, stamp(opts.From), stamp(opts.To), stamp(rec.Ready))
+	}
 	return nil
 }
 

@@ -38,7 +38,9 @@ type Firing struct {
 }
 
 // Action is one request of a firing. Outcome is ok, error, or blocked (a
-// risk guard stopped it before it was sent).
+// risk guard stopped it before it was sent). Request is null when nothing
+// was sent (the action failed before a request could be built, e.g. a size
+// that rounds to zero).
 type Action struct {
 	Kind     string          `json:"kind"`
 	Request  json.RawMessage `json:"request"`
@@ -125,8 +127,8 @@ type Summary struct {
 	Accounts []AccountSummary `json:"accounts"`
 }
 
-// RuleSummary counts one rule's firings and the failed requests among
-// their actions.
+// RuleSummary counts one rule's firings and, as Errors, the requests of
+// their actions whose outcome is not ok (error, or blocked by a guard).
 type RuleSummary struct {
 	Rule    string `json:"rule"`
 	Firings int    `json:"firings"`

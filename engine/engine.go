@@ -85,10 +85,11 @@ type Engine struct {
 }
 
 // tickCache holds what every rule of one tick would otherwise compute again:
-// the once-period keys and the staleness of each distinct set of parts.
+// the once-period keys and the staleness of each distinct set of parts
+// (ruleRun.readsIdx indexes stale; plan numbers the distinct sets).
 type tickCache struct {
 	periods [2]periodEntry // OncePerDay, OncePerSession
-	stale   map[marketdata.PartSet]staleEntry
+	stale   []staleEntry
 }
 
 type periodEntry struct {
@@ -98,6 +99,7 @@ type periodEntry struct {
 }
 
 type staleEntry struct {
+	done  bool
 	part  marketdata.Part
 	stale bool
 }
@@ -114,10 +116,11 @@ type ruleRun struct {
 	timing Timing
 	// reads are the parts the rule needs fresh: what its condition reads,
 	// plus the market session for once: per_session. Fixed at plan time.
-	reads  marketdata.PartSet
-	state  RuleState
-	traces ring
-	stats  RuleStats
+	reads    marketdata.PartSet
+	readsIdx int // index of reads in tickCache.stale
+	state    RuleState
+	traces   ring
+	stats    RuleStats
 }
 
 // RuleStats counts one rule's evaluations since the engine started (or the
@@ -145,7 +148,7 @@ func New(opts Options) (*Engine, error) {
 	if opts.Tick <= 0 {
 		opts.Tick = time.Second
 	}
-	e := &Engine{opts: opts, env: rules.NewEnv(nil), tc: tickCache{stale: map[marketdata.PartSet]staleEntry{}}}
+	e := &Engine{opts: opts, env: rules.NewEnv(nil)}
 	saved := map[string]RuleState{}
 	if opts.Store != nil {
 		var err error
@@ -175,6 +178,16 @@ func (e *Engine) plan(rs *rules.RuleSet, saved map[string]RuleState, stats map[s
 		}
 		runs = append(runs, run)
 	}
+	sets := map[marketdata.PartSet]int{}
+	for _, run := range runs {
+		i, ok := sets[run.reads]
+		if !ok {
+			i = len(sets)
+			sets[run.reads] = i
+		}
+		run.readsIdx = i
+	}
+	e.tc.stale = make([]staleEntry, len(sets))
 	slices.SortStableFunc(runs, func(a, b *ruleRun) int {
 		if c := cmp.Compare(b.rule.Priority, a.rule.Priority); c != 0 {
 			return c
@@ -220,16 +233,16 @@ func (e *Engine) Step(ctx context.Context, now time.Time) []*Firing {
 	var firings []*Firing
 	changed := false
 	for _, r := range e.rules {
-		tr := r.traces.next()
-		*tr = Trace{At: now, Tick: e.ticks}
-		fired := e.evaluate(r, st, ready, tr)
+		tr := Trace{At: now, Tick: e.ticks}
+		fired := e.evaluate(r, st, ready, &tr)
 		if tr.Transition != "" {
 			changed = true
-			e.logTransition(r, tr)
+			e.logTransition(r, &tr)
 		}
+		r.traces.push(&tr)
 		if fired {
 			r.stats.Firings++
-			firings = append(firings, &Firing{Rule: r.rule, At: now, Seq: r.state.Firings, State: st, Env: e.env, VM: &e.vm, Trace: *tr})
+			firings = append(firings, &Firing{Rule: r.rule, At: now, Seq: r.state.Firings, State: st, Env: e.env, VM: &e.vm, Trace: tr})
 		}
 	}
 	if changed && e.opts.Store != nil {
@@ -266,7 +279,7 @@ func (e *Engine) evaluate(r *ruleRun, st *marketdata.State, ready bool, tr *Trac
 	}
 	r.stats.Evaluations++
 	period, perr := e.period(r.timing.Once, st)
-	part, stale := e.stale(st, r.reads)
+	part, stale := e.stale(st, r)
 	if stale {
 		r.stats.Stale++
 		tr.Detail = "stale or missing data: " + part.String()
@@ -284,6 +297,12 @@ func (e *Engine) evaluate(r *ruleRun, st *marketdata.State, ready bool, tr *Trac
 		default:
 			out = False
 		}
+	}
+	if out == False && r.state.Phase == PhaseInactive {
+		// The common quiet tick, exactly what Step does for it, without
+		// copying the state in and out.
+		tr.Reason, tr.Phase = ReasonFalse, PhaseInactive
+		return false
 	}
 	var fired bool
 	r.state, fired, tr.Reason = Step(r.state, r.timing, tr.At, out, period)
@@ -316,14 +335,15 @@ func (e *Engine) period(once Once, st *marketdata.State) (string, error) {
 	return c.key, c.err
 }
 
-// stale asks the source about parts once per tick for each distinct set.
-func (e *Engine) stale(st *marketdata.State, parts marketdata.PartSet) (marketdata.Part, bool) {
-	if c, ok := e.tc.stale[parts]; ok {
-		return c.part, c.stale
+// stale asks the source about the parts r reads, once per tick for each
+// distinct set of parts.
+func (e *Engine) stale(st *marketdata.State, r *ruleRun) (marketdata.Part, bool) {
+	c := &e.tc.stale[r.readsIdx]
+	if !c.done {
+		c.part, c.stale = e.opts.Source.Stale(st, r.reads)
+		c.done = true
 	}
-	part, stale := e.opts.Source.Stale(st, parts)
-	e.tc.stale[parts] = staleEntry{part: part, stale: stale}
-	return part, stale
+	return c.part, c.stale
 }
 
 // periodKey is the key of the current session or Eastern day for Once.

@@ -86,3 +86,37 @@ func TestRunSkipsOverrunTicks(t *testing.T) {
 		t.Errorf("firings at %v, want t0 and t0+3s", x.at)
 	}
 }
+
+// TestTraceCodesRoundTrip keeps the compact trace codes and their decoding
+// tables in step: every phase and reason survives the ring.
+func TestTraceCodesRoundTrip(t *testing.T) {
+	for i, p := range phaseCodes {
+		if c, ok := phaseCode(p); !ok || int(c) != i {
+			t.Errorf("phase %q: code %d, %v; want %d", p, c, ok, i)
+		}
+	}
+	for i, r := range reasonCodes {
+		if c, ok := reasonCode(r); !ok || int(c) != i {
+			t.Errorf("reason %q: code %d, %v; want %d", r, c, ok, i)
+		}
+	}
+	r := newRing(2)
+	want := []Trace{
+		{At: t0, Tick: 1, Phase: PhaseInactive, Reason: ReasonFalse},
+		{At: t0.Add(time.Second), Tick: 2, Result: true, Phase: PhaseFiring, Reason: ReasonFired, Transition: "inactive -> firing", Values: map[string]any{"x": 1.0}},
+		{At: t0.Add(2 * time.Second), Tick: 3, Phase: PhaseFiring, Reason: "a reason not in the table"},
+	}
+	for i := range want {
+		r.push(&want[i])
+	}
+	got := r.list()
+	if len(got) != 2 {
+		t.Fatalf("kept %d traces, want the last 2", len(got))
+	}
+	for i, g := range got {
+		w := want[i+1]
+		if !g.At.Equal(w.At) || g.Tick != w.Tick || g.Result != w.Result || g.Phase != w.Phase || g.Reason != w.Reason || g.Transition != w.Transition || len(g.Values) != len(w.Values) {
+			t.Errorf("trace %d: %+v, want %+v", i, g, w)
+		}
+	}
+}

@@ -28,12 +28,14 @@ func (e *posError) Error() string { return fmt.Sprintf("%d:%d: %s", e.line, e.co
 // positioned values remember where they were written, for later findings.
 type positioned interface{ setPos(line, column int) }
 
-func (t *Test) setPos(l, c int)         { t.line, t.column = l, c }
-func (p *Position) setPos(l, c int)     { p.line, p.column = l, c }
-func (o *Order) setPos(l, c int)        { o.line, o.column = l, c }
-func (e *Expect) setPos(l, c int)       { e.line, e.column = l, c }
-func (f *Firing) setPos(l, c int)       { f.line, f.column = l, c }
-func (a *ActionExpect) setPos(l, c int) { a.line, a.column = l, c }
+func (t *Test) setPos(l, c int)          { t.line, t.column = l, c }
+func (p *Position) setPos(l, c int)      { p.line, p.column = l, c }
+func (o *Order) setPos(l, c int)         { o.line, o.column = l, c }
+func (o *StrategyOrder) setPos(l, c int) { o.line, o.column = l, c }
+func (c *Change) setPos(l, col int)      { c.line, c.column = l, col }
+func (e *Expect) setPos(l, c int)        { e.line, e.column = l, c }
+func (f *Firing) setPos(l, c int)        { f.line, f.column = l, c }
+func (a *ActionExpect) setPos(l, c int)  { a.line, a.column = l, c }
 
 // keysSeen is told which keys a mapping had, to tell "fires: []" from no
 // fires at all.

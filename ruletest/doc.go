@@ -14,5 +14,7 @@
 // checks each request against the spec's client-side validation and answers
 // with a made-up order id. Orders are therefore never filled: the State
 // changes only as the test says, which keeps every test's outcome a function
-// of its file alone.
+// of its file alone (and of its scenario file, when a test starts from a
+// scenario account: that account's records as the simulator serves them at
+// the scenario's start).
 package ruletest

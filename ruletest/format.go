@@ -44,14 +44,25 @@ type Test struct {
 // State is the account and market data of a test, in readable form. Every
 // part is optional. Stocks, positions, balances and position modes given in
 // a change are merged into what is held (by stock, by symbol and side, by
-// coin, by product type); orders given in a change replace every order.
+// coin, by product type); orders and strategy orders given in a change
+// replace every order of their kind.
 type State struct {
+	// Account, in a test's state only, is the uid of an account of the
+	// file's scenario whose positions, orders, strategy orders, balances and
+	// position modes, as the simulator serves them at the scenario's start,
+	// are the test's starting account; the other keys of the state are
+	// applied on top of it.
+	Account string `yaml:"account"`
 	// Stocks by stock code (TSLA) or pair symbol (TSLAUSDT).
 	Stocks    map[string]*Stock `yaml:"stocks"`
 	Positions []*Position       `yaml:"positions"`
 	// Orders are the pending futures orders. A nil list (not written) keeps
 	// what is held; an empty list ([]) removes every order.
 	Orders []*Order `yaml:"orders"`
+	// StrategyOrders are the pending strategy orders (take-profit/stop-loss
+	// and trigger orders). Like Orders, nil keeps what is held and an empty
+	// list removes them all.
+	StrategyOrders []*StrategyOrder `yaml:"strategy_orders"`
 	// Balances by margin coin (USDT, USDC, BTC).
 	Balances map[string]*Balance `yaml:"balances"`
 	// PositionMode by product type: one_way or hedge (default one_way).
@@ -106,6 +117,30 @@ type Order struct {
 	line, column int
 }
 
+// StrategyOrder is a pending strategy order of the unified account, as the
+// unfilled-strategy-orders record carries it. Only the tpsl and trigger
+// types can be written inline: the other types carry parameter lists that
+// a test takes from a scenario account instead (State.Account).
+type StrategyOrder struct {
+	Symbol string `yaml:"symbol"`
+	// Side is the position side the order works on (the record's posSide):
+	// long or short.
+	Side string `yaml:"side"`
+	// Type is tpsl or trigger; default tpsl when a stop-loss or take-profit
+	// is given, trigger otherwise.
+	Type         string   `yaml:"type"`
+	Size         Num      `yaml:"size"` // the record's qty
+	StopLoss     Num      `yaml:"stop_loss"`
+	TakeProfit   Num      `yaml:"take_profit"`
+	TriggerPrice Num      `yaml:"trigger_price"`
+	Status       string   `yaml:"status"` // default pending
+	ID           string   `yaml:"id"`
+	ClientOID    string   `yaml:"client_oid"`
+	Age          Duration `yaml:"age"` // at the time it was set
+
+	line, column int
+}
+
 // Balance is the futures account of one margin coin.
 type Balance struct {
 	Available Num `yaml:"available"`
@@ -117,6 +152,8 @@ type Balance struct {
 type Change struct {
 	At    When  `yaml:"at"`
 	State State `yaml:",inline"`
+
+	line, column int
 }
 
 // Expect is what one rule is expected to do during the test.

@@ -13,6 +13,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/tickrules/tickrules/exchange"
 	"github.com/tickrules/tickrules/rules"
 )
 
@@ -160,6 +161,9 @@ func (d *decoder) checkTest(t *Test, tick time.Duration) {
 		if i > 0 && c.At.T.Before(t.Changes[i-1].At.T) {
 			d.errorAt(c.At.line, c.At.column, "changes must be in time order", "")
 		}
+		if c.State.Account != "" {
+			d.errorAt(c.line, c.column, "account: belongs in a test's state:, not in a change", "a change gives new values; the scenario account is where the test starts")
+		}
 		d.checkState(&c.State)
 	}
 	d.checkState(&t.State)
@@ -219,10 +223,52 @@ func (d *decoder) checkState(s *State) {
 			d.errorAt(o.line, o.column, fmt.Sprintf("an order's side is buy or sell, not %q", o.Side), "")
 		}
 	}
+	for _, o := range s.StrategyOrders {
+		d.checkStrategyOrder(o)
+	}
 	for pt, m := range s.PositionMode {
 		if _, ok := posModeOf(m); !ok {
 			d.errorAt(1, 1, fmt.Sprintf("position_mode of %s is one_way or hedge, not %q", pt, m), "")
 		}
+	}
+}
+
+// checkStrategyOrder checks an inline strategy order and fills in its type,
+// which the record itself does not carry: the exchange's record is a tpsl
+// order when it has a stop-loss or take-profit, so a trigger order cannot
+// have one.
+func (d *decoder) checkStrategyOrder(o *StrategyOrder) {
+	if o.Symbol == "" || o.Size == "" {
+		d.errorAt(o.line, o.column, "a strategy order needs symbol: and size:", "")
+	}
+	if o.Side != "long" && o.Side != "short" {
+		d.errorAt(o.line, o.column, fmt.Sprintf("a strategy order's side is the position side it works on, long or short, not %q", o.Side), "")
+	}
+	hasStop := o.StopLoss != "" || o.TakeProfit != ""
+	if o.Type == "" {
+		o.Type = string(exchange.StrategyTrigger)
+		if hasStop {
+			o.Type = string(exchange.StrategyTPSL)
+		}
+	}
+	switch exchange.StrategyType(o.Type) {
+	case exchange.StrategyTPSL:
+		if !hasStop {
+			d.errorAt(o.line, o.column, "a tpsl strategy order needs stop_loss: or take_profit:", "")
+		}
+	case exchange.StrategyTrigger:
+		if o.TriggerPrice == "" {
+			d.errorAt(o.line, o.column, "a trigger strategy order needs trigger_price:", "")
+		}
+		if hasStop {
+			d.errorAt(o.line, o.column, "a trigger strategy order cannot have stop_loss: or take_profit:", "the exchange's record of such an order reads as a tpsl order; write type: tpsl")
+		}
+	default:
+		d.errorAt(o.line, o.column, fmt.Sprintf("a strategy order's type is tpsl or trigger here, not %q", o.Type),
+			"oco, trailing_stop, iceberg and twap orders come from a scenario account: write account: in the test's state")
+	}
+	if o.Status != "" && !exchange.StrategyStatus(o.Status).Valid() {
+		d.errorAt(o.line, o.column, fmt.Sprintf("a strategy order's status is pending, submitting, success, failed or cancelled, not %q", o.Status), "")
 	}
 }
 

@@ -139,6 +139,20 @@ func TestBadTestFiles(t *testing.T) {
 			"bad.yaml:6:11: a position's side is long or short, not \"up\""},
 		{"duplicate test", "tests:\n  - {name: a, start: \"2026-03-09 09:30\"}\n  - {name: a, start: \"2026-03-09 09:30\"}\n",
 			"bad.yaml:3:5: a second test named \"a\""},
+		{"strategy order without side", "tests:\n  - name: a\n    start: \"2026-03-09 09:30\"\n    state:\n      strategy_orders:\n        - {symbol: TSLAUSDT, size: 1, stop_loss: 395}\n",
+			"bad.yaml:6:11: a strategy order's side is the position side it works on, long or short, not \"\""},
+		{"tpsl without prices", "tests:\n  - name: a\n    start: \"2026-03-09 09:30\"\n    state:\n      strategy_orders:\n        - {symbol: TSLAUSDT, side: long, size: 1, type: tpsl}\n",
+			"bad.yaml:6:11: a tpsl strategy order needs stop_loss: or take_profit:"},
+		{"trigger with a stop-loss", "tests:\n  - name: a\n    start: \"2026-03-09 09:30\"\n    state:\n      strategy_orders:\n        - {symbol: TSLAUSDT, side: long, size: 1, type: trigger, trigger_price: 400, stop_loss: 395}\n",
+			"bad.yaml:6:11: a trigger strategy order cannot have stop_loss: or take_profit:"},
+		{"strategy type not inline", "tests:\n  - name: a\n    start: \"2026-03-09 09:30\"\n    state:\n      strategy_orders:\n        - {symbol: TSLAUSDT, side: long, size: 1, type: twap}\n",
+			"bad.yaml:6:11: a strategy order's type is tpsl or trigger here, not \"twap\""},
+		{"strategy status", "tests:\n  - name: a\n    start: \"2026-03-09 09:30\"\n    state:\n      strategy_orders:\n        - {symbol: TSLAUSDT, side: long, size: 1, stop_loss: 395, status: open}\n",
+			"bad.yaml:6:11: a strategy order's status is pending, submitting, success, failed or cancelled, not \"open\""},
+		{"strategy key", "tests:\n  - name: a\n    start: \"2026-03-09 09:30\"\n    state:\n      strategy_orders:\n        - {symbol: TSLAUSDT, side: long, size: 1, stoploss: 395}\n",
+			"bad.yaml:6:51: unknown key \"stoploss\" in strategy_orders item 1"},
+		{"account in a change", "tests:\n  - name: a\n    start: \"2026-03-09 09:30\"\n    changes:\n      - {at: \"09:31\", account: \"1\"}\n",
+			"bad.yaml:5:9: account: belongs in a test's state:, not in a change"},
 		{"yaml syntax", "tests:\n  - name: a\n   start: x\n", "bad.yaml:3:4: this line's indentation does not fit the lines above"},
 		{"empty", "", "bad.yaml:1:1: the file is empty"},
 		{"no tests", "env: {A: b}\n", "bad.yaml:1:1: no tests"},
@@ -195,8 +209,72 @@ func TestRuleFilesThatDoNotLoad(t *testing.T) {
 	}
 }
 
+// TestAccountFromScenario runs tests that start from a scenario's accounts:
+// their positions, orders, strategy orders and position modes decide what
+// the example rules do (see testdata/account/account_test.yaml).
+func TestAccountFromScenario(t *testing.T) {
+	res := RunFile(context.Background(), "testdata/account/account_test.yaml", Options{})
+	if res.Failed() || len(res.Tests) != 4 {
+		t.Fatalf("want 4 passing tests:\n%s", report(t, []FileResult{res}))
+	}
+}
+
+// TestInlineStrategyOrders checks that a stop-loss written in the state is
+// what has_stop_loss reads, and that a change replaces it: the same rule
+// and position with and without a stop-loss strategy order.
+func TestInlineStrategyOrders(t *testing.T) {
+	dir := t.TempDir()
+	rule := "rules:\n  - name: r\n    when: position(\"TSLAUSDT\", \"long\").size > 0 && !has_stop_loss(\"TSLAUSDT\", \"long\")\n    actions: [{log: {message: x}}]\n"
+	test := `tests:
+  - name: stop-loss held, then cancelled
+    start: "2026-03-09 10:00"
+    end: "10:00:05"
+    state:
+      positions: [{symbol: TSLAUSDT, side: long, size: 1, entry: 400}]
+      strategy_orders: [{symbol: TSLAUSDT, side: long, size: 1, stop_loss: 390}]
+    changes:
+      - {at: "10:00:03", strategy_orders: []}
+    expect:
+      - rule: r
+        fires: [{at: "10:00:03"}]   # edge-triggered: once, when the stop-loss goes
+  - name: a trigger order is not a stop-loss
+    start: "2026-03-09 10:00"
+    end: "10:00:01"
+    state:
+      positions: [{symbol: TSLAUSDT, side: long, size: 1, entry: 400}]
+      strategy_orders: [{symbol: TSLAUSDT, side: long, size: 1, trigger_price: 390}]
+    expect:
+      - rule: r
+        fires: [{at: "10:00"}]
+`
+	for name, text := range map[string]string{"r.yaml": rule, "r_test.yaml": test} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res := RunFile(context.Background(), filepath.Join(dir, "r_test.yaml"), Options{})
+	if res.Failed() || len(res.Tests) != 2 {
+		t.Fatalf("want 2 passing tests:\n%s", report(t, []FileResult{res}))
+	}
+}
+
+func TestUnknownScenarioAccount(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "r.yaml"), []byte("rules:\n  - name: r\n    when: true\n    actions: [{log: {message: x}}]\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "r_test.yaml"), []byte("tests:\n  - {name: a, start: \"2026-03-09 09:30\", state: {account: \"42\"}, expect: [{rule: r, fires: []}]}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	res := RunFile(context.Background(), filepath.Join(dir, "r_test.yaml"), Options{})
+	want := "state: account 42: the scenario has no account with this uid (it has 1000000001, 1000000002)"
+	if len(res.Tests) != 1 || len(res.Tests[0].Failures) != 1 || !strings.HasSuffix(res.Tests[0].Failures[0], want) {
+		t.Errorf("want one failure ending %q; got %+v", want, res.Tests)
+	}
+}
+
 func FuzzParse(f *testing.F) {
-	for _, p := range []string{"testdata/passing/dip_test.yaml", "testdata/failing/dip_test.yaml", "../examples/rules/nvda-ladder_test.yaml"} {
+	for _, p := range []string{"testdata/passing/dip_test.yaml", "testdata/failing/dip_test.yaml", "../examples/rules/nvda-ladder_test.yaml", "testdata/account/account_test.yaml", "../examples/rules/restore-stop-loss_test.yaml"} {
 		if b, err := os.ReadFile(p); err == nil {
 			f.Add(b)
 		}

@@ -119,6 +119,10 @@ type fixture struct {
 	states []exchange.MarketState
 	cal    exchange.Calendar
 	tick   time.Duration
+	// accounts are the scenario's accounts by uid, read at then, the
+	// scenario's start, for tests that start from one.
+	accounts map[string]accountReader
+	then     time.Time
 }
 
 func fileError(path, msg string) rules.Errors {
@@ -146,7 +150,10 @@ func prepare(ctx context.Context, f *File) (*fixture, rules.Errors) {
 	if err != nil {
 		return nil, fileError(f.Path, fmt.Sprintf("scenario catalog: %v", err))
 	}
-	fx := &fixture{file: f, cat: cat, tick: f.Tick.D}
+	fx := &fixture{file: f, cat: cat, tick: f.Tick.D, accounts: map[string]accountReader{}, then: sc.Clock.Start}
+	for _, a := range accts {
+		fx.accounts[a.UID()] = a
+	}
 	if fx.tick <= 0 {
 		fx.tick = time.Second
 	}
@@ -250,6 +257,12 @@ func (fx *fixture) run(ctx context.Context, t *Test, log *zap.Logger) TestResult
 		return res
 	}
 	w := newWorld(fx.cat, fx.states, fx.cal)
+	if uid := t.State.Account; uid != "" {
+		if err := fx.startFromAccount(ctx, w, uid, t.Start.T); err != nil {
+			fail("%s: state: account %s: %v", fx.file.Path, uid, err)
+			return res
+		}
+	}
 	if err := w.apply(&t.State, t.Start.T); err != nil {
 		fail("%s: state: %v", fx.file.Path, err)
 		return res
@@ -305,6 +318,20 @@ func (fx *fixture) run(ctx context.Context, t *Test, log *zap.Logger) TestResult
 		res.Failures = append(res.Failures, c.diff()...)
 	}
 	return res
+}
+
+// startFromAccount gives w the state of the scenario account uid.
+func (fx *fixture) startFromAccount(ctx context.Context, w *world, uid string, start time.Time) error {
+	r, ok := fx.accounts[uid]
+	if !ok {
+		uids := sortedKeys(fx.accounts)
+		return fmt.Errorf("the scenario has no account with this uid (it has %s)", strings.Join(uids, ", "))
+	}
+	a, err := readAccount(ctx, r, fx.then)
+	if err != nil {
+		return err
+	}
+	return w.applyAccount(a, start)
 }
 
 // probe says why rule did not fire on the tick just stepped: the engine's

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -23,6 +24,7 @@ type world struct {
 	stocks    map[string]*heldStock // by pair symbol
 	positions map[posKey]*heldPosition
 	orders    []*heldOrder
+	strategy  []heldStrategy
 	balances  map[string]*Balance
 	modes     map[exchange.ProductType]exchange.PosMode
 }
@@ -43,10 +45,23 @@ type heldPosition struct {
 	setAt time.Time
 }
 
+// heldOrder is a pending order in the exchange's record form (a scenario
+// account's orders come so, with fields a test cannot write); its times
+// and position mode are set at each tick.
 type heldOrder struct {
-	*Order
+	o     exchange.PendingOrder
 	pt    exchange.ProductType
 	setAt time.Time
+	age   time.Duration
+}
+
+// heldStrategy is a strategy order in the exchange's record form, which
+// holds every type's parameters (a scenario account's orders come so); its
+// created time is set at each tick from when it was set and its age.
+type heldStrategy struct {
+	o     exchange.StrategyOrder
+	setAt time.Time
+	age   time.Duration
 }
 
 func newWorld(cat *rules.Catalog, states []exchange.MarketState, cal exchange.Calendar) *world {
@@ -108,13 +123,24 @@ func (w *world) apply(s *State, at time.Time) error {
 	}
 	if s.Orders != nil {
 		w.orders = w.orders[:0:0]
-		for _, o := range s.Orders {
+		for i, o := range s.Orders {
 			c, ok := w.cat.Contract(o.Symbol)
 			if !ok {
 				return fmt.Errorf("%s: order symbol %s is not a contract of the scenario", where(o.line, o.column), o.Symbol)
 			}
-			w.orders = append(w.orders, &heldOrder{Order: o, pt: c.ProductType, setAt: at})
+			w.orders = append(w.orders, &heldOrder{o: orderRecord(o, i), pt: c.ProductType, setAt: at, age: o.Age.D})
 		}
+	}
+	if s.StrategyOrders != nil {
+		held := make([]heldStrategy, 0, len(s.StrategyOrders))
+		for i, o := range s.StrategyOrders {
+			c, ok := w.cat.Contract(o.Symbol)
+			if !ok {
+				return fmt.Errorf("%s: strategy order symbol %s is not a contract of the scenario", where(o.line, o.column), o.Symbol)
+			}
+			held = append(held, heldStrategy{o: strategyRecord(o, c.ProductType, i), setAt: at, age: o.Age.D})
+		}
+		w.setStrategy(held)
 	}
 	for coin, b := range s.Balances {
 		w.balances[coin] = b
@@ -126,6 +152,36 @@ func (w *world) apply(s *State, at time.Time) error {
 		w.modes[exchange.ProductType(pt)], _ = posModeOf(m)
 	}
 	return nil
+}
+
+// setStrategy replaces every strategy order.
+func (w *world) setStrategy(held []heldStrategy) { w.strategy = held }
+
+// strategyRecord is the exchange's record of an inline strategy order; the
+// i-th order of a list without an id gets a made-up one.
+func strategyRecord(o *StrategyOrder, pt exchange.ProductType, i int) exchange.StrategyOrder {
+	id := o.ID
+	if id == "" {
+		id = fmt.Sprintf("test-strategy-%d", i+1)
+	}
+	status := exchange.StrategyStatus(o.Status)
+	if status == "" {
+		status = exchange.StrategyPending
+	}
+	r := exchange.StrategyOrder{OrderID: id, ClientOID: o.ClientOID, Category: exchange.ProductType(categoryOf(pt)),
+		Symbol: o.Symbol, Qty: exchange.Num(o.Size), PosSide: exchange.HoldSide(o.Side), Status: status,
+		TakeProfit: exchange.Num(o.TakeProfit), StopLoss: exchange.Num(o.StopLoss)}
+	// Trigger types and order types stay empty: the test format does not
+	// describe them, and making them up would show a rule values the
+	// trader never wrote.
+	r.TriggerPrice = exchange.Num(o.TriggerPrice)
+	return r
+}
+
+// categoryOf is the strategy-order category of a futures product type
+// (USDT-FUTURES is usdt-futures).
+func categoryOf(pt exchange.ProductType) exchange.Category {
+	return exchange.Category(strings.ToLower(string(pt)))
 }
 
 // mergeStock sets the fields given in src.
@@ -158,8 +214,8 @@ func or(n Num, def string) exchange.Num {
 
 // input is what the pollers would have fetched at now: every part a test
 // can describe is fetched at now, so nothing is stale; the parts a test
-// cannot describe (strategy orders, discount tiers, spot records) are not
-// fetched, and a rule that reads them cannot be evaluated.
+// cannot describe (discount tiers, spot records) are not fetched, and a
+// rule that reads them cannot be evaluated.
 func (w *world) input(now time.Time) (marketdata.BuildInput, error) {
 	in := marketdata.BuildInput{Now: now, Contracts: w.cat.Contracts}
 	sess, err := marketdata.ComputeSession(now, w.states, w.cal)
@@ -197,12 +253,25 @@ func (w *world) input(now time.Time) (marketdata.BuildInput, error) {
 		}
 		in.Positions = append(in.Positions, pos)
 		ords := marketdata.OrdersInput{ProductType: pt, At: now, Orders: []exchange.PendingOrder{}}
-		for i, h := range w.orders {
+		for _, h := range w.orders {
 			if h.pt == pt {
-				ords.Orders = append(ords.Orders, w.order(h, i))
+				o := h.o
+				o.PosMode = w.modes[pt]
+				o.CTime, o.UTime = exchange.MillisOf(h.setAt.Add(-h.age)), exchange.MillisOf(h.setAt)
+				ords.Orders = append(ords.Orders, o)
 			}
 		}
 		in.Orders = append(in.Orders, ords)
+		cat := categoryOf(pt)
+		so := marketdata.StrategyOrdersInput{Category: cat, At: now, Orders: []exchange.StrategyOrder{}}
+		for _, h := range w.strategy {
+			if exchange.Category(h.o.Category) == cat {
+				o := h.o
+				o.CreatedTime, o.UpdatedTime = exchange.MillisOf(h.setAt.Add(-h.age)), exchange.MillisOf(h.setAt)
+				so.Orders = append(so.Orders, o)
+			}
+		}
+		in.StrategyOrders = append(in.StrategyOrders, so)
 	}
 	for _, coin := range sortedKeys(w.balances) {
 		b := w.balances[coin]
@@ -275,7 +344,9 @@ func (w *world) position(h *heldPosition) exchange.Position {
 		BreakEvenPrice: exchange.NumOf(entry), CTime: exchange.MillisOf(h.setAt.Add(-h.Age.D)), UTime: exchange.MillisOf(h.setAt)}
 }
 
-func (w *world) order(h *heldOrder, i int) exchange.PendingOrder {
+// orderRecord is the exchange's record of an inline order; the i-th order
+// of a list without an id gets a made-up one.
+func orderRecord(h *Order, i int) exchange.PendingOrder {
 	id := h.ID
 	if id == "" {
 		id = fmt.Sprintf("test-order-%d", i+1)
@@ -289,8 +360,6 @@ func (w *world) order(h *heldOrder, i int) exchange.PendingOrder {
 	o.Size, o.Price, o.BaseVolume = exchange.Num(h.Size), exchange.Num(h.Price), or(h.Filled, "0")
 	o.Side, o.TradeSide, o.OrderType = exchange.Side(h.Side), exchange.TradeSide(h.TradeSide), ot
 	o.Status = exchange.StateLive
-	o.PosMode = w.modes[h.pt]
-	o.CTime, o.UTime = exchange.MillisOf(h.setAt.Add(-h.Age.D)), exchange.MillisOf(h.setAt)
 	return o
 }
 

@@ -1,0 +1,138 @@
+package main
+
+import (
+	"encoding/json"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tickrules/tickrules/backtest"
+	"github.com/tickrules/tickrules/clock"
+	"github.com/tickrules/tickrules/sim"
+	"github.com/tickrules/tickrules/sim/server"
+)
+
+// smallRules is the backtest package's own rule set.
+const smallRules = "../../backtest/testdata/rules"
+
+func TestBacktestFlags(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"no rules", []string{"backtest"}, exitUsage, "--rules is required"},
+		{"scenario and recording", []string{"backtest", "--rules", smallRules, "--scenario", "a.yaml", "--recording", "b.jsonl"}, exitUsage, "not both"},
+		{"bad time", []string{"backtest", "--rules", smallRules, "--from", "monday"}, exitUsage, `--from "monday" is not an RFC 3339 time`},
+		{"stray argument", []string{"backtest", "--rules", smallRules, "extra"}, exitUsage, `unexpected argument "extra"`},
+		{"bad step", []string{"backtest", "--rules", smallRules, "--step", "0s"}, exitUsage, "must be positive"},
+		{"missing scenario", []string{"backtest", "--rules", smallRules, "--scenario", "testdata/none.yaml"}, exitFail, "none.yaml"},
+		{"missing recording", []string{"backtest", "--rules", smallRules, "--recording", "testdata/none.jsonl"}, exitFail, "none.jsonl"},
+		// The demo has no end: the default of one day is said out loud.
+		{"bad rules, demo without --to", []string{"backtest", "--rules", "testdata/does-not-exist"}, exitFail, "has no end; running one day, to 2026-03-10T13:00:00Z"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			code, _, stderr := runCLI(t, tc.args...)
+			if code != tc.code || !strings.Contains(stderr, tc.want) {
+				t.Errorf("exit %d, stderr %q; want exit %d and %q", code, stderr, tc.code, tc.want)
+			}
+		})
+	}
+}
+
+// TestBacktestWritesReports runs engine backtest on the demo for half an
+// hour: both files are written and report.json names the run.
+func TestBacktestWritesReports(t *testing.T) {
+	out := t.TempDir()
+	code, stdout, stderr := runCLI(t, "backtest", "--rules", smallRules, "--from", "2026-03-09T13:20:00Z", "--to", "2026-03-09T13:50:00Z", "--out", out)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stdout, "1801 ticks") || !strings.Contains(stdout, "report.html") {
+		t.Errorf("stdout %q", stdout)
+	}
+	checkBacktestReport(t, out, "demo", "2026-03-09T13:20:00Z", "2026-03-09T13:50:00Z")
+}
+
+func checkBacktestReport(t *testing.T, dir, source, from, to string) *backtest.Report {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, backtest.JSONFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep backtest.Report
+	if err := json.Unmarshal(b, &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.Source != source || (from != "" && rep.From != from) || (to != "" && rep.To != to) || len(rep.Firings) == 0 {
+		t.Errorf("report source %q from %s to %s with %d firings; want %q, %s, %s and firings", rep.Source, rep.From, rep.To, len(rep.Firings), source, from, to)
+	}
+	html, err := os.ReadFile(filepath.Join(dir, backtest.HTMLFile))
+	if err != nil || !strings.Contains(string(html), `class="marker firing"`) {
+		t.Errorf("report.html without firing markers (%v)", err)
+	}
+	return &rep
+}
+
+// TestRecordThenBacktest records four seconds of engine sim's server with
+// engine record, then replays the recording with engine backtest.
+func TestRecordThenBacktest(t *testing.T) {
+	sc := sim.Demo()
+	// The server's clock runs 60 times faster from 09:29 EDT, so the four
+	// seconds recorded hold four minutes of the demo market.
+	clk, err := server.NewWallClock(sc.Clock.Start.Add(29*time.Minute), 60)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, err := sim.New(sc, sim.Options{Clock: clk})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(server.New(server.Options{Backend: server.SimBackend(x), Clock: clk, AuthClock: clock.Real{}}))
+	defer srv.Close()
+	creds := map[string]string{"TICKRULES_API_KEY": "demo-key", "TICKRULES_API_SECRET": "demo-secret", "TICKRULES_API_PASSPHRASE": "demo-passphrase"}
+	getenv := func(k string) string { return creds[k] }
+
+	file := filepath.Join(t.TempDir(), "rec.jsonl")
+	code, stdout, stderr := runCLIEnv(t, getenv, "record", "--venue", srv.URL, "--out", file, "--duration", "4s", "--rules", smallRules)
+	if code != exitOK || !strings.Contains(stdout, "recorded ") {
+		t.Fatalf("record: exit %d, stdout %q, stderr %s", code, stdout, stderr)
+	}
+	if strings.Contains(stderr, "demo-secret") || strings.Contains(stdout, "demo-secret") {
+		t.Error("the secret appears in the output")
+	}
+	out := t.TempDir()
+	code, _, stderr = runCLI(t, "backtest", "--rules", smallRules, "--recording", file, "--out", out)
+	if code != exitOK {
+		t.Fatalf("backtest --recording: exit %d: %s", code, stderr)
+	}
+	rep := checkBacktestReport(t, out, "rec.jsonl", "", "")
+	if len(rep.Fills) == 0 {
+		t.Errorf("the replay filled nothing: %+v", rep.Summary)
+	}
+}
+
+func TestRecordFlags(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"no venue", []string{"record", "--out", "x"}, exitUsage, "--venue and --out are required"},
+		{"no out", []string{"record", "--venue", "live"}, exitUsage, "--venue and --out are required"},
+		{"no credentials", []string{"record", "--venue", "http://127.0.0.1:1", "--out", "x"}, exitFail, "needs credentials"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, _, stderr := runCLI(t, tc.args...)
+			if code != tc.code || !strings.Contains(stderr, tc.want) {
+				t.Errorf("exit %d, stderr %q; want exit %d and %q", code, stderr, tc.code, tc.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,66 @@
+package engine_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tickrules/tickrules/clock"
+	"github.com/tickrules/tickrules/engine"
+	"github.com/tickrules/tickrules/sim"
+)
+
+func TestAssemble(t *testing.T) {
+	sc := sim.Demo()
+	v := clock.NewVirtual(sc.Clock.Start)
+	x, err := sim.New(sc, sim.Options{Clock: v})
+	if err != nil {
+		t.Fatal(err)
+	}
+	acct, _ := x.Account("demo-hedge-key")
+	write := func(body string) string {
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, "r.yaml"), []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return dir
+	}
+	opts := func(dir string) engine.AssembleOptions {
+		return engine.AssembleOptions{Reader: acct, Catalog: acct, Accounts: acct, Trader: acct, Pricer: acct, Clock: v, RuleDirs: []string{dir}}
+	}
+	ctx := context.Background()
+
+	_, err = engine.Assemble(ctx, opts(write("rules:\n  - name: x\n    when: nonsense(\n")), engine.Options{})
+	if !errors.Is(err, engine.ErrBadRules) || !strings.Contains(err.Error(), "r.yaml") {
+		t.Errorf("bad rules: %v, want ErrBadRules naming the file", err)
+	}
+
+	asm, err := engine.Assemble(ctx, opts(write(`
+rules:
+  - name: watch
+    when: position("ETHUSDT", "long").size > 1000
+    actions:
+      - close_positions: {symbol: ETHUSDT}
+`)), engine.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if asm.Modes["USDT-FUTURES"] != "hedge_mode" || len(asm.Rules.Rules) != 1 || asm.Catalog == nil || asm.Guard == nil || asm.Load == nil {
+		t.Errorf("assembly: modes %v, %d rules", asm.Modes, len(asm.Rules.Rules))
+	}
+	if tasks := strings.Join(asm.Poller.Tasks(), ";"); !strings.Contains(tasks, "positions USDT-FUTURES") {
+		t.Errorf("poller tasks %q, want the positions of USDT-FUTURES", tasks)
+	}
+	if err := asm.Poller.PollDue(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if f := asm.Engine.Step(ctx, v.Now()); len(f) != 0 {
+		t.Errorf("fired %d times on a flat account", len(f))
+	}
+	if tr := asm.Engine.Traces("watch"); len(tr) != 1 || tr[0].Reason == "" {
+		t.Errorf("traces %+v", tr)
+	}
+}
