@@ -191,7 +191,7 @@ func (r *runner) run(ctx context.Context) (*Report, error) {
 func (r *runner) onFiring(f *engine.Firing) {
 	fr := Firing{Time: stamp(f.At), Rule: f.Rule.Name, Trace: traceValues(f.Trace.Values), Actions: make([]Action, 0, len(f.Legs))}
 	c := r.count[f.Rule.Name]
-	if c == nil { // a rule added by no reload: cannot happen in a backtest, counted anyway
+	if c == nil { // not in the loaded set (a backtest never reloads): counted all the same
 		c = &RuleSummary{Rule: f.Rule.Name}
 		r.count[f.Rule.Name] = c
 	}
