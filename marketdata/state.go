@@ -250,6 +250,9 @@ func (s *State) Stock(name string, need Need) (*Stock, error) {
 	if st == nil {
 		return nil, missing("stock "+name, "nothing was fetched for this pair")
 	}
+	if need&^st.have == 0 {
+		return st, nil // the hot path: no message is built when nothing lacks
+	}
 	return st, check("stock "+name, st.have, need)
 }
 

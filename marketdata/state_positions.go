@@ -153,20 +153,26 @@ func (s *State) Position(symbol, side string, need Need) (*Position, error) {
 	default:
 		return nil, fmt.Errorf("position side must be long, short or net, not %q", side)
 	}
-	what := "position " + symbol + " " + side
 	if p := s.positionIndex[posKey{symbol, side}]; p != nil {
-		return p, check(what, p.have, need)
+		if need&^p.have == 0 {
+			return p, nil // the hot path: no message is built when nothing lacks
+		}
+		return p, check("position "+symbol+" "+side, p.have, need)
 	}
+	what := func() string { return "position " + symbol + " " + side }
 	pt, ok := s.productOf[symbol]
 	if !ok {
-		return nil, missing(what, "the symbol is not a known futures contract")
+		return nil, missing(what(), "the symbol is not a known futures contract")
 	}
 	at, ok := covered(s.positionScope, pt, symbol)
 	if !ok {
-		return nil, missing(what, "the positions of "+string(pt)+" were not fetched")
+		return nil, missing(what(), "the positions of "+string(pt)+" were not fetched")
 	}
 	p := s.flatPosition(symbol, side, pt, at)
-	return p, check(what, p.have, need)
+	if need&^p.have == 0 {
+		return p, nil
+	}
+	return p, check(what(), p.have, need)
 }
 
 // flatPosition returns the shared flat position of symbol and side, creating
