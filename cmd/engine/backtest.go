@@ -2,11 +2,9 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"runtime/debug"
-	"strings"
 	"time"
 
 	"go.uber.org/zap"
@@ -47,21 +45,10 @@ func parseBacktest(env *cliEnv, args []string) (*backtestConfig, int) {
 		fmt.Fprintln(fs.Output(), "and writes DIR/report.json and DIR/report.html.")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil, exitOK
-		}
-		return nil, exitUsage
+	if code, stop := parseFlagsOnly(env, fs, args, " (rule directories go in --rules)"); stop {
+		return nil, code
 	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(env.stderr, "engine backtest: unexpected argument %q (rule directories go in --rules)\n", fs.Arg(0))
-		return nil, exitUsage
-	}
-	for _, d := range strings.Split(rulesDirs, ",") {
-		if d = strings.TrimSpace(d); d != "" {
-			c.rules = append(c.rules, d)
-		}
-	}
+	c.rules = splitList(rulesDirs)
 	problems := []string{}
 	if len(c.rules) == 0 {
 		problems = append(problems, "--rules is required (try --rules examples/rules)")

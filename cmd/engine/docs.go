@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -22,15 +21,8 @@ func cmdDocs(_ context.Context, env *cliEnv, args []string) int {
 		fmt.Fprintln(fs.Output(), "\nWrites the reference of every variable, function, action and parameter of rule files.")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(env.stderr, "engine docs: unexpected argument %q\n", fs.Arg(0))
-		return exitUsage
+	if code, stop := parseFlagsOnly(env, fs, args, ""); stop {
+		return code
 	}
 	ref := rules.Reference()
 	if *out == "-" {

@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/tickrules/tickrules/backtest"
@@ -41,12 +40,7 @@ func cmdRecord(ctx context.Context, env *cliEnv, args []string) int {
 		fmt.Fprintln(env.stderr, "engine record: --venue and --out are required, --duration is not negative, and there are no other arguments")
 		return exitUsage
 	}
-	var dirs []string
-	for _, d := range strings.Split(*rulesDirs, ",") {
-		if d = strings.TrimSpace(d); d != "" {
-			dirs = append(dirs, d)
-		}
-	}
+	dirs := splitList(*rulesDirs)
 	creds, err := loadCredentials(env.getenv, os.Stat, os.ReadFile)
 	if err != nil {
 		fmt.Fprintf(env.stderr, "engine record: %v\n", err)

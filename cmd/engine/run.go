@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
 	"time"
 
@@ -73,21 +72,10 @@ func parseRun(env *cliEnv, args []string) (*runConfig, int) {
 		fmt.Fprintln(fs.Output(), "credentials it runs on the embedded demo simulator.")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil, exitOK
-		}
-		return nil, exitUsage
+	if code, stop := parseFlagsOnly(env, fs, args, " (rule directories go in --rules)"); stop {
+		return nil, code
 	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(env.stderr, "engine run: unexpected argument %q (rule directories go in --rules)\n", fs.Arg(0))
-		return nil, exitUsage
-	}
-	for _, d := range strings.Split(rulesDirs, ",") {
-		if d = strings.TrimSpace(d); d != "" {
-			c.rules = append(c.rules, d)
-		}
-	}
+	c.rules = splitList(rulesDirs)
 	if len(c.rules) == 0 {
 		fmt.Fprintln(env.stderr, "engine run: --rules is required (try --rules examples/rules)")
 		return nil, exitUsage

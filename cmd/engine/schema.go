@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 
@@ -17,15 +16,8 @@ func cmdSchema(_ context.Context, env *cliEnv, args []string) int {
 		fmt.Fprintln(fs.Output(), "usage: engine schema > docs/rules.schema.json")
 		fmt.Fprintln(fs.Output(), "\nPrints the JSON Schema of rule files, for editors (yaml-language-server) and CI.")
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(env.stderr, "engine schema: unexpected argument %q\n", fs.Arg(0))
-		return exitUsage
+	if code, stop := parseFlagsOnly(env, fs, args, ""); stop {
+		return code
 	}
 	if _, err := env.stdout.Write(rules.Schema()); err != nil {
 		return exitFail

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"net"
@@ -38,16 +37,8 @@ func cmdSim(ctx context.Context, env *cliEnv, args []string) int {
 		fmt.Fprintln(fs.Output(), "or from now for the demo scenario; clock.end does not stop it.")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(env.stderr, "engine sim: unexpected argument %q\n", fs.Arg(0))
-		fs.Usage()
-		return exitUsage
+	if code, stop := parseFlagsOnly(env, fs, args, ""); stop {
+		return code
 	}
 	if !(*speed > 0) {
 		fmt.Fprintf(env.stderr, "engine sim: --speed must be positive (got %v)\n", *speed)
