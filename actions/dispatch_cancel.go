@@ -87,10 +87,16 @@ func (d *Dispatcher) BatchCancel(ctx context.Context, kind string, req exchange.
 
 func (d *Dispatcher) batchCancelChunk(ctx context.Context, kind string, req exchange.BatchCancelOrdersRequest) Leg {
 	leg := Leg{Kind: kind, Op: exchange.OpBatchCancelOrders, Request: mustJSON(req)}
+	return idempotentBatch(ctx, d, leg, req, d.opts.Venue.BatchCancelOrders)
+}
+
+// idempotentBatch sends an idempotent batch operation (batch-cancel,
+// cancel-all) and records its per-item results.
+func idempotentBatch[Req any](ctx context.Context, d *Dispatcher, leg Leg, req Req, send func(context.Context, Req) (exchange.BatchResult, error)) Leg {
 	var res exchange.BatchResult
 	leg = d.idempotent(ctx, leg, func(ctx context.Context) error {
 		var err error
-		res, err = d.opts.Venue.BatchCancelOrders(ctx, req)
+		res, err = send(ctx, req)
 		return err
 	})
 	return d.batchFailures(leg, res)
@@ -135,13 +141,7 @@ func (d *Dispatcher) ClosePositions(ctx context.Context, kind string, req exchan
 // CancelAll sends cancel-all-orders.
 func (d *Dispatcher) CancelAll(ctx context.Context, kind string, req exchange.CancelAllOrdersRequest) Leg {
 	leg := Leg{Kind: kind, Op: exchange.OpCancelAllOrders, Request: mustJSON(req)}
-	var res exchange.BatchResult
-	leg = d.idempotent(ctx, leg, func(ctx context.Context) error {
-		var err error
-		res, err = d.opts.Venue.CancelAllOrders(ctx, req)
-		return err
-	})
-	return d.batchFailures(leg, res)
+	return idempotentBatch(ctx, d, leg, req, d.opts.Venue.CancelAllOrders)
 }
 
 // Modify sends modify-order. The exchange answers asynchronously without the
