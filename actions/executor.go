@@ -94,7 +94,7 @@ func (f *firing) action(ctx context.Context, a *rules.Action) []Leg {
 	case rules.Log:
 		return []Leg{f.log(a)}
 	case rules.PlaceOrder:
-		req, check, err := f.order(p, p, "")
+		req, check, err := f.order(ctx, p, p, "")
 		if err != nil {
 			return f.failed(kind, op, err)
 		}
@@ -107,7 +107,7 @@ func (f *firing) action(ctx context.Context, a *rules.Action) []Leg {
 		req := exchange.BatchPlaceOrderRequest{Symbol: c.symbol, ProductType: c.pt, MarginCoin: c.coin, MarginMode: c.marginMode, Mode: c.mode}
 		var checks []OrderCheck
 		for i, item := range a.Orders {
-			one, check, err := f.order(p, params{f: f, ps: item}, fmt.Sprintf("orders[%d].", i))
+			one, check, err := f.order(ctx, p, params{f: f, ps: item}, fmt.Sprintf("orders[%d].", i))
 			if err != nil {
 				return f.failed(kind, op, err)
 			}
@@ -253,7 +253,7 @@ func (f *firing) mode(pt exchange.ProductType) (exchange.PosMode, error) {
 
 // order builds one order from its item parameters (item) and the action's
 // contract parameters (act); prefix names batch items in errors.
-func (f *firing) order(act, item params, prefix string) (exchange.PlaceOrderRequest, OrderCheck, error) {
+func (f *firing) order(ctx context.Context, act, item params, prefix string) (exchange.PlaceOrderRequest, OrderCheck, error) {
 	var req exchange.PlaceOrderRequest
 	var check OrderCheck
 	c, err := f.contract(act)
@@ -321,6 +321,8 @@ func (f *firing) order(act, item params, prefix string) (exchange.PlaceOrderRequ
 			return req, check, fmt.Errorf("%sprice: %w", prefix, err)
 		}
 		req.Price, check.Price = exchange.NumOf(price), price
+	} else {
+		check.Price = f.referencePrice(ctx, c)
 	}
 	for name, dst := range map[string]*exchange.Num{"take_profit": &req.PresetStopSurplusPrice, "stop_loss": &req.PresetStopLossPrice} {
 		if !item.has(name) {
@@ -336,6 +338,25 @@ func (f *firing) order(act, item params, prefix string) (exchange.PlaceOrderRequ
 		*dst = exchange.NumOf(v)
 	}
 	return req, check, nil
+}
+
+// referencePrice is the last price of a market order's contract, for the
+// notional guard; zero when it cannot be read (the guard then refuses a
+// market order that a notional limit applies to).
+func (f *firing) referencePrice(ctx context.Context, c contractInfo) decimal.Decimal {
+	if f.x.opts.Pricer == nil {
+		return decimal.Zero
+	}
+	ts, err := f.x.opts.Pricer.Ticker(ctx, exchange.TickerRequest{Symbol: c.symbol, ProductType: c.pt})
+	if err != nil || len(ts) == 0 {
+		f.x.opts.Logger.Warn("no reference price for a market order", zap.String("symbol", c.symbol), zap.Error(err))
+		return decimal.Zero
+	}
+	p, err := ts[0].LastPr.Decimal()
+	if err != nil || !p.IsPositive() {
+		return decimal.Zero
+	}
+	return p
 }
 
 func (f *firing) modify(p params) (exchange.ModifyOrderRequest, error) {

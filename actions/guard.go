@@ -21,6 +21,7 @@ var (
 	ErrNotionalTooHigh = errors.New("order notional above max_notional")
 	ErrPositionTooBig  = errors.New("resulting position above max_position")
 	ErrTooManyOrders   = errors.New("more than max_orders_per_minute orders")
+	ErrNoPrice         = errors.New("no reference price to check max_notional against")
 )
 
 // Limits are the per-symbol limits of the safety file. A zero limit is no limit.
@@ -72,7 +73,7 @@ func LoadSafety(path string) (*Safety, error) {
 type OrderCheck struct {
 	Symbol string
 	Size   decimal.Decimal // absolute size of the order
-	Price  decimal.Decimal // limit price, or the reference price of a market order
+	Price  decimal.Decimal // limit price, or the reference price of a market order (zero: unknown)
 	// Reducing is true for orders that can only make a position smaller
 	// (close intents, reduce-only, close-positions, cancels). They are never
 	// blocked: when something goes wrong, getting out must stay possible.
@@ -167,6 +168,9 @@ func (g *Guard) Allow(o OrderCheck) error {
 	}
 	if lim.MaxOrderSize.IsPositive() && o.Size.GreaterThan(lim.MaxOrderSize) {
 		return fmt.Errorf("%s: size %s: %w %s", o.Symbol, o.Size, ErrOrderTooLarge, lim.MaxOrderSize)
+	}
+	if lim.MaxNotional.IsPositive() && !o.Price.IsPositive() {
+		return fmt.Errorf("%s: %w", o.Symbol, ErrNoPrice)
 	}
 	if n := o.Size.Mul(o.Price); lim.MaxNotional.IsPositive() && n.GreaterThan(lim.MaxNotional) {
 		return fmt.Errorf("%s: notional %s: %w %s", o.Symbol, n, ErrNotionalTooHigh, lim.MaxNotional)

@@ -27,6 +27,7 @@ func TestGuardAllow(t *testing.T) {
 		{"default size", OrderCheck{Symbol: "TSLAUSDT", Size: d("11"), Price: d("1")}, ErrOrderTooLarge},
 		{"notional", OrderCheck{Symbol: "TSLAUSDT", Size: d("9"), Price: d("600")}, ErrNotionalTooHigh},
 		{"position", OrderCheck{Symbol: "TSLAUSDT", Size: d("1"), Price: d("1"), PositionAfter: d("21")}, ErrPositionTooBig},
+		{"a market order without a reference price under a notional limit", OrderCheck{Symbol: "TSLAUSDT", Size: d("1")}, ErrNoPrice},
 		{"reducing orders always pass", OrderCheck{Symbol: "ETHUSDT", Size: d("1000"), Price: d("1000"), Reducing: true}, nil},
 	}
 	for _, tt := range tests {
