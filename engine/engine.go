@@ -232,7 +232,11 @@ func (e *Engine) Step(ctx context.Context, now time.Time) []*Firing {
 	e.tc.reset()
 	var firings []*Firing
 	changed := false
+	nowNano := now.UnixNano()
 	for _, r := range e.rules {
+		if ready && e.quiet(r, st, nowNano) {
+			continue
+		}
 		tr := Trace{At: now, Tick: e.ticks}
 		fired := e.evaluate(r, st, ready, &tr)
 		if tr.Transition != "" {
@@ -259,6 +263,29 @@ func (e *Engine) Step(ctx context.Context, now time.Time) []*Firing {
 		}
 	}
 	return firings
+}
+
+// quiet handles the most common tick of all - an enabled, inactive rule
+// without once, fresh data and a false condition - without building a
+// Trace, and reports whether it did. Any other case is left to evaluate,
+// which sees exactly what it would have seen without this shortcut (the
+// condition is pure over the State, so evaluating it again gives the same
+// result).
+func (e *Engine) quiet(r *ruleRun, st *marketdata.State, nowNano int64) bool {
+	if !r.rule.Enabled || r.timing.Once != "" || (r.state.Phase != PhaseInactive && r.state.Phase != "") {
+		return false
+	}
+	if _, stale := e.stale(st, r); stale {
+		return false
+	}
+	ok, err := r.rule.Condition.EvalBool(&e.vm, e.env)
+	if err != nil || ok {
+		return false
+	}
+	r.state.Phase = PhaseInactive
+	r.stats.Evaluations++
+	r.traces.pushQuiet(nowNano, e.ticks)
+	return true
 }
 
 // evaluate runs one rule's condition and advances its state machine; it

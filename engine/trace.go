@@ -119,6 +119,15 @@ func (r *ring) push(t *Trace) {
 	}
 }
 
+// pushQuiet records an inactive rule whose condition was false, the
+// record quiet ticks leave (phase inactive, reason false).
+func (r *ring) pushQuiet(at, tick int64) {
+	r.recs[r.pos] = traceRec{at: at, tick: tick, phase: 1, reason: 2}
+	if r.pos++; r.pos == len(r.recs) {
+		r.pos, r.full = 0, true
+	}
+}
+
 // trace expands a record.
 func (r *ring) trace(rec traceRec) Trace {
 	if rec.rich > 0 {
