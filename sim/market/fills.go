@@ -76,6 +76,24 @@ func (in *instrument) fillTime(slot int64) (time.Time, bool) {
 }
 
 func (in *instrument) fill(slot int64, at time.Time) exchange.StockFill {
+	in.fillMu.Lock()
+	f, ok := in.fills[slot]
+	in.fillMu.Unlock()
+	if ok {
+		return f
+	}
+	f = in.computeFill(slot, at)
+	in.fillMu.Lock()
+	if in.fills == nil || len(in.fills) >= maxFillMemo {
+		in.fills = make(map[int64]exchange.StockFill, 256)
+	}
+	in.fills[slot] = f
+	in.fillMu.Unlock()
+	return f
+}
+
+// computeFill is the fill of slot, which happens at at.
+func (in *instrument) computeFill(slot int64, at time.Time) exchange.StockFill {
 	q := in.quote(at)
 	before := in.ticks(at.Add(-fillSlot))
 	h := hash(in.seed, uint64(slot), 0x73697a65)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -59,7 +60,17 @@ type instrument struct {
 	tickCoef int64 // tick = tickCoef * 10^tickExp
 	tickExp  int32
 	seed     uint64 // varies book sizes and fills between symbols
+
+	// fills memoises fill by slot: a fill is a pure function of its slot,
+	// and a poll every few seconds asks for the same 100 fills again, each
+	// of which costs two walk evaluations. Bounded by maxFillMemo.
+	fillMu sync.Mutex
+	fills  map[int64]exchange.StockFill
 }
+
+// maxFillMemo bounds the fill memo of one instrument; past it the memo
+// starts over (the newest fills are then computed again once).
+const maxFillMemo = 4096
 
 func newInstrument(symbol string, path series, tick decimal.Decimal) (*instrument, error) {
 	if !tick.IsPositive() {
