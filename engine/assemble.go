@@ -69,7 +69,7 @@ func Assemble(ctx context.Context, opts AssembleOptions, eng Options) (*Assembly
 	if err != nil {
 		return nil, fmt.Errorf("read contracts: %w", err)
 	}
-	a := &Assembly{Catalog: cat, Modes: map[exchange.ProductType]exchange.PosMode{}}
+	a := &Assembly{Catalog: cat}
 	a.Load = func(ctx context.Context) (*rules.RuleSet, error) {
 		rs, errs := rules.Load(ctx, opts.RuleDirs, rules.LoadOptions{Catalog: cat, Getenv: opts.Getenv})
 		if rs == nil {
@@ -80,14 +80,8 @@ func Assemble(ctx context.Context, opts AssembleOptions, eng Options) (*Assembly
 	if a.Rules, err = a.Load(ctx); err != nil {
 		return nil, err
 	}
-	for _, pt := range exchange.ProductTypes() {
-		as, err := opts.Accounts.Accounts(ctx, exchange.AccountsRequest{ProductType: pt})
-		if err != nil {
-			return nil, fmt.Errorf("read %s account: %w", pt, err)
-		}
-		if len(as) > 0 && as[0].PosMode != "" {
-			a.Modes[pt] = as[0].PosMode
-		}
+	if a.Modes, err = ReadPositionModes(ctx, opts.Accounts); err != nil {
+		return nil, err
 	}
 	a.Guard = actions.NewGuard(actions.GuardOptions{Safety: opts.Safety, Now: opts.Clock.Now})
 	po := opts.Poller
@@ -104,4 +98,24 @@ func Assemble(ctx context.Context, opts AssembleOptions, eng Options) (*Assembly
 		return nil, err
 	}
 	return a, nil
+}
+
+// ReadPositionModes reads the account's position mode per product type. A
+// product type whose accounts carry no mode is left out: actions that need
+// it then refuse to guess.
+func ReadPositionModes(ctx context.Context, r AccountsReader) (map[exchange.ProductType]exchange.PosMode, error) {
+	modes := map[exchange.ProductType]exchange.PosMode{}
+	for _, pt := range exchange.ProductTypes() {
+		accounts, err := r.Accounts(ctx, exchange.AccountsRequest{ProductType: pt})
+		if err != nil {
+			return nil, fmt.Errorf("read %s account (position mode): %w", pt, err)
+		}
+		for _, a := range accounts {
+			if a.PosMode != "" {
+				modes[pt] = a.PosMode
+				break
+			}
+		}
+	}
+	return modes, nil
 }

@@ -13,7 +13,6 @@ import (
 	"github.com/tickrules/tickrules/engine"
 	"github.com/tickrules/tickrules/exchange"
 	"github.com/tickrules/tickrules/marketdata"
-	"github.com/tickrules/tickrules/rules"
 	"github.com/tickrules/tickrules/sim"
 )
 
@@ -45,35 +44,15 @@ func newRig(t *testing.T, apiKey, ruleYAML string) *rig {
 	if err := os.WriteFile(filepath.Join(dir, "r.yaml"), []byte(ruleYAML), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	ctx := context.Background()
-	cat, err := rules.FetchCatalog(ctx, acct)
+	r := &rig{t: t, v: v, x: x, acct: acct}
+	// The same wiring as engine run and engine backtest.
+	asm, err := engine.Assemble(context.Background(), engine.AssembleOptions{Reader: acct, Catalog: acct, Accounts: acct,
+		Trader: acct, Clock: v, RuleDirs: []string{dir}},
+		engine.Options{OnFiring: func(f *engine.Firing) { r.legs = append(r.legs, f.Legs...) }})
 	if err != nil {
 		t.Fatal(err)
 	}
-	rs, errs := rules.Load(ctx, []string{dir}, rules.LoadOptions{Catalog: cat})
-	if rs == nil {
-		t.Fatalf("rules: %v", errs)
-	}
-	modes := map[exchange.ProductType]exchange.PosMode{}
-	for _, pt := range exchange.ProductTypes() {
-		as, err := acct.Accounts(ctx, exchange.AccountsRequest{ProductType: pt})
-		if err != nil || len(as) == 0 {
-			t.Fatalf("accounts %s: %v", pt, err)
-		}
-		modes[pt] = as[0].PosMode
-	}
-	p, err := marketdata.NewPoller(marketdata.PollerOptions{Reader: acct, Clock: v, Demand: engine.Demand(rs, cat), Contracts: cat.Contracts})
-	if err != nil {
-		t.Fatal(err)
-	}
-	d := actions.NewDispatcher(actions.DispatcherOptions{Venue: acct, Clock: v})
-	x2 := actions.NewExecutor(actions.ExecutorOptions{Dispatcher: d, Catalog: cat, Modes: modes})
-	r := &rig{t: t, v: v, x: x, acct: acct, poller: p}
-	r.eng, err = engine.New(engine.Options{Rules: rs, Source: p, Executor: engine.ActionsExecutor{X: x2}, Clock: v,
-		OnFiring: func(f *engine.Firing) { r.legs = append(r.legs, f.Legs...) }})
-	if err != nil {
-		t.Fatal(err)
-	}
+	r.poller, r.eng = asm.Poller, asm.Engine
 	return r
 }
 

@@ -231,7 +231,7 @@ func checkCatalog(ctx context.Context, env *cliEnv, venueURL string) (*rules.Cat
 	if creds.IsZero() {
 		return cat, nil, nil
 	}
-	modes, err := readPositionModes(ctx, client)
+	modes, err := engine.ReadPositionModes(ctx, client)
 	if err != nil {
 		return nil, nil, fmt.Errorf("--venue: %w", err)
 	}

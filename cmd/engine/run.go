@@ -121,7 +121,7 @@ type venueSet struct {
 	name   string
 	reader marketdata.Reader
 	cat    rules.CatalogReader
-	accts  accountsReader
+	accts  engine.AccountsReader
 	trader actions.Venue
 	pricer actions.Pricer
 	clock  engine.Clock
@@ -131,11 +131,6 @@ type venueSet struct {
 	// start, when set, is called with the futures symbols the rules name
 	// before the engine starts (the dry run's price feed).
 	start func(ctx context.Context, symbols []string) error
-}
-
-// accountsReader reads the accounts (balances, position mode) of a product type.
-type accountsReader interface {
-	Accounts(ctx context.Context, req exchange.AccountsRequest) ([]exchange.Account, error)
 }
 
 // openVenue picks the venue from the flags and the credentials. Credentials
