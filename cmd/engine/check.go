@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -33,12 +32,9 @@ func cmdCheck(ctx context.Context, env *cliEnv, args []string) int {
 		fmt.Fprintln(fs.Output(), "Exit status: 0 all valid, 1 mistakes found, 2 usage error.")
 		fs.PrintDefaults()
 	}
-	paths, err := parseInterspersed(fs, args)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+	paths, code, stop := parseWithPaths(fs, args)
+	if stop {
+		return code
 	}
 	if *format != "text" && *format != "json" {
 		fmt.Fprintf(env.stderr, "engine check: --format must be text or json (got %q)\n", *format)
@@ -95,22 +91,6 @@ func cmdCheck(ctx context.Context, env *cliEnv, args []string) int {
 		}
 	}
 	return exitOK
-}
-
-// parseInterspersed parses flags that may come before, between or after
-// the positional arguments (engine check DIR --format json).
-func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		if fs.NArg() == 0 {
-			return pos, nil
-		}
-		pos = append(pos, fs.Arg(0))
-		args = fs.Args()[1:]
-	}
 }
 
 // fileSummary is one line of check's summary.

@@ -36,3 +36,22 @@ func splitList(s string) []string {
 	}
 	return out
 }
+
+// parseWithPaths parses flags that may come before, between or after the
+// positional arguments (engine check DIR --format json) and returns the
+// positional ones. stop and code are as for parseFlagsOnly.
+func parseWithPaths(fs *flag.FlagSet, args []string) (paths []string, code int, stop bool) {
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, exitOK, true
+			}
+			return nil, exitUsage, true
+		}
+		if fs.NArg() == 0 {
+			return paths, exitOK, false
+		}
+		paths = append(paths, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+}

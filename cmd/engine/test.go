@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"regexp"
@@ -23,12 +22,9 @@ func cmdTest(ctx context.Context, env *cliEnv, args []string) int {
 		fmt.Fprintln(fs.Output(), "Exit status: 0 all passed, 1 a test failed or a file could not run, 2 usage error.")
 		fs.PrintDefaults()
 	}
-	paths, err := parseInterspersed(fs, args)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+	paths, code, stop := parseWithPaths(fs, args)
+	if stop {
+		return code
 	}
 	if len(paths) == 0 {
 		fmt.Fprintln(env.stderr, "engine test: name at least one directory or test file")
@@ -37,6 +33,7 @@ func cmdTest(ctx context.Context, env *cliEnv, args []string) int {
 	}
 	var opts ruletest.Options
 	if *run != "" {
+		var err error
 		if opts.Run, err = regexp.Compile(*run); err != nil {
 			fmt.Fprintf(env.stderr, "engine test: --run: %v\n", err)
 			return exitUsage
