@@ -83,6 +83,24 @@ func functions() []*function {
 	}
 	pair := ArgDoc{"pair", "text", `stock pair symbol or stock code, like "TSLA" or "TSLAUSDT"`}
 	sym := ArgDoc{"symbol", "text", `futures contract symbol, like "TSLAUSDT"`}
+	// depthFunc is depth_bid or depth_ask: the size on one side of a stock
+	// pair's book within bps basis points of the mid price.
+	depthFunc := func(name, side, dir string, depth func(*marketdata.Stock, float64) float64) *function {
+		return &function{
+			doc: FuncDoc{name, []ArgDoc{pair, {"bps", "number", "distance " + dir + " the mid price in basis points"}}, "number", "shares (base coin)",
+				"total " + side + " size within bps basis points " + dir + " the mid price", name + `("TSLA", 10) > 500`},
+			args:  []argKind{argStockPair, argNumber},
+			parts: part(marketdata.PartStockBook),
+			impl: func(p ...any) (any, error) {
+				s, err := stateOf(p[0]).Stock(p[1].(string), marketdata.NeedBook)
+				if err != nil {
+					return nil, err
+				}
+				return depth(s, toFloat(p[2])), nil
+			},
+			types: []any{new(func(*vars, string, float64) float64), new(func(*vars, string, int) float64)},
+		}
+	}
 	return []*function{
 		{
 			doc:    FuncDoc{"stock", []ArgDoc{pair}, "stock", "", "the stock pair; follow it with a field", `stock("TSLA").spread_bps < 8`},
@@ -93,32 +111,8 @@ func functions() []*function {
 			},
 			types: []any{new(func(*vars, string, int) *marketdata.Stock)},
 		},
-		{
-			doc:   FuncDoc{"depth_bid", []ArgDoc{pair, {"bps", "number", "distance below the mid price in basis points"}}, "number", "shares (base coin)", "total bid size within bps basis points below the mid price", `depth_bid("TSLA", 10) > 500`},
-			args:  []argKind{argStockPair, argNumber},
-			parts: part(marketdata.PartStockBook),
-			impl: func(p ...any) (any, error) {
-				s, err := stateOf(p[0]).Stock(p[1].(string), marketdata.NeedBook)
-				if err != nil {
-					return nil, err
-				}
-				return s.DepthBid(toFloat(p[2])), nil
-			},
-			types: []any{new(func(*vars, string, float64) float64), new(func(*vars, string, int) float64)},
-		},
-		{
-			doc:   FuncDoc{"depth_ask", []ArgDoc{pair, {"bps", "number", "distance above the mid price in basis points"}}, "number", "shares (base coin)", "total ask size within bps basis points above the mid price", `depth_ask("TSLA", 10) > 500`},
-			args:  []argKind{argStockPair, argNumber},
-			parts: part(marketdata.PartStockBook),
-			impl: func(p ...any) (any, error) {
-				s, err := stateOf(p[0]).Stock(p[1].(string), marketdata.NeedBook)
-				if err != nil {
-					return nil, err
-				}
-				return s.DepthAsk(toFloat(p[2])), nil
-			},
-			types: []any{new(func(*vars, string, float64) float64), new(func(*vars, string, int) float64)},
-		},
+		depthFunc("depth_bid", "bid", "below", (*marketdata.Stock).DepthBid),
+		depthFunc("depth_ask", "ask", "above", (*marketdata.Stock).DepthAsk),
 		{
 			doc:    FuncDoc{"position", []ArgDoc{sym, {"side", "text", "long, short or net"}}, "position", "", "the futures position of symbol on side; follow it with a field. Flat is size 0, not missing", `position("TSLAUSDT", "long").size == 0`},
 			args:   []argKind{argContract, argSide},
