@@ -50,6 +50,10 @@ type Options struct {
 	Progress io.Writer
 	Wall     func() time.Time
 	Logger   *zap.Logger
+	// EvaluateEveryTick builds every State afresh and runs every condition
+	// on every tick (engine.Options.EvaluateEveryTick): slower, and the
+	// report is the same byte for byte, which a test checks.
+	EvaluateEveryTick bool
 }
 
 func (o *Options) defaults() error {
@@ -136,12 +140,16 @@ func newRunner(ctx context.Context, opts Options) (*runner, error) {
 		rep: &Report{Version: ReportVersion, Source: opts.Source, From: stamp(opts.From), To: stamp(opts.To), Step: opts.Step.String(),
 			Firings: []Firing{}, Orders: []Order{}, Fills: []Fill{}, Positions: []PositionsAt{}, Equity: []EquityPoint{},
 			Prices: []PriceSeries{}, Sessions: []SessionBand{}}}
-	r.asm, err = engine.Assemble(ctx, engine.AssembleOptions{Reader: acct, Catalog: acct, Accounts: acct, Trader: acct, Pricer: acct,
+	var reader marketdata.Reader = acct
+	if acct.HasBookNumbers() {
+		reader = newNumericReader(acct)
+	}
+	r.asm, err = engine.Assemble(ctx, engine.AssembleOptions{Reader: reader, Catalog: acct, Accounts: acct, Trader: acct, Pricer: acct,
 		Clock: v, Logger: opts.Logger, RuleDirs: opts.RuleDirs, Getenv: opts.Getenv,
 		// A State is built every tick and a book polled every second:
 		// parse each fetched book once.
 		Poller: marketdata.PollerOptions{Build: marketdata.BuildOptions{Books: marketdata.NewBookCache()}}},
-		engine.Options{Tick: opts.Step, OnFiring: r.onFiring})
+		engine.Options{Tick: opts.Step, OnFiring: r.onFiring, EvaluateEveryTick: opts.EvaluateEveryTick})
 	if err != nil {
 		return nil, fmt.Errorf("backtest: %w", err)
 	}

@@ -28,6 +28,14 @@ type StateSource interface {
 	Stale(st *marketdata.State, parts marketdata.PartSet) (marketdata.Part, bool)
 }
 
+// dataSharer is a StateSource whose States of successive ticks share their
+// data while no answer changes (the pollers). Shared data keeps the ages
+// and the trade window of the tick it was built at, so the engine switches
+// sharing off while a rule reads one of them.
+type dataSharer interface {
+	SetRebuildEveryTick(on bool)
+}
+
 // Executor runs the actions of one firing and reports one Leg per request.
 type Executor interface {
 	Execute(ctx context.Context, f *Firing) []actions.Leg
@@ -68,6 +76,11 @@ type Options struct {
 	// OnFiring, when set, is called after the actions of each firing ran
 	// (backtest reports and metrics use it).
 	OnFiring func(*Firing)
+	// EvaluateEveryTick runs every condition on every tick, even one that
+	// reads nothing moving with time on a State whose data did not change,
+	// and has the source build every State afresh. The results cannot
+	// differ; tests compare the two ways.
+	EvaluateEveryTick bool
 }
 
 // Engine evaluates the rules on every tick and dispatches the firings.
@@ -121,6 +134,20 @@ type ruleRun struct {
 	state    RuleState
 	traces   ring
 	stats    RuleStats
+	// pure is set when the condition reads nothing that moves with time:
+	// its result is then the same on every State with the same data
+	// (State.SameData), and last is reused instead of running it again.
+	pure bool
+	last lastRun
+}
+
+// lastRun is the last result of a rule's condition and the State it was
+// computed on.
+type lastRun struct {
+	st   *marketdata.State
+	tick int64
+	ok   bool
+	err  error
 }
 
 // RuleStats counts one rule's evaluations since the engine started (or the
@@ -131,6 +158,10 @@ type RuleStats struct {
 	Firings     int64
 	Errors      int64 // evaluations that failed (not stale data)
 	Stale       int64 // evaluations skipped because a part was stale or missing
+	// Reused counts evaluations answered without running the condition:
+	// it reads nothing that moves with time and the State's data was the
+	// same as when it was last false. Included in Evaluations.
+	Reused int64
 }
 
 // New returns an engine over opts.Rules, with rule states restored from
@@ -157,7 +188,16 @@ func New(opts Options) (*Engine, error) {
 		}
 	}
 	e.rules = e.plan(opts.Rules, saved, nil)
+	e.shareData(opts.Rules)
 	return e, nil
+}
+
+// shareData tells a source that can share data between ticks whether rs
+// allows it.
+func (e *Engine) shareData(rs *rules.RuleSet) {
+	if s, ok := e.opts.Source.(dataSharer); ok {
+		s.SetRebuildEveryTick(e.opts.EvaluateEveryTick || rs.Reads().DataTime)
+	}
 }
 
 // plan orders the rules and gives each its saved state, carried by name;
@@ -172,6 +212,7 @@ func (e *Engine) plan(rs *rules.RuleSet, saved map[string]RuleState, stats map[s
 			state:  saved[r.Name],
 			traces: newRing(e.opts.TraceDepth),
 			stats:  stats[r.Name],
+			pure:   !r.Condition.Reads.Time && !e.opts.EvaluateEveryTick,
 		}
 		if run.timing.Once == OncePerSession {
 			run.reads = run.reads.Add(marketdata.PartMarket)
@@ -209,6 +250,7 @@ func (e *Engine) Reload(rs *rules.RuleSet) {
 		stats[r.rule.Name] = r.stats
 	}
 	e.rules = e.plan(rs, saved, stats)
+	e.shareData(rs)
 	e.opts.Logger.Info("rules reloaded", zap.Int("rules", len(e.rules)))
 }
 
@@ -278,14 +320,31 @@ func (e *Engine) quiet(r *ruleRun, st *marketdata.State, nowNano int64) bool {
 	if _, stale := e.stale(st, r); stale {
 		return false
 	}
-	ok, err := r.rule.Condition.EvalBool(&e.vm, e.env)
-	if err != nil || ok {
+	if ok, err := e.condition(r, st); err != nil || ok {
 		return false
 	}
 	r.state.Phase = PhaseInactive
 	r.stats.Evaluations++
 	r.traces.pushQuiet(nowNano, e.ticks)
 	return true
+}
+
+// condition runs r's condition on st, unless its result is known: quiet
+// already ran it this tick, or the condition is pure and st has the data of
+// the State it last ran on.
+func (e *Engine) condition(r *ruleRun, st *marketdata.State) (bool, error) {
+	c := &r.last
+	switch {
+	case c.st == st && c.tick == e.ticks:
+		return c.ok, c.err
+	case r.pure && st.SameData(c.st):
+		r.stats.Reused++
+		c.st, c.tick = st, e.ticks
+		return c.ok, c.err
+	}
+	ok, err := r.rule.Condition.EvalBool(&e.vm, e.env)
+	*c = lastRun{st: st, tick: e.ticks, ok: ok, err: err}
+	return ok, err
 }
 
 // evaluate runs one rule's condition and advances its state machine; it
@@ -314,7 +373,7 @@ func (e *Engine) evaluate(r *ruleRun, st *marketdata.State, ready bool, tr *Trac
 		r.stats.Errors++
 		tr.Detail = perr.Error()
 	} else {
-		ok, err := r.rule.Condition.EvalBool(&e.vm, e.env)
+		ok, err := e.condition(r, st)
 		switch {
 		case err != nil:
 			r.stats.Errors++

@@ -67,6 +67,9 @@ func (p *problems) add(field, code, rule string, args ...any) {
 // addEnum records the result of an enum table's check, which knows the
 // allowed values but not the operation or the code.
 func (p *problems) addEnum(err error) {
+	if err == nil {
+		return // the common case, without the allocation errors.As costs
+	}
 	var ve *ValidationError
 	if errors.As(err, &ve) {
 		ve.Op, ve.Code = p.op, CodeParamVerify

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"reflect"
 	"slices"
 	"sync"
 	"time"
@@ -70,6 +71,12 @@ type PollerOptions struct {
 	// SpotWindow is how far back spot records are read (default 24h).
 	SpotWindow time.Duration
 	Build      BuildOptions
+	// RebuildEveryTick builds every State from scratch. It is needed when a
+	// program reads a field of fetched data that moves with time (an age,
+	// the trade window, tradable_now). Without it, the States of the ticks
+	// between two fetches that brought a different answer share their data
+	// (State.SameData), and only the time and the session are new.
+	RebuildEveryTick bool
 	// OnFetch, when set, is called after every fetch with its part, key,
 	// wall-clock duration and error (metrics use it).
 	OnFetch func(part Part, key string, took time.Duration, err error)
@@ -111,6 +118,16 @@ type task struct {
 	interval time.Duration
 	due      time.Time
 	fetched  bool
+	okAt     time.Time // the last successful fetch
+}
+
+// NumericBookReader is a Reader that can hand an order book over in numbers
+// (the simulator in a backtest): the pollers then skip formatting and
+// parsing 160 decimal strings a book. StockBookNumbers must give exactly
+// what parsing its StockOrderBook answer would, and may return the same
+// slices again while the book is unchanged (they are never modified).
+type NumericBookReader interface {
+	StockBookNumbers(ctx context.Context, symbol string) (NumericBook, error)
 }
 
 // Poller fetches the demanded parts at intervals that fit the rate limits
@@ -126,6 +143,14 @@ type Poller struct {
 	cal    exchange.Calendar
 	mktAt  time.Time
 	in     BuildInput
+	// gen counts the answers that differed from the one held; a State is
+	// built afresh only when it moved since last (built at lastGen).
+	gen, lastGen uint64
+	last         *State
+	lastErr      error
+	lastMarket   bool // whether last knew the market session
+	rebuild      bool // PollerOptions.RebuildEveryTick, as last set
+	session      SessionCache
 }
 
 // NewPoller plans the tasks of opts.Demand.
@@ -145,7 +170,7 @@ func NewPoller(opts PollerOptions) (*Poller, error) {
 	if opts.SpotWindow <= 0 {
 		opts.SpotWindow = 24 * time.Hour
 	}
-	p := &Poller{opts: opts, in: BuildInput{Contracts: opts.Contracts}}
+	p := &Poller{opts: opts, in: BuildInput{Contracts: opts.Contracts}, rebuild: opts.RebuildEveryTick}
 	d := opts.Demand
 	for _, part := range d.Parts.Parts() {
 		var keys []string
@@ -257,6 +282,9 @@ func (p *Poller) FullyPolled() bool {
 func (p *Poller) PollDue(ctx context.Context) error {
 	now := p.opts.Clock.Now()
 	var errs []error
+	// Polls yield to the orders in the rate limiter's queue; one context
+	// for all of them.
+	ctx = exchange.WithPriority(ctx, exchange.PriorityLow)
 	for _, t := range p.tasks {
 		p.mu.Lock()
 		due := !t.due.After(now)
@@ -272,7 +300,7 @@ func (p *Poller) PollDue(ctx context.Context) error {
 		p.mu.Lock()
 		t.due = now.Add(t.interval)
 		if err == nil {
-			t.fetched = true
+			t.fetched, t.okAt = true, now
 		}
 		p.mu.Unlock()
 		if err != nil {
@@ -314,7 +342,6 @@ func (p *Poller) nextDue() time.Time {
 // fetch runs one task and stores its answer.
 func (p *Poller) fetch(ctx context.Context, t *task, now time.Time) error {
 	r := p.opts.Reader
-	ctx = exchange.WithPriority(ctx, exchange.PriorityLow)
 	switch t.part {
 	case PartMarket:
 		states, err := r.MarketStates(ctx)
@@ -333,71 +360,113 @@ func (p *Poller) fetch(ctx context.Context, t *task, now time.Time) error {
 		if err != nil {
 			return err
 		}
-		p.set(func(in *BuildInput) { in.StockInfo = &StockInfoInput{Pairs: pairs, At: now} })
+		p.store(func(in *BuildInput) bool { return in.StockInfo != nil && sameList(in.StockInfo.Pairs, pairs) },
+			func(in *BuildInput) { in.StockInfo = &StockInfoInput{Pairs: pairs, At: now} })
 	case PartStockBook:
+		match := func(b BookInput) bool { return b.Symbol == t.key }
+		if nr, ok := r.(NumericBookReader); ok {
+			nb, err := nr.StockBookNumbers(ctx, t.key)
+			if err != nil {
+				return err
+			}
+			p.store(func(in *BuildInput) bool {
+				old, ok := find(in.Books, match)
+				return ok && old.Levels != nil && old.Levels.TS == nb.TS && sameList(old.Levels.Bids, nb.Bids) && sameList(old.Levels.Asks, nb.Asks)
+			}, func(in *BuildInput) {
+				held := nb // the copy escapes, only when stored
+				in.Books = replace(in.Books, BookInput{Symbol: t.key, Levels: &held, At: now}, match)
+			})
+			return nil
+		}
 		book, err := r.StockOrderBook(ctx, exchange.StockOrderBookRequest{Symbol: t.key})
 		if err != nil {
 			return err
 		}
-		p.set(func(in *BuildInput) {
-			in.Books = replace(in.Books, BookInput{Symbol: t.key, Book: book, At: now}, func(b BookInput) bool { return b.Symbol == t.key })
+		p.store(func(in *BuildInput) bool {
+			old, ok := find(in.Books, match)
+			return ok && old.Book.Symbol == book.Symbol && old.Book.TS == book.TS && sameList(old.Book.Bids, book.Bids) && sameList(old.Book.Asks, book.Asks)
+		}, func(in *BuildInput) {
+			in.Books = replace(in.Books, BookInput{Symbol: t.key, Book: book, At: now}, match)
 		})
 	case PartStockTrades:
 		fills, err := r.StockFills(ctx, exchange.StockFillsRequest{Symbol: t.key, Limit: 100})
 		if err != nil {
 			return err
 		}
-		p.set(func(in *BuildInput) {
-			in.Fills = replace(in.Fills, FillsInput{Symbol: t.key, Fills: fills, At: now}, func(f FillsInput) bool { return f.Symbol == t.key })
-		})
+		match := func(f FillsInput) bool { return f.Symbol == t.key }
+		p.store(func(in *BuildInput) bool { old, ok := find(in.Fills, match); return ok && sameList(old.Fills, fills) },
+			func(in *BuildInput) {
+				in.Fills = replace(in.Fills, FillsInput{Symbol: t.key, Fills: fills, At: now}, match)
+			})
 	case PartPositions:
 		pt := exchange.ProductType(t.key)
 		pos, err := r.AllPositions(ctx, exchange.AllPositionsRequest{ProductType: pt})
 		if err != nil {
 			return err
 		}
-		p.set(func(in *BuildInput) {
-			in.Positions = replace(in.Positions, PositionsInput{ProductType: pt, Positions: pos, At: now}, func(x PositionsInput) bool { return x.ProductType == pt })
-		})
+		match := func(x PositionsInput) bool { return x.ProductType == pt }
+		p.store(func(in *BuildInput) bool {
+			old, ok := find(in.Positions, match)
+			return ok && sameList(old.Positions, pos)
+		},
+			func(in *BuildInput) {
+				in.Positions = replace(in.Positions, PositionsInput{ProductType: pt, Positions: pos, At: now}, match)
+			})
 	case PartOrders:
 		pt := exchange.ProductType(t.key)
 		orders, err := p.allPending(ctx, pt)
 		if err != nil {
 			return err
 		}
-		p.set(func(in *BuildInput) {
-			in.Orders = replace(in.Orders, OrdersInput{ProductType: pt, Orders: orders, At: now}, func(x OrdersInput) bool { return x.ProductType == pt })
-		})
+		match := func(x OrdersInput) bool { return x.ProductType == pt }
+		p.store(func(in *BuildInput) bool {
+			old, ok := find(in.Orders, match)
+			return ok && sameList(old.Orders, orders)
+		},
+			func(in *BuildInput) {
+				in.Orders = replace(in.Orders, OrdersInput{ProductType: pt, Orders: orders, At: now}, match)
+			})
 	case PartStrategyOrders:
 		c := exchange.Category(t.key)
 		orders, err := r.StrategyOrders(ctx, exchange.StrategyOrdersRequest{Category: c})
 		if err != nil {
 			return err
 		}
-		p.set(func(in *BuildInput) {
-			in.StrategyOrders = replace(in.StrategyOrders, StrategyOrdersInput{Category: c, Orders: orders, At: now}, func(x StrategyOrdersInput) bool { return x.Category == c })
+		match := func(x StrategyOrdersInput) bool { return x.Category == c }
+		p.store(func(in *BuildInput) bool {
+			old, ok := find(in.StrategyOrders, match)
+			return ok && sameList(old.Orders, orders)
+		}, func(in *BuildInput) {
+			in.StrategyOrders = replace(in.StrategyOrders, StrategyOrdersInput{Category: c, Orders: orders, At: now}, match)
 		})
 	case PartDiscount:
 		coins, err := r.DiscountRates(ctx, exchange.DiscountRateRequest{})
 		if err != nil {
 			return err
 		}
-		p.set(func(in *BuildInput) { in.Discount = &DiscountInput{Coins: coins, At: now} })
+		p.store(func(in *BuildInput) bool { return in.Discount != nil && sameList(in.Discount.Coins, coins) },
+			func(in *BuildInput) { in.Discount = &DiscountInput{Coins: coins, At: now} })
 	case PartSpotRecords:
 		recs, err := r.SpotRecords(ctx, exchange.SpotRecordRequest{StartTime: exchange.MillisOf(now.Add(-p.opts.SpotWindow)), EndTime: exchange.MillisOf(now), Limit: 500})
 		if err != nil {
 			return err
 		}
-		p.set(func(in *BuildInput) { in.SpotRecords = &SpotRecordsInput{Records: recs, At: now} })
+		p.store(func(in *BuildInput) bool { return in.SpotRecords != nil && sameList(in.SpotRecords.Records, recs) },
+			func(in *BuildInput) { in.SpotRecords = &SpotRecordsInput{Records: recs, At: now} })
 	case PartBalances:
 		pt := exchange.ProductType(t.key)
 		accts, err := r.Accounts(ctx, exchange.AccountsRequest{ProductType: pt})
 		if err != nil {
 			return err
 		}
-		p.set(func(in *BuildInput) {
-			in.Balances = replace(in.Balances, BalancesInput{ProductType: pt, Accounts: accts, At: now}, func(x BalancesInput) bool { return x.ProductType == pt })
-		})
+		match := func(x BalancesInput) bool { return x.ProductType == pt }
+		p.store(func(in *BuildInput) bool {
+			old, ok := find(in.Balances, match)
+			return ok && sameList(old.Accounts, accts)
+		},
+			func(in *BuildInput) {
+				in.Balances = replace(in.Balances, BalancesInput{ProductType: pt, Accounts: accts, At: now}, match)
+			})
 	}
 	return nil
 }
@@ -424,10 +493,37 @@ func (p *Poller) allPending(ctx context.Context, pt exchange.ProductType) ([]exc
 	return nil, fmt.Errorf("more than %d pages of pending orders", maxPendingPages)
 }
 
-func (p *Poller) set(f func(*BuildInput)) {
+// store keeps a fetched answer unless same says it equals the one held. An
+// equal answer keeps the old input (and its fetch time, which the State's
+// Parts do not take from it): the States built before and after it can then
+// share their data.
+func (p *Poller) store(same func(*BuildInput) bool, set func(*BuildInput)) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	f(&p.in)
+	if same(&p.in) {
+		return
+	}
+	set(&p.in)
+	p.gen++
+}
+
+// sameList reports whether a fresh answer equals the one held: the same
+// backing array (the simulator hands the very same slice back while nothing
+// changed, which is checked without looking at the elements) or, for an
+// answer decoded anew, equal elements.
+func sameList[E any](held, fresh []E) bool {
+	return len(held) == len(fresh) && (sameView(held, fresh) || reflect.DeepEqual(held, fresh))
+}
+
+// find returns the first element of xs that match accepts.
+func find[T any](xs []T, match func(T) bool) (T, bool) {
+	for _, x := range xs {
+		if match(x) {
+			return x, true
+		}
+	}
+	var zero T
+	return zero, false
 }
 
 // replace returns xs with the element matching same replaced by x (or x
@@ -449,28 +545,64 @@ func replace[T any](xs []T, x T, same func(T) bool) []T {
 	return out
 }
 
+// SetRebuildEveryTick switches PollerOptions.RebuildEveryTick: the engine
+// sets it from the rules it runs, again on every reload.
+func (p *Poller) SetRebuildEveryTick(on bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.rebuild = on
+}
+
 // State builds the State of the tick at now from the latest answers. The
 // market session is computed here, at now, from the last states and calendar
 // answers: minutes_to_close must be exact on every tick even though the
-// calendar is fetched once a minute.
+// calendar is fetched once a minute. While no answer changed, the State
+// shares its data with the previous one (unless RebuildEveryTick).
 func (p *Poller) State(now time.Time) (*State, error) {
 	p.mu.Lock()
-	in := p.in
-	in.Now = now
+	defer p.mu.Unlock()
+	var mkt *MarketFetch
 	var serr error
 	if !p.mktAt.IsZero() {
 		var s SessionInfo
-		s, serr = ComputeSession(now, p.states, p.cal)
+		s, serr = p.session.Compute(now, p.states, p.cal)
 		if serr == nil {
-			in.Market = &MarketFetch{Session: s, At: p.mktAt}
+			mkt = &MarketFetch{Session: s, At: p.mktAt}
 		}
 	}
-	p.mu.Unlock()
-	st, err := NewState(in, p.opts.Build)
+	var st *State
+	var err error
+	if !p.rebuild && p.last != nil && p.lastGen == p.gen && p.lastMarket == (mkt != nil) {
+		st, err = p.last.advance(now, mkt)
+		err = errors.Join(err, p.lastErr)
+	} else {
+		in := p.in
+		in.Now, in.Market = now, mkt
+		st, err = NewState(in, p.opts.Build)
+		p.last, p.lastGen, p.lastErr, p.lastMarket = st, p.gen, err, mkt != nil
+	}
+	p.pollTimes(st)
 	if serr != nil {
 		err = errors.Join(fmt.Errorf("market session: %w", serr), err)
 	}
 	return st, err
+}
+
+// pollTimes sets the fetch time of every fetched part to the oldest last
+// successful poll of its tasks: an answer equal to the one held was not
+// stored again, but it is as fresh as the poll that brought it.
+func (p *Poller) pollTimes(st *State) {
+	var oldest [numParts]time.Time
+	for _, t := range p.tasks {
+		if t.fetched && (oldest[t.part].IsZero() || t.okAt.Before(oldest[t.part])) {
+			oldest[t.part] = t.okAt
+		}
+	}
+	for part, at := range oldest {
+		if Part(part) != PartMarket && st.Parts[part].Fetched && !at.IsZero() {
+			st.Parts[part].At = at
+		}
+	}
 }
 
 // Stale returns the first part of parts that is missing or older than

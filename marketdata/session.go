@@ -73,23 +73,45 @@ func ComputeSession(now time.Time, states []exchange.MarketState, cal exchange.C
 	if err != nil {
 		return SessionInfo{}, err
 	}
-	info := SessionInfo{
+	f := c.factsAt(now)
+	return f.at(now), nil
+}
+
+// sessionFacts is the session at an instant except its minute fields, which
+// alone move with every instant of a segment (see SessionCache).
+type sessionFacts struct {
+	info     SessionInfo // MinutesSinceOpen and MinutesToClose are 0
+	from, to time.Time   // the open span, when info.IsOpen
+}
+
+// factsAt computes everything of the session at now but the minutes.
+func (c *usCalendar) factsAt(now time.Time) sessionFacts {
+	f := sessionFacts{info: SessionInfo{
 		Session:   SessionClosed,
 		DST:       now.In(c.loc).IsDST(),
 		IsWeekend: c.closed[now.In(c.loc).Weekday()],
-	}
+	}}
 	if cl, ok := c.closureAt(now); ok {
-		info.IsHoliday, info.HolidayRemark = true, cl.remark
+		f.info.IsHoliday, f.info.HolidayRemark = true, cl.remark
 	}
 	if s, ok := c.sessionAt(now); ok && s.open {
-		from, to := c.openSpan(s, now)
-		info.Session = s.name
-		info.IsOpen = true
-		info.MinutesSinceOpen = now.Sub(from).Minutes()
-		info.MinutesToClose = to.Sub(now).Minutes()
+		f.from, f.to = c.openSpan(s, now)
+		f.info.Session = s.name
+		f.info.IsOpen = true
 	}
-	info.Next, info.NextStart = c.nextOpen(now)
-	return info, nil
+	f.info.Next, f.info.NextStart = c.nextOpen(now)
+	return f
+}
+
+// at completes the facts with the minutes at now. It does not allocate: the
+// cache calls it on every tick.
+func (f *sessionFacts) at(now time.Time) SessionInfo {
+	info := f.info
+	if info.IsOpen {
+		info.MinutesSinceOpen = now.Sub(f.from).Minutes()
+		info.MinutesToClose = f.to.Sub(now).Minutes()
+	}
+	return info
 }
 
 // usCalendar is the parsed states and calendar responses.
@@ -98,6 +120,10 @@ type usCalendar struct {
 	windows  []minuteWindow // Eastern minutes of the day
 	closed   [7]bool        // regular closure days by time.Weekday
 	closures []closure      // sorted by start
+	// dateZones are the zones, other than Eastern, that windows were
+	// published in: those windows were placed on now's date in the zone, so
+	// the parse holds only while that date lasts.
+	dateZones []*time.Location
 }
 
 type minuteWindow struct {
@@ -185,6 +211,9 @@ func (c *usCalendar) parseWindow(now time.Time, sw exchange.SessionWindow) (minu
 		return minuteWindow{}, err
 	}
 	if zone != c.loc {
+		if !slices.Contains(c.dateZones, zone) {
+			c.dateZones = append(c.dateZones, zone)
+		}
 		// A window published in another zone is valid for the day it was
 		// published: place it on now's date there and read it in Eastern.
 		y, mo, d := now.In(zone).Date()

@@ -198,6 +198,10 @@ type scope struct {
 // State is what conditions read in one tick. It is built once by NewState and
 // never changed afterwards, so every rule of a tick sees the same values and
 // any number of goroutines may read it.
+//
+// Between two fetches that bring new answers, the States of successive ticks
+// share their data (see SameData) and differ only in the time and the market
+// session, which follow the clock.
 type State struct {
 	// Now is the time of the tick, from the engine's clock.
 	Now time.Time
@@ -207,6 +211,12 @@ type State struct {
 	eastern time.Time // Now in US Eastern time
 	market  *Market
 
+	*content
+}
+
+// content is everything in a State that comes from fetched answers. States
+// of different ticks share one content while no answer changes.
+type content struct {
 	stocks      []*Stock          // sorted by symbol
 	stockByName map[string]*Stock // by pair symbol and by stock code
 
@@ -229,6 +239,13 @@ type State struct {
 
 	balances []*Balance
 	posModes map[exchange.ProductType]string
+}
+
+// SameData reports whether s and o hold the same fetched data (they differ at
+// most in time, session and fetch times): a condition that reads nothing
+// that moves with time has the same value in both.
+func (s *State) SameData(o *State) bool {
+	return o != nil && s.content == o.content
 }
 
 // Fetched reports whether part p was fetched.

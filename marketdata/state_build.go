@@ -23,11 +23,21 @@ type StockInfoInput struct {
 	At    time.Time
 }
 
-// BookInput is one fetch of the order book of a stock pair.
+// BookInput is one fetch of the order book of a stock pair: Book as the
+// exchange sends it, or Levels when the reader had it in numbers.
 type BookInput struct {
 	Symbol string
 	Book   exchange.StockOrderBook
+	Levels *NumericBook
 	At     time.Time
+}
+
+// NumericBook is an order book in numbers, as a NumericBookReader hands it
+// over: each number is the float64 that parsing the exchange's decimal
+// string would give, so a State built from it equals one built from Book.
+type NumericBook struct {
+	Bids, Asks []BookLevel
+	TS         exchange.Millis
 }
 
 // FillsInput is one fetch of the platform fills of a stock pair.
@@ -98,7 +108,7 @@ func NewState(in BuildInput, opts BuildOptions) (*State, error) {
 	if opts.TradeWindow <= 0 {
 		opts.TradeWindow = DefaultTradeWindow
 	}
-	b := builder{s: &State{Now: in.Now}, now: in.Now}
+	b := builder{s: &State{Now: in.Now, content: &content{}}, now: in.Now}
 	var err error
 	if b.s.eastern, err = easternOf(in.Now); err != nil {
 		b.fail(err)
@@ -379,4 +389,21 @@ func (b *builder) balances(fetches []BalancesInput) {
 			}
 		}
 	}
+}
+
+// advance returns the State of the tick at now that shares s's data: only
+// the time, the market session (nil: not known) and the market's fetch time
+// are new. The caller must know that nothing s read from the clock is read
+// at the new tick (see PollerOptions.RebuildEveryTick), and that whether the
+// market is known has not changed (stocks record it).
+func (s *State) advance(now time.Time, m *MarketFetch) (*State, error) {
+	n := &State{Now: now, Parts: s.Parts, content: s.content}
+	var err error
+	n.eastern, err = easternOf(now)
+	n.Parts[PartMarket] = PartStatus{}
+	if m != nil {
+		n.market = newMarket(m.Session, now)
+		n.Parts[PartMarket] = PartStatus{Fetched: true, At: m.At}
+	}
+	return n, err
 }

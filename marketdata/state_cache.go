@@ -21,24 +21,19 @@ type BookCache struct {
 
 type cachedBook struct {
 	bids, asks []exchange.PriceLevel // the fetched levels: the key
-	pb, pa     []level               // parsed and sorted; shared read-only
+	pb, pa     []BookLevel           // parsed and sorted; shared read-only
 }
 
 // NewBookCache returns an empty cache.
 func NewBookCache() *BookCache { return &BookCache{books: map[string]cachedBook{}} }
 
-// sameSlice reports whether a and b are the same slice of the same array.
-func sameSlice(a, b []exchange.PriceLevel) bool {
-	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
-}
-
 // levels returns the parsed, sorted bids and asks of book b of symbol.
-func (c *BookCache) levels(symbol string, b *exchange.StockOrderBook) (bids, asks []level, err error) {
+func (c *BookCache) levels(symbol string, b *exchange.StockOrderBook) (bids, asks []BookLevel, err error) {
 	if c != nil {
 		c.mu.Lock()
 		e, ok := c.books[symbol]
 		c.mu.Unlock()
-		if ok && sameSlice(e.bids, b.Bids) && sameSlice(e.asks, b.Asks) {
+		if ok && sameView(e.bids, b.Bids) && sameView(e.asks, b.Asks) {
 			return e.pb, e.pa, nil
 		}
 	}
@@ -48,14 +43,29 @@ func (c *BookCache) levels(symbol string, b *exchange.StockOrderBook) (bids, ask
 	if p.err != nil {
 		return nil, nil, p.err
 	}
-	// The spec orders bids descending and asks ascending; sort anyway so
-	// that depth and the top of book do not depend on it.
-	slices.SortStableFunc(bids, func(x, y level) int { return cmpFloat(y.price, x.price) })
-	slices.SortStableFunc(asks, func(x, y level) int { return cmpFloat(x.price, y.price) })
+	bids, asks = sortBook(bids, asks)
 	if c != nil {
 		c.mu.Lock()
 		c.books[symbol] = cachedBook{bids: b.Bids, asks: b.Asks, pb: bids, pa: asks}
 		c.mu.Unlock()
 	}
 	return bids, asks, nil
+}
+
+// sortBook returns bids descending and asks ascending. The spec promises
+// that order; checking it keeps depth and the top of book right if an answer
+// breaks it, for one pass when it does not. A side out of order is sorted in
+// a copy: the levels may be shared with the reader.
+func sortBook(bids, asks []BookLevel) ([]BookLevel, []BookLevel) {
+	desc := func(x, y BookLevel) int { return cmpFloat(y.Price, x.Price) }
+	asc := func(x, y BookLevel) int { return cmpFloat(x.Price, y.Price) }
+	if !slices.IsSortedFunc(bids, desc) {
+		bids = slices.Clone(bids)
+		slices.SortStableFunc(bids, desc)
+	}
+	if !slices.IsSortedFunc(asks, asc) {
+		asks = slices.Clone(asks)
+		slices.SortStableFunc(asks, asc)
+	}
+	return bids, asks
 }

@@ -235,3 +235,43 @@ func Object(name string) (ObjectDoc, bool) {
 	}
 	return ObjectDoc{}, false
 }
+
+// timeFields are the fields whose value moves with State.Now alone, with no
+// new fetch: ages, the trade window, and everything that follows the
+// session. A condition reading none of them has the same value until a part
+// it reads is fetched with a different answer, so the engine need not
+// evaluate it again in between (a test checks this table against Objects).
+var timeFields = map[string][]string{
+	"market":         {"session", "is_open", "is_holiday", "is_weekend", "holiday", "minutes_since_open", "minutes_to_close", "next_session", "next_session_start", "minutes_to_next_session", "dst"},
+	"stock":          {"tradable_now", "book_age_seconds", "last_trade_age_seconds", "volume", "trades_count", "vwap"},
+	"position":       {"age_seconds"},
+	"order":          {"age_seconds"},
+	"strategy_order": {"age_seconds"},
+	"spot_record":    {"age_seconds"},
+}
+
+// MovesWithTime reports whether field of object changes with State.Now
+// alone, between two fetches of the data it comes from.
+func MovesWithTime(object, field string) bool {
+	return slices.Contains(timeFields[object], field)
+}
+
+// TimeFieldNames returns the names of every field that moves with time, in
+// any object: a program that reaches a field through a list (.age_seconds in
+// any(orders("X"), ...)) is judged by the name alone. data is false for the
+// market's fields, which are computed every tick anyway, and true for the
+// fields of fetched data (ages, the trade window, tradable_now), which a
+// State shared between ticks would leave behind.
+func TimeFieldNames() (names []string, data map[string]bool) {
+	data = map[string]bool{}
+	for object, fs := range timeFields {
+		names = append(names, fs...)
+		for _, f := range fs {
+			if object != "market" {
+				data[f] = true
+			}
+		}
+	}
+	slices.Sort(names)
+	return slices.Compact(names), data
+}

@@ -48,8 +48,8 @@ func parseFinite(s string) (float64, bool) {
 	return f, true
 }
 
-func (p *numParser) levels(side string, ls []exchange.PriceLevel) []level {
-	out := make([]level, 0, len(ls))
+func (p *numParser) levels(side string, ls []exchange.PriceLevel) []BookLevel {
+	out := make([]BookLevel, 0, len(ls))
 	for i, l := range ls {
 		price, ok1 := parseFinite(string(l.Price()))
 		size, ok2 := parseFinite(string(l.Size()))
@@ -57,7 +57,7 @@ func (p *numParser) levels(side string, ls []exchange.PriceLevel) []level {
 			p.err = fmt.Errorf("%s[%d]: invalid level [%q, %q]", side, i, string(l.Price()), string(l.Size()))
 			return nil
 		}
-		out = append(out, level{price, size})
+		out = append(out, BookLevel{price, size})
 	}
 	return out
 }

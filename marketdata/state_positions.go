@@ -159,21 +159,24 @@ func (s *State) Position(symbol, side string, need Need) (*Position, error) {
 		}
 		return p, check("position "+symbol+" "+side, p.have, need)
 	}
-	what := func() string { return "position " + symbol + " " + side }
 	pt, ok := s.productOf[symbol]
 	if !ok {
-		return nil, missing(what(), "the symbol is not a known futures contract")
+		return nil, missing(positionName(symbol, side), "the symbol is not a known futures contract")
 	}
 	at, ok := covered(s.positionScope, pt, symbol)
 	if !ok {
-		return nil, missing(what(), "the positions of "+string(pt)+" were not fetched")
+		return nil, missing(positionName(symbol, side), "the positions of "+string(pt)+" were not fetched")
 	}
 	p := s.flatPosition(symbol, side, pt, at)
 	if need&^p.have == 0 {
 		return p, nil
 	}
-	return p, check(what(), p.have, need)
+	return p, check(positionName(symbol, side), p.have, need)
 }
+
+// positionName names a position in a missing-data message; built only when
+// one is needed.
+func positionName(symbol, side string) string { return "position " + symbol + " " + side }
 
 // flatPosition returns the shared flat position of symbol and side, creating
 // it on first use: building one for every contract of every tick would cost

@@ -44,11 +44,13 @@ type Stock struct {
 	// InfoAt, BookAt and TradesAt are when each group was fetched (zero: not).
 	InfoAt, BookAt, TradesAt time.Time
 
-	bids, asks []level // for depth; bids descending, asks ascending
+	bids, asks []BookLevel // for depth; bids descending, asks ascending
 	have       Need
 }
 
-type level struct{ price, size float64 }
+// BookLevel is one level of an order book in numbers: a price in quote coin
+// and the size in shares there.
+type BookLevel struct{ Price, Size float64 }
 
 var (
 	two         = decimal.NewFromInt(2)
@@ -61,10 +63,10 @@ func (s *Stock) DepthBid(bps float64) float64 {
 	limit := s.Mid * (1 - bps/1e4)
 	var sum float64
 	for _, l := range s.bids {
-		if l.price < limit {
+		if l.Price < limit {
 			break
 		}
-		sum += l.size
+		sum += l.Size
 	}
 	return sum
 }
@@ -75,10 +77,10 @@ func (s *Stock) DepthAsk(bps float64) float64 {
 	limit := s.Mid * (1 + bps/1e4)
 	var sum float64
 	for _, l := range s.asks {
-		if l.price > limit {
+		if l.Price > limit {
 			break
 		}
-		sum += l.size
+		sum += l.Size
 	}
 	return sum
 }
@@ -106,7 +108,7 @@ func newStock(symbol string, info *exchange.StockInfo, infoAt time.Time, book *B
 		}
 	}
 	if book != nil {
-		if err := s.setBook(&book.Book, book.At, now, cache); err != nil {
+		if err := s.setBook(book, now, cache); err != nil {
 			return nil, fmt.Errorf("stock %s book: %w", symbol, err)
 		}
 	}
@@ -128,18 +130,24 @@ func tradableNow(s *Stock, m *Market) bool {
 	return m.IsOpen && !m.IsHoliday && slices.Contains(s.TradingPeriods, m.Session)
 }
 
-func (s *Stock) setBook(b *exchange.StockOrderBook, at, now time.Time, cache *BookCache) error {
-	s.BookAt = at
-	var err error
-	if s.bids, s.asks, err = cache.levels(s.Symbol, b); err != nil {
-		return err
+func (s *Stock) setBook(in *BookInput, now time.Time, cache *BookCache) error {
+	s.BookAt = in.At
+	ts := in.Book.TS
+	if in.Levels != nil {
+		s.bids, s.asks = sortBook(in.Levels.Bids, in.Levels.Asks)
+		ts = in.Levels.TS
+	} else {
+		var err error
+		if s.bids, s.asks, err = cache.levels(s.Symbol, &in.Book); err != nil {
+			return err
+		}
 	}
 	if len(s.bids) == 0 || len(s.asks) == 0 {
 		return nil // fetched but one-sided: the book fields stay unknown
 	}
 	s.have |= NeedBook
-	s.Bid, s.BidSize = s.bids[0].price, s.bids[0].size
-	s.Ask, s.AskSize = s.asks[0].price, s.asks[0].size
+	s.Bid, s.BidSize = s.bids[0].Price, s.bids[0].Size
+	s.Ask, s.AskSize = s.asks[0].Price, s.asks[0].Size
 	// Derived in decimal, so that a spread of 0.20 on 250 is 8 bps and
 	// not 7.9999999: a rule "spread_bps < 8" must not fire on an
 	// artefact.
@@ -153,9 +161,9 @@ func (s *Stock) setBook(b *exchange.StockOrderBook, at, now time.Time, cache *Bo
 	if tot := s.BidSize + s.AskSize; tot > 0 {
 		s.Imbalance = (s.BidSize - s.AskSize) / tot
 	}
-	stamp := b.TS.Time()
+	stamp := ts.Time()
 	if stamp.IsZero() {
-		stamp = at
+		stamp = in.At
 	}
 	s.BookAgeSeconds = now.Sub(stamp).Seconds()
 	return nil

@@ -123,6 +123,7 @@ type Compiler struct {
 	byName     map[string]*function // visible helper functions
 	byVariable map[string]*function // market, positions, spot_records
 	plainVars  map[string]bool      // now, now_ms, weekday
+	timeFields map[string]bool      // field names that move with time -> of fetched data
 	objects    map[string]*marketdata.ObjectDoc
 	needs      map[string]map[string]marketdata.Need // object -> field -> need
 	builtins   map[string]bool                       // expr builtins left enabled
@@ -153,9 +154,14 @@ func NewCompiler(opts CompilerOptions) *Compiler {
 		byName:     map[string]*function{},
 		byVariable: map[string]*function{},
 		plainVars:  map[string]bool{"now": true, "now_ms": true, "weekday": true},
+		timeFields: map[string]bool{},
 		objects:    map[string]*marketdata.ObjectDoc{},
 		needs:      map[string]map[string]marketdata.Need{},
 		builtins:   map[string]bool{},
+	}
+	names, data := marketdata.TimeFieldNames()
+	for _, name := range names {
+		c.timeFields[name] = data[name]
 	}
 	for _, o := range marketdata.Objects() {
 		c.objects[o.Name] = &o

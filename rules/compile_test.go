@@ -336,12 +336,12 @@ func TestForEachSymbol(t *testing.T) {
 func TestReads(t *testing.T) {
 	c := NewCompiler(CompilerOptions{Catalog: testCatalog()})
 	for _, tc := range []struct{ src, want string }{
-		{`market.session == "regular"`, "parts=market"},
-		{`minutes_until("15:55") < 5 && weekday == "Friday"`, "parts="},
+		{`market.session == "regular"`, "parts=market time"},
+		{`minutes_until("15:55") < 5 && weekday == "Friday"`, "parts= time"},
 		{`stock("TSLA").spread_bps < 8`, "parts=stock_book stocks=TSLAUSDT"},
 		{`stock("TSLA").name != ""`, "parts=stock_info stocks=TSLAUSDT"},
-		{`stock("TSLA").tradable_now`, "parts=market,stock_info stocks=TSLAUSDT"},
-		{`stock("NVDA").vwap > stock("TSLA").last_price`, "parts=stock_trades stocks=NVDAUSDT,TSLAUSDT"},
+		{`stock("TSLA").tradable_now`, "parts=market,stock_info stocks=TSLAUSDT time data_time"},
+		{`stock("NVDA").vwap > stock("TSLA").last_price`, "parts=stock_trades stocks=NVDAUSDT,TSLAUSDT time data_time"},
 		{`depth_bid("NVDAUSDT", 5) > 1`, "parts=stock_book stocks=NVDAUSDT"},
 		{`position("TSLAUSDT", "long").size == 0 && position("BTCUSD", "net").size == 0`, "parts=positions futures=BTCUSD,TSLAUSDT products=COIN-FUTURES,USDT-FUTURES"},
 		{`any(positions, .size > 1)`, "parts=positions all_futures"},
@@ -351,6 +351,15 @@ func TestReads(t *testing.T) {
 		{`discount_rate("BTC", 1) > 0`, "parts=discount coins=BTC"},
 		{`len(spot_records) > 0`, "parts=spot_records"},
 		{`let p = "TSLA"; stock(p).bid > 0`, "parts=stock_book all_stocks"},
+		{`stock("TSLA").last_price > 250`, "parts=stock_trades stocks=TSLAUSDT"},
+		{`stock("TSLA").book_age_seconds < 5`, "parts=stock_book stocks=TSLAUSDT time data_time"},
+		{`any(orders("TSLAUSDT"), .age_seconds > 600)`, "parts=orders futures=TSLAUSDT products=USDT-FUTURES time data_time"},
+		{`orders("TSLAUSDT")[0].price > 1`, "parts=orders futures=TSLAUSDT products=USDT-FUTURES"},
+		{`position("TSLAUSDT", "long").age_seconds > 60`, "parts=positions futures=TSLAUSDT products=USDT-FUTURES time data_time"},
+		{`now_ms > 0`, "parts= time"},
+		{`minutes_since("09:30") > 5`, "parts= time"},
+		{`market.minutes_to_close < 5`, "parts=market time"},
+		{`let m = {"a": 1}; let k = "a"; m[k] > 0`, "parts= time data_time"},
 	} {
 		t.Run(tc.src, func(t *testing.T) {
 			p, errs := c.Condition(tc.src)

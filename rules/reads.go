@@ -35,6 +35,16 @@ type Reads struct {
 	// SymbolStock and SymbolFutures when it passes it as a stock pair or as
 	// a futures symbol. WithSymbol resolves them for one instance.
 	UsesSymbol, SymbolStock, SymbolFutures bool
+	// Time is set when the value can change with the tick's time alone,
+	// with no new data: the program reads the market session, now or
+	// weekday, a clock helper (minutes_until), or a field that moves with
+	// time (an age, the trade window). A program without it gives the same
+	// value until a part it reads changes, which lets the engine skip it.
+	Time bool
+	// DataTime is set when the program reads a field of fetched data that
+	// moves with time (an age, the trade window, tradable_now): the State
+	// must then be built afresh every tick instead of sharing its data.
+	DataTime bool
 }
 
 // Merge returns the union of r and o (a rule's condition and formulas).
@@ -50,6 +60,8 @@ func (r Reads) Merge(o Reads) Reads {
 		UsesSymbol:    r.UsesSymbol || o.UsesSymbol,
 		SymbolStock:   r.SymbolStock || o.SymbolStock,
 		SymbolFutures: r.SymbolFutures || o.SymbolFutures,
+		Time:          r.Time || o.Time,
+		DataTime:      r.DataTime || o.DataTime,
 	}
 }
 
@@ -102,6 +114,8 @@ func (r Reads) String() string {
 	flag("symbol", r.UsesSymbol)
 	flag("symbol_stock", r.SymbolStock)
 	flag("symbol_futures", r.SymbolFutures)
+	flag("time", r.Time)
+	flag("data_time", r.DataTime)
 	return b.String()
 }
 
@@ -148,6 +162,7 @@ func (c *Compiler) walk(src string, root ast.Node) *walker {
 			w.callees[n.Callee] = true
 		case *ast.MemberNode:
 			w.members[n.Node] = n
+			w.member(n)
 		}
 		return false
 	})
@@ -168,6 +183,9 @@ func (c *Compiler) walk(src string, root ast.Node) *walker {
 		}
 		return a.Column - b.Column
 	})
+	if w.reads.Parts.Has(marketdata.PartMarket) {
+		w.reads.Time = true // every market field follows the session
+	}
 	w.reads.Stocks = union(w.reads.Stocks, nil)
 	w.reads.Futures = union(w.reads.Futures, nil)
 	w.reads.Coins = union(w.reads.Coins, nil)
@@ -201,6 +219,7 @@ func (w *walker) identifier(n *ast.IdentifierNode) {
 		return
 	}
 	if _, ok := w.c.plainVars[name]; ok {
+		w.reads.Time = true // now, now_ms, weekday
 		return
 	}
 	if f := w.c.byVariable[name]; f != nil {
@@ -240,6 +259,24 @@ func (w *walker) object(n ast.Node, f *function, shown string) {
 		return
 	}
 	w.reads.Parts = w.reads.Parts.Union(f.parts).Union(partsOfNeed(f.object, fd.Needs))
+}
+
+// member marks the program as reading time when it reaches, by any path, a
+// field that moves with time. Fields reached through a list (.age_seconds
+// inside any(orders("X"), ...)) have no known object here, so the name alone
+// decides; a computed field name could be any field.
+func (w *walker) member(m *ast.MemberNode) {
+	prop, ok := m.Property.(*ast.StringNode)
+	if !ok {
+		if _, isInt := m.Property.(*ast.IntegerNode); !isInt { // a list index
+			w.reads.Time, w.reads.DataTime = true, true
+		}
+		return
+	}
+	if data, ok := w.c.timeFields[prop.Value]; ok {
+		w.reads.Time = true
+		w.reads.DataTime = w.reads.DataTime || data
+	}
 }
 
 // partsOfNeed maps the requirements of a field to the parts that provide them.
@@ -380,6 +417,7 @@ func (w *walker) argument(f *function, arg ast.Node, kind argKind) {
 			w.errorf(arg, Suggest(v, []string{"long", "short", "any"}), "side must be long, short or any, not %q", v)
 		}
 	case argClock:
+		w.reads.Time = true
 		if _, err := marketdata.ParseClock(v); err != nil {
 			w.errorf(arg, "", "%s", err.Error())
 		}

@@ -14,7 +14,8 @@ import (
 
 // Account is one simulated account. It implements exchange.Venue; every
 // method takes the exchange lock and first catches matching up with the
-// clock.
+// clock. The queries that pollers repeat every tick are memoised (see
+// memo.go) and return shared, read-only slices.
 type Account struct {
 	x    *Exchange
 	uid  string
@@ -36,6 +37,8 @@ type Account struct {
 	fills     []*fill
 	spot      []exchange.SpotRecord // ascending id
 	strategy  []exchange.StrategyOrder
+
+	memo accountMemo // the last answers of the polled queries
 }
 
 var _ exchange.Venue = (*Account)(nil)

@@ -69,3 +69,51 @@ func BenchmarkMatch10k(b *testing.B) {
 		b.StartTimer()
 	}
 }
+
+// BenchmarkPollRound is what the backtest's pollers ask at one tick: the
+// books of the three stock pairs, the positions and the pending orders, of
+// an account with a position and resting orders on the demo scenario.
+// same-tick asks again at the same time (every answer can be the previous
+// one); next-tick moves the clock one second first (the demo's walks step
+// every 10 s, so nine ticks in ten see the same prices).
+func BenchmarkPollRound(b *testing.B) {
+	for _, tc := range []struct {
+		name string
+		step time.Duration
+	}{{"same-tick", 0}, {"next-tick", time.Second}} {
+		b.Run(tc.name, func(b *testing.B) {
+			sc := sim.Demo()
+			vc := clock.NewVirtual(sc.Clock.Start)
+			x, err := sim.New(sc, sim.Options{Clock: vc})
+			if err != nil {
+				b.Fatal(err)
+			}
+			a, _ := x.Account("demo-key")
+			for _, req := range []exchange.PlaceOrderRequest{
+				simtest.Order("BTCUSDT", exchange.Buy, exchange.Market, "0.01", ""),
+				simtest.Order("BTCUSDT", exchange.Buy, exchange.Limit, "0.01", "80000"),
+				simtest.Order("ETHUSDT", exchange.Sell, exchange.Limit, "0.1", "4000"),
+			} {
+				if _, err := a.PlaceOrder(ctx, req); err != nil {
+					b.Fatal(err)
+				}
+			}
+			pairs := []string{"TSLAUSDT", "NVDAUSDT", "AAPLUSDT"}
+			b.ReportAllocs()
+			for b.Loop() {
+				vc.Advance(tc.step)
+				for _, p := range pairs {
+					if _, err := a.StockOrderBook(ctx, exchange.StockOrderBookRequest{Symbol: p}); err != nil {
+						b.Fatal(err)
+					}
+				}
+				if _, err := a.AllPositions(ctx, exchange.AllPositionsRequest{ProductType: exchange.USDTFutures}); err != nil {
+					b.Fatal(err)
+				}
+				if _, err := a.PendingOrders(ctx, exchange.PendingOrdersRequest{ProductType: exchange.USDTFutures}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

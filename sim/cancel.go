@@ -33,7 +33,7 @@ func (a *Account) pendingOrder(op exchange.Op, c *contract, ref exchange.OrderRe
 // CancelOrder cancels one pending order (POST cancel-order). Cancels work on
 // stock futures while their market is closed.
 func (a *Account) CancelOrder(ctx context.Context, req exchange.CancelOrderRequest) (exchange.OrderAck, error) {
-	a.x.lock()
+	a.x.lockWrite()
 	defer a.x.mu.Unlock()
 	op := exchange.OpCancelOrder
 	if err := validate(op, req, a.x.now); err != nil {
@@ -58,7 +58,7 @@ func (a *Account) CancelOrder(ctx context.Context, req exchange.CancelOrderReque
 // symbol (or of the product type) when no list is sent. Missing orders are
 // failure items with code 22001.
 func (a *Account) BatchCancelOrders(ctx context.Context, req exchange.BatchCancelOrdersRequest) (exchange.BatchResult, error) {
-	a.x.lock()
+	a.x.lockWrite()
 	defer a.x.mu.Unlock()
 	op := exchange.OpBatchCancelOrders
 	if err := validate(op, req, a.x.now); err != nil {
@@ -93,7 +93,7 @@ func (a *Account) BatchCancelOrders(ctx context.Context, req exchange.BatchCance
 // CancelAllOrders cancels every pending order of the product type (and
 // margin coin, when sent).
 func (a *Account) CancelAllOrders(ctx context.Context, req exchange.CancelAllOrdersRequest) (exchange.BatchResult, error) {
-	a.x.lock()
+	a.x.lockWrite()
 	defer a.x.mu.Unlock()
 	op := exchange.OpCancelAllOrders
 	if err := validate(op, req, a.x.now); err != nil {

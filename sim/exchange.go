@@ -80,6 +80,12 @@ type Exchange struct {
 	orderSeq uint64
 	tradeSeq uint64
 	modifies []*pendingModify // due in order of appearance time, then creation
+
+	rev      uint64 // state revision, see changed
+	noMemo   bool   // tests: answer every query afresh
+	epoch    int64  // market epoch at epochAt, see marketEpoch
+	epochAt  time.Time
+	epochSet bool
 }
 
 // ID bases make ids look like the exchange's 19-digit ids; they only grow,

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/tickrules/tickrules/exchange"
 	"github.com/tickrules/tickrules/sim/market"
@@ -111,14 +112,52 @@ func (a *Account) Ticker(ctx context.Context, req exchange.TickerRequest) ([]exc
 	return a.x.ticker(req)
 }
 
-// StockOrderBook returns a stock pair's book (GET stock-orderbook).
+// StockOrderBook returns a stock pair's book (GET stock-orderbook). Within
+// one step of the price path it returns the same, shared, read-only slices.
 func (a *Account) StockOrderBook(ctx context.Context, req exchange.StockOrderBookRequest) (exchange.StockOrderBook, error) {
 	a.x.lock()
 	defer a.x.mu.Unlock()
 	return a.x.stockOrderBook(req)
 }
 
-// StockFills returns a stock pair's platform fills (GET stock-fills).
+// ErrNoBookNumbers is returned by StockBookNumbers when the market cannot
+// give books in numbers (a recording replays decimal text): ask
+// StockOrderBook instead.
+var ErrNoBookNumbers = errors.New("the market gives no order books in numbers")
+
+// bookNumbers is a Market that can give a stock pair's book in numbers
+// (*market.Market can).
+type bookNumbers interface {
+	StockBookNumbers(symbol string, t time.Time) (bids, asks []market.Level, ts exchange.Millis, err error)
+}
+
+// HasBookNumbers reports whether StockBookNumbers works on this exchange.
+func (a *Account) HasBookNumbers() bool {
+	_, ok := a.x.mkt.(bookNumbers)
+	return ok
+}
+
+// StockBookNumbers is StockOrderBook in numbers, for in-process readers
+// that would only parse the decimal text again (a backtest's pollers): the
+// same levels and time, each number the float64 that parsing its text gives.
+// Within a price step it returns the same, shared, read-only slices.
+func (a *Account) StockBookNumbers(ctx context.Context, symbol string) (bids, asks []market.Level, ts exchange.Millis, err error) {
+	a.x.lock()
+	defer a.x.mu.Unlock()
+	op := exchange.OpStockOrderBook
+	if err := validate(op, exchange.StockOrderBookRequest{Symbol: symbol}, a.x.now); err != nil {
+		return nil, nil, "", err
+	}
+	bn, ok := a.x.mkt.(bookNumbers)
+	if !ok {
+		return nil, nil, "", ErrNoBookNumbers
+	}
+	bids, asks, ts, err = bn.StockBookNumbers(symbol, a.x.now)
+	return bids, asks, ts, marketErr(op, err)
+}
+
+// StockFills returns a stock pair's platform fills (GET stock-fills). While
+// the newest fill is the same it returns the same, shared, read-only slice.
 func (a *Account) StockFills(ctx context.Context, req exchange.StockFillsRequest) ([]exchange.StockFill, error) {
 	a.x.lock()
 	defer a.x.mu.Unlock()

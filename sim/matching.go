@@ -171,6 +171,7 @@ func (a *Account) execute(o *order, qty, price decimal.Decimal, maker bool) {
 	if !qty.IsPositive() {
 		return
 	}
+	a.x.changed()
 	c, now := o.c, a.x.now
 	rate := c.takerFee
 	if maker {
@@ -258,6 +259,7 @@ func (a *Account) finish(o *order, state exchange.OrderState, reason exchange.Ca
 	if o.state.Final() {
 		return
 	}
+	a.x.changed()
 	o.state, o.cancelReason, o.uTime = state, reason, a.x.now
 	a.stale++ // dropped from a.pending lazily, see livePending
 	o.c.book.remove(o)

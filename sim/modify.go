@@ -27,7 +27,7 @@ type pendingModify struct {
 // is sent (then it is cancelled, rule 5), "0" deletes it; the order takes
 // newClientOid and the response names it.
 func (a *Account) ModifyOrder(ctx context.Context, req exchange.ModifyOrderRequest) (exchange.OrderAck, error) {
-	a.x.lock()
+	a.x.lockWrite()
 	defer a.x.mu.Unlock()
 	op, x := exchange.OpModifyOrder, a.x
 	if err := validate(op, req, x.now); err != nil {
@@ -169,6 +169,7 @@ func (x *Exchange) applyModifies() {
 			keep = append(keep, m)
 			continue
 		}
+		x.changed() // even when the order cannot be placed: its clientOid is freed
 		a := m.acct
 		delete(a.byCOID, m.in.clientOID)
 		o, _, err := a.admit(m.in)

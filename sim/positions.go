@@ -35,23 +35,34 @@ func (a *Account) positionRecord(p *position) exchange.Position {
 }
 
 // AllPositions lists the open positions of a product type (GET all-position).
+// The answer is memoised (see memo.go): its slice is shared and read-only.
 func (a *Account) AllPositions(ctx context.Context, req exchange.AllPositionsRequest) ([]exchange.Position, error) {
 	a.x.lock()
 	defer a.x.mu.Unlock()
 	if err := validate(exchange.OpAllPositions, req, a.x.now); err != nil {
 		return nil, err
 	}
+	return memoised(a.x, &a.memo.allPositions, req, a.x.stateKey(true, false), func() ([]exchange.Position, error) {
+		return a.positionRecords(func(p *position) bool {
+			return p.c.productType == req.ProductType && (req.MarginCoin == "" || p.c.marginCoin == req.MarginCoin)
+		}), nil
+	})
+}
+
+// positionRecords are the records of the positions that match.
+func (a *Account) positionRecords(match func(*position) bool) []exchange.Position {
 	out := []exchange.Position{}
 	for _, p := range a.positions {
-		if p.c.productType == req.ProductType && (req.MarginCoin == "" || p.c.marginCoin == req.MarginCoin) {
+		if match(p) {
 			out = append(out, a.positionRecord(p))
 		}
 	}
-	return out, nil
+	return out
 }
 
 // SinglePosition lists the open positions of one symbol (GET
 // single-position): one item in one-way mode, up to two in hedge mode.
+// The answer is memoised: its slice is shared and read-only.
 func (a *Account) SinglePosition(ctx context.Context, req exchange.SinglePositionRequest) ([]exchange.Position, error) {
 	a.x.lock()
 	defer a.x.mu.Unlock()
@@ -66,13 +77,9 @@ func (a *Account) SinglePosition(ctx context.Context, req exchange.SinglePositio
 	if err := a.checkMarginCoin(op, c, req.MarginCoin); err != nil {
 		return nil, err
 	}
-	out := []exchange.Position{}
-	for _, p := range a.positions {
-		if p.c == c {
-			out = append(out, a.positionRecord(p))
-		}
-	}
-	return out, nil
+	return memoised(a.x, &a.memo.singlePosition, req, a.x.stateKey(true, false), func() ([]exchange.Position, error) {
+		return a.positionRecords(func(p *position) bool { return p.c == c }), nil
+	})
 }
 
 // marginCoins are the margin coins of a product type's contracts, sorted.
@@ -88,23 +95,31 @@ func (x *Exchange) marginCoins(pt exchange.ProductType) []string {
 }
 
 // Accounts returns one item per margin coin of the product type (GET
-// accounts), with the account's position mode for it.
+// accounts), with the account's position mode for it. The answer is
+// memoised: its slice is shared and read-only.
 func (a *Account) Accounts(ctx context.Context, req exchange.AccountsRequest) ([]exchange.Account, error) {
 	a.x.lock()
 	defer a.x.mu.Unlock()
 	if err := validate(exchange.OpAccounts, req, a.x.now); err != nil {
 		return nil, err
 	}
+	return memoised(a.x, &a.memo.accounts, req, a.x.stateKey(true, false), func() ([]exchange.Account, error) {
+		return a.accountRecords(req.ProductType), nil
+	})
+}
+
+// accountRecords are the accounts answer: one item per margin coin of pt.
+func (a *Account) accountRecords(pt exchange.ProductType) []exchange.Account {
 	out := []exchange.Account{}
-	for _, coin := range a.x.marginCoins(req.ProductType) {
+	for _, coin := range a.x.marginCoins(pt) {
 		f := a.funds(coin)
 		avail := f.available()
 		out = append(out, exchange.Account{
 			MarginCoin: coin, Available: num(avail.Round(8)), Locked: num(f.orderMargin.Round(8)),
 			AccountEquity: num(f.equity().Round(8)), UnrealizedPL: num(f.unrealised.Round(8)),
 			CrossedMaxAvailable: num(avail.Round(8)), IsolatedMaxAvailable: num(avail.Round(8)),
-			PosMode: a.mode[req.ProductType],
+			PosMode: a.mode[pt],
 		})
 	}
-	return out, nil
+	return out
 }

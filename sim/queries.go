@@ -86,12 +86,23 @@ func (a *Account) matchOrder(o *order, f orderFilter) bool {
 func orderID(o *order) string { return o.id }
 
 // PendingOrders lists live and partially filled orders (GET orders-pending).
+// The answer is memoised: its EntrustedList is shared and read-only.
 func (a *Account) PendingOrders(ctx context.Context, req exchange.PendingOrdersRequest) (exchange.PendingOrdersPage, error) {
 	a.x.lock()
 	defer a.x.mu.Unlock()
 	if err := validate(exchange.OpOrdersPending, req, a.x.now); err != nil {
 		return exchange.PendingOrdersPage{}, err
 	}
+	// Without a visibility delay every order is visible at once: the answer
+	// does not depend on the time.
+	key := a.x.stateKey(false, a.x.faults.VisibilityDelay > 0)
+	return memoised(a.x, &a.memo.pendingOrders, req, key, func() (exchange.PendingOrdersPage, error) {
+		return a.pendingPage(req), nil
+	})
+}
+
+// pendingPage is the orders-pending answer to req.
+func (a *Account) pendingPage(req exchange.PendingOrdersRequest) exchange.PendingOrdersPage {
 	f := orderFilter{req.ProductType, req.Symbol, req.OrderID, req.ClientOID, req.StartTime, req.EndTime}
 	orders, end := page(a.livePending(), orderID, func(o *order) bool {
 		return a.matchOrder(o, f) && (req.Status == "" || o.state == req.Status)
@@ -100,7 +111,7 @@ func (a *Account) PendingOrders(ctx context.Context, req exchange.PendingOrdersR
 	for i, o := range orders {
 		out.EntrustedList[i] = o.pendingRecord()
 	}
-	return out, nil
+	return out
 }
 
 // OrderHistory lists filled and cancelled orders of the last 90 days (GET

@@ -19,20 +19,24 @@ func sortBySeq(orders []*order) {
 // StrategyOrders lists the scenario's pending strategy orders of a category,
 // optionally of one type (GET unfilled-strategy-orders). A record's category
 // matches the request's case-insensitively (usdt-futures = USDT-FUTURES).
+// The answer is memoised: its slices are shared and read-only.
 func (a *Account) StrategyOrders(ctx context.Context, req exchange.StrategyOrdersRequest) ([]exchange.StrategyOrder, error) {
 	a.x.lock()
 	defer a.x.mu.Unlock()
 	if err := validate(exchange.OpStrategyOrders, req, a.x.now); err != nil {
 		return nil, err
 	}
-	out := []exchange.StrategyOrder{}
-	for _, so := range a.strategy {
-		if !strings.EqualFold(string(so.Category), string(req.Category)) || (req.Type != "" && so.Type() != req.Type) {
-			continue
+	// The scenario's strategy orders neither move with prices nor with time.
+	return memoised(a.x, &a.memo.strategyOrders, req, a.x.stateKey(false, false), func() ([]exchange.StrategyOrder, error) {
+		out := []exchange.StrategyOrder{}
+		for _, so := range a.strategy {
+			if !strings.EqualFold(string(so.Category), string(req.Category)) || (req.Type != "" && so.Type() != req.Type) {
+				continue
+			}
+			out = append(out, cloneStrategy(so))
 		}
-		out = append(out, cloneStrategy(so))
-	}
-	return out, nil
+		return out, nil
+	})
 }
 
 func cloneStrategy(so exchange.StrategyOrder) exchange.StrategyOrder {

@@ -33,7 +33,7 @@ type intent struct {
 
 // PlaceOrder places one order (POST place-order).
 func (a *Account) PlaceOrder(ctx context.Context, req exchange.PlaceOrderRequest) (exchange.OrderAck, error) {
-	a.x.lock()
+	a.x.lockWrite()
 	defer a.x.mu.Unlock()
 	return a.place(exchange.OpPlaceOrder, req, exchange.OSNormal)
 }
@@ -239,6 +239,7 @@ func holdSide(long bool) exchange.HoldSide {
 // limit order rests.
 func (a *Account) submit(o *order) {
 	x := a.x
+	x.changed()
 	o.id = x.nextOrderID()
 	o.seq = x.orderSeq
 	o.cTime, o.uTime = x.now, x.now
@@ -322,7 +323,7 @@ func (a *Account) selfTrades(o *order, levels []level) []*order {
 // BatchPlaceOrder places up to 50 orders; each item fails or succeeds on its
 // own, and Result is false when one failed.
 func (a *Account) BatchPlaceOrder(ctx context.Context, req exchange.BatchPlaceOrderRequest) (exchange.BatchPlaceOrderResult, error) {
-	a.x.lock()
+	a.x.lockWrite()
 	defer a.x.mu.Unlock()
 	op := exchange.OpBatchPlaceOrder
 	// Only the request-level problems fail the call; item problems are
@@ -374,7 +375,7 @@ func requestLevel(err error) error {
 // tradeSide is open, and min(size, position) is closed and opened the other
 // way. The response names the opening order.
 func (a *Account) ClickBackhand(ctx context.Context, req exchange.ClickBackhandRequest) (exchange.OrderAck, error) {
-	a.x.lock()
+	a.x.lockWrite()
 	defer a.x.mu.Unlock()
 	op := exchange.OpClickBackhand
 	c, err := a.x.contract(op, req.ProductType, req.Symbol)
@@ -463,7 +464,7 @@ func (a *Account) ClickBackhand(ctx context.Context, req exchange.ClickBackhandR
 // ignores holdSide; hedge closes holdSide or both. Close orders that hold
 // the position are cancelled first so the whole position closes.
 func (a *Account) ClosePositions(ctx context.Context, req exchange.ClosePositionsRequest) (exchange.ClosePositionsResult, error) {
-	a.x.lock()
+	a.x.lockWrite()
 	defer a.x.mu.Unlock()
 	op := exchange.OpClosePositions
 	if err := validate(op, req, a.x.now); err != nil {
@@ -524,7 +525,7 @@ func (a *Account) ClosePositions(ctx context.Context, req exchange.ClosePosition
 // SetPositionMode switches one product type between one-way and hedge mode;
 // 40920 while the product type has positions or pending orders.
 func (a *Account) SetPositionMode(ctx context.Context, req exchange.SetPositionModeRequest) (exchange.SetPositionModeResult, error) {
-	a.x.lock()
+	a.x.lockWrite()
 	defer a.x.mu.Unlock()
 	op := exchange.OpSetPositionMode
 	if err := validate(op, req, a.x.now); err != nil {

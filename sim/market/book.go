@@ -1,11 +1,12 @@
 package market
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"math/bits"
 	"strconv"
-	"strings"
+	"sync"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -36,11 +37,17 @@ type quote struct {
 func (q quote) bid() int64 { return q.mid - q.half }
 func (q quote) ask() int64 { return q.mid + q.half }
 
-func (in *instrument) quote(t time.Time) quote {
-	mid := in.ticks(t)
-	midFloat := in.tick.InexactFloat64() * float64(mid)
+// quote is the top of book at price p.
+func (in *instrument) quote(p *pricedStep) quote {
+	mid := p.ticks
+	midFloat := in.tickF * float64(mid)
 	half := max(int64(math.Ceil(float64(mid)*halfSpreadBps/10000)), 1)
 	return quote{mid: mid, half: half, midFloat: midFloat, sizePlaces: sizePlaces(midFloat)}
+}
+
+// quoteAt is the top of book at t.
+func (in *instrument) quoteAt(t time.Time) quote {
+	return in.quote(in.priced(t, in.path.stepAt(t)))
 }
 
 // sizePlaces picks the size precision from the price so that one size step
@@ -56,57 +63,98 @@ func sizePlaces(price float64) int32 {
 // size returns a deterministic size of about notional worth at the quote's
 // price, multiplied by scale and by a factor between 0.5 and 1.5 from h.
 func size(notional float64, q quote, scale float64, h uint64) exchange.Num {
-	units := notional / q.midFloat * math.Pow10(int(q.sizePlaces)) * scale * (0.5 + unit(h))
-	return exchange.Num(formatScaled(max(int64(units), 1), -q.sizePlaces))
+	return exchange.Num(appendScaled(nil, sizeUnitsOf(q.sizeUnits(notional), scale, h), -q.sizePlaces))
+}
+
+// sizeUnits is notional at the quote's price in units of the size step: the
+// part of a size that is the same on every level of a book.
+func (q quote) sizeUnits(notional float64) float64 {
+	return notional / q.midFloat * math.Pow10(int(q.sizePlaces))
+}
+
+// sizeUnitsOf is the size, in size steps, of a level scale times the
+// typical one (base, from sizeUnits), varied by the hash's factor.
+func sizeUnitsOf(base, scale float64, h uint64) int64 {
+	return max(int64(base*scale*(0.5+unit(h))), 1)
 }
 
 // num formats a price of n ticks.
 func (in *instrument) num(n int64) exchange.Num {
+	return exchange.Num(in.appendPrice(nil, n))
+}
+
+// appendPrice appends the price of n ticks.
+func (in *instrument) appendPrice(dst []byte, n int64) []byte {
 	hi, lo := bits.Mul64(uint64(n), uint64(in.tickCoef))
 	if n < 0 || hi != 0 || lo > math.MaxInt64 {
-		return exchange.NumOf(decimal.NewFromInt(n).Mul(in.tick))
+		return append(dst, decimal.NewFromInt(n).Mul(in.tick).String()...)
 	}
-	return exchange.Num(formatScaled(int64(lo), in.tickExp))
+	return appendScaled(dst, int64(lo), in.tickExp)
 }
 
 // formatScaled writes v*10^exp (v >= 0) as decimal.Decimal.String does:
 // no exponent, no trailing fractional zeros.
-func formatScaled(v int64, exp int32) string {
-	s := strconv.FormatInt(v, 10)
+func formatScaled(v int64, exp int32) string { return string(appendScaled(nil, v, exp)) }
+
+// appendScaled appends formatScaled(v, exp) to dst.
+func appendScaled(dst []byte, v int64, exp int32) []byte {
 	if v == 0 {
-		return s
+		return append(dst, '0')
 	}
+	var digits [20]byte
+	s := strconv.AppendInt(digits[:0], v, 10)
 	if exp >= 0 {
-		return s + strings.Repeat("0", int(exp))
+		dst = append(dst, s...)
+		for range exp {
+			dst = append(dst, '0')
+		}
+		return dst
 	}
 	places := int(-exp)
 	if len(s) <= places {
-		s = strings.Repeat("0", places-len(s)+1) + s
+		// 0.000ddd: the digits (v > 0, so not all zeros) after zeros.
+		dst = append(dst, '0', '.')
+		for range places - len(s) {
+			dst = append(dst, '0')
+		}
+		return append(dst, bytes.TrimRight(s, "0")...)
 	}
-	whole, frac := s[:len(s)-places], strings.TrimRight(s[len(s)-places:], "0")
-	if frac == "" {
-		return whole
+	whole, frac := s[:len(s)-places], bytes.TrimRight(s[len(s)-places:], "0")
+	dst = append(dst, whole...)
+	if len(frac) == 0 {
+		return dst
 	}
-	return whole + "." + frac
+	dst = append(dst, '.')
+	return append(dst, frac...)
 }
 
 // unit maps a hash to [0, 1).
 func unit(h uint64) float64 { return float64(h>>11) / (1 << 53) }
 
-// hash mixes the parts into one 64-bit value.
+// hash mixes the parts into one 64-bit value: mix folded over the parts,
+// so that a shared prefix can be hashed once (see draw).
 func hash(parts ...uint64) uint64 {
-	h := uint64(0x6a09e667f3bcc908)
+	h := uint64(hashSeed)
 	for _, p := range parts {
-		h = splitmix(h ^ p)
+		h = mix(h, p)
 	}
 	return h
 }
 
+const hashSeed = 0x6a09e667f3bcc908
+
+// mix adds one part to a hash.
+func mix(h, p uint64) uint64 { return splitmix(h ^ p) }
+
 // Book returns the synthetic book of symbol at t: levels (at most MaxLevels)
 // on each side, bids descending and asks ascending, around the path price
 // with a spread of about two basis points (at least two ticks). Levels are
-// one or two ticks apart and their sizes vary by level and by second.
-// Unknown symbols give empty books.
+// one or two ticks apart and their sizes vary by level and by step of the
+// price path: the book is redrawn when the path can move (see step), and is
+// the same throughout one step. Unknown symbols give empty books.
+//
+// The slices are shared with every caller asking about the same step and
+// are read-only; appending to them allocates.
 func (m *Market) Book(symbol string, t time.Time, levels int) (bids, asks []exchange.PriceLevel) {
 	inst, ok := m.instruments[symbol]
 	if !ok {
@@ -120,31 +168,145 @@ const (
 	sideAsk = 2
 )
 
-func (in *instrument) book(t time.Time, levels int) (bids, asks []exchange.PriceLevel) {
-	levels = min(max(levels, 0), MaxLevels)
-	q := in.quote(t)
-	sec := uint64(t.Unix())
-	bids = make([]exchange.PriceLevel, 0, levels)
-	asks = make([]exchange.PriceLevel, 0, levels)
-	bid, ask := q.bid(), q.ask()
-	for k := range levels {
-		if k > 0 {
-			bid -= gap(in.seed, sideBid, k, sec)
-			ask += gap(in.seed, sideAsk, k, sec)
-		}
-		depth := 1 + float64(k)/8
-		if bid > 0 {
-			bids = append(bids, exchange.PriceLevel{in.num(bid), size(levelNotional, q, depth, hash(in.seed, sideBid, uint64(k), sec))})
-		}
-		asks = append(asks, exchange.PriceLevel{in.num(ask), size(levelNotional, q, depth, hash(in.seed, sideAsk, uint64(k), sec))})
-	}
-	return bids, asks
+// Level is one level of a synthetic book in numbers: Price and Size are
+// the float64 values that parsing the level's decimal text gives.
+type Level struct{ Price, Size float64 }
+
+// drawnBook is the full synthetic book of one step of an instrument at one
+// price (a moving step's price may change within it). It is drawn in
+// integers and numbers; its decimal text is written on first use, since a
+// backtest reads books as numbers and never needs it.
+type drawnBook struct {
+	st       step
+	mid      int64
+	ts       exchange.Millis
+	sizeExp  int32
+	raw      [2][]rawLevel // bids, asks
+	nums     [2][]Level    // len == cap: appending copies
+	textOnce sync.Once
+	text     [2][]exchange.PriceLevel // len == cap
 }
 
-// gap is the distance in ticks from a level to the next: one level in four
-// leaves a one-tick hole, as raw depth does.
-func gap(seed uint64, side, k int, sec uint64) int64 {
-	if hash(seed, uint64(side), uint64(k), sec, 0x6761)%4 == 0 {
+// rawLevel is a level in integers: the price in ticks and the size in size
+// steps.
+type rawLevel struct{ px, units int64 }
+
+func (in *instrument) book(t time.Time, levels int) (bids, asks []exchange.PriceLevel) {
+	levels = min(max(levels, 0), MaxLevels)
+	b := in.drawn(t)
+	text := b.levelsText(in)
+	nb, na := min(levels, len(text[0])), min(levels, len(text[1]))
+	return text[0][:nb:nb], text[1][:na:na]
+}
+
+// drawn returns the full book at t, from the memo when t falls in the step
+// (and at the price) of the last book drawn.
+func (in *instrument) drawn(t time.Time) *drawnBook {
+	st := in.path.stepAt(t)
+	p := in.priced(t, st)
+	if b := in.lastBook.Load(); b != nil && b.st.same(st) && b.mid == p.ticks {
+		return b
+	}
+	b := in.draw(st, in.quote(p))
+	in.lastBook.Store(b)
+	return b
+}
+
+// draw builds the book of step st at quote q: a pure function of the
+// instrument, the step and the price. Level k of a side is hashed from
+// (seed, side, k, key): its size from that hash, its distance from the
+// level before from the hash mixed once more.
+func (in *instrument) draw(st step, q quote) *drawnBook {
+	key := st.key()
+	base := q.sizeUnits(levelNotional)
+	b := &drawnBook{st: st, mid: q.mid, ts: exchange.MillisOf(in.bookTime(st)), sizeExp: -q.sizePlaces}
+	for side, sd := range [2]uint64{sideBid, sideAsk} {
+		hs := hash(in.seed, sd)
+		px, dir := q.bid(), int64(-1)
+		if sd == sideAsk {
+			px, dir = q.ask(), 1
+		}
+		raw := make([]rawLevel, 0, MaxLevels)
+		for k := range MaxLevels {
+			h := mix(mix(hs, uint64(k)), key) // hash(in.seed, sd, k, key)
+			if k > 0 {
+				px += dir * gapTicks(mix(h, 0x6761))
+			}
+			if px <= 0 { // bids near zero: deeper levels only go lower
+				break
+			}
+			raw = append(raw, rawLevel{px, sizeUnitsOf(base, 1+float64(k)/8, h)})
+		}
+		nums := make([]Level, len(raw))
+		for k, l := range raw {
+			nums[k] = Level{Price: in.priceFloat(l.px), Size: scaledFloat(l.units, b.sizeExp)}
+		}
+		b.raw[side], b.nums[side] = raw, nums
+	}
+	return b
+}
+
+// levelsText returns the book's levels as decimal text, written once: every
+// price and size into one buffer that becomes one string the levels slice.
+func (b *drawnBook) levelsText(in *instrument) [2][]exchange.PriceLevel {
+	b.textOnce.Do(func() {
+		buf := make([]byte, 0, 2*MaxLevels*20)
+		var ends [2][MaxLevels][2]int // per side and level: the end of the price and of the size
+		for side, raw := range b.raw {
+			for k, l := range raw {
+				buf = in.appendPrice(buf, l.px)
+				ends[side][k][0] = len(buf)
+				buf = appendScaled(buf, l.units, b.sizeExp)
+				ends[side][k][1] = len(buf)
+			}
+		}
+		text := string(buf)
+		from := 0
+		for side, raw := range b.raw {
+			levels := make([]exchange.PriceLevel, len(raw))
+			for k := range raw {
+				e := ends[side][k]
+				levels[k] = exchange.PriceLevel{exchange.Num(text[from:e[0]]), exchange.Num(text[e[0]:e[1]])}
+				from = e[1]
+			}
+			b.text[side] = levels
+		}
+	})
+	return b.text
+}
+
+// maxExactInt is the largest integer below which every integer is a float64.
+const maxExactInt = 1 << 53
+
+// scaledFloat is v*10^exp as the float64 that parsing its decimal text
+// gives: when v and 10^|exp| are exact float64 values, one IEEE division or
+// multiplication rounds the exact result once, as parsing does.
+func scaledFloat(v int64, exp int32) float64 {
+	switch {
+	case v >= 0 && v < maxExactInt && exp <= 0 && exp >= -22:
+		return float64(v) / math.Pow10(int(-exp))
+	case v >= 0 && exp > 0 && exp <= 22 && float64(v)*math.Pow10(int(exp)) < maxExactInt:
+		return float64(v) * math.Pow10(int(exp))
+	}
+	f, _ := strconv.ParseFloat(string(appendScaled(nil, v, exp)), 64)
+	return f
+}
+
+// priceFloat is the price of n ticks as parsing its text gives.
+func (in *instrument) priceFloat(n int64) float64 {
+	hi, lo := bits.Mul64(uint64(n), uint64(in.tickCoef))
+	if n < 0 || hi != 0 || lo > math.MaxInt64 {
+		f, _ := strconv.ParseFloat(string(in.appendPrice(nil, n)), 64)
+		return f
+	}
+	return scaledFloat(int64(lo), in.tickExp)
+}
+
+// gapTicks is the distance in ticks from a level to the next, from the
+// level's gap hash: one level in four leaves a one-tick hole, as raw depth
+// does.
+func gapTicks(h uint64) int64 {
+	if h%4 == 0 {
 		return 2
 	}
 	return 1
@@ -153,12 +315,28 @@ func gap(seed uint64, side, k int, sec uint64) int64 {
 // StockOrderBook returns the stock-orderbook snapshot of the stock pair
 // symbol at t: MaxLevels levels per side, asks ascending, bids descending,
 // unmerged (every level one price). The book is served whether or not the
-// pair trades at t.
+// pair trades at t. Its TS is when the book was drawn: the start of the
+// price path's step at t, clamped to the scenario start, so that now - TS is
+// the age of the snapshot. Asked again within the same step, it returns the
+// same (shared, read-only) slices.
 func (m *Market) StockOrderBook(symbol string, t time.Time) (exchange.StockOrderBook, error) {
 	p, ok := m.pairBySym[symbol]
 	if !ok {
 		return exchange.StockOrderBook{}, fmt.Errorf("stock order book %s: %w", symbol, ErrUnknownSymbol)
 	}
-	bids, asks := p.inst.book(t, MaxLevels)
-	return exchange.StockOrderBook{Symbol: symbol, Asks: asks, Bids: bids, TS: exchange.MillisOf(t)}, nil
+	b := p.inst.drawn(t)
+	text := b.levelsText(p.inst)
+	return exchange.StockOrderBook{Symbol: symbol, Bids: text[0], Asks: text[1], TS: b.ts}, nil
+}
+
+// StockBookNumbers is StockOrderBook in numbers (see Level): the same
+// levels, with no decimal text written. Asked again within the same step,
+// it returns the same (shared, read-only) slices.
+func (m *Market) StockBookNumbers(symbol string, t time.Time) (bids, asks []Level, ts exchange.Millis, err error) {
+	p, ok := m.pairBySym[symbol]
+	if !ok {
+		return nil, nil, "", fmt.Errorf("stock order book %s: %w", symbol, ErrUnknownSymbol)
+	}
+	b := p.inst.drawn(t)
+	return b.nums[0], b.nums[1], b.ts, nil
 }

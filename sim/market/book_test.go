@@ -141,27 +141,44 @@ func TestStockOrderBook(t *testing.T) {
 	}
 }
 
+// BenchmarkBook asks for the full book of a walk (a 5 s step): same-step
+// asks at one time again and again, new-step at a new step every time.
 func BenchmarkBook(b *testing.B) {
 	m := newTestMarket(b)
 	at := utc("2026-03-10T14:00:00Z")
-	b.ReportAllocs()
-	for i := 0; b.Loop(); i++ {
-		m.Book("TSLAUSDT", at.Add(time.Duration(i%1000)*time.Second), MaxLevels)
+	for _, tc := range []struct {
+		name string
+		step time.Duration
+	}{{"same-step", 0}, {"new-step", 5 * time.Second}} {
+		b.Run(tc.name, func(b *testing.B) {
+			m.PriceAt("NVDAUSDT", at.Add(5000*time.Second)) // the walk's block sums are cached after this
+			b.ReportAllocs()
+			for i := 0; b.Loop(); i++ {
+				m.Book("NVDAUSDT", at.Add(time.Duration(i%1000)*tc.step), MaxLevels)
+			}
+		})
 	}
 }
 
+// BenchmarkPriceAt asks for prices of a points path and of a walk (a 1 s
+// step), at the same time again and again or one second on every time.
 func BenchmarkPriceAt(b *testing.B) {
 	m := newTestMarket(b)
 	at := utc("2026-03-10T14:00:00Z")
 	for _, sym := range []string{"TSLAUSDT", "BTCUSDT"} {
-		name := map[string]string{"TSLAUSDT": "points", "BTCUSDT": "walk"}[sym]
-		b.Run(name, func(b *testing.B) {
-			m.PriceAt(sym, at.Add(1000*time.Second)) // the walk's block sums are cached after this
-			b.ReportAllocs()
-			for i := 0; b.Loop(); i++ {
-				m.PriceAt(sym, at.Add(time.Duration(i%1000)*time.Second))
-			}
-		})
+		for _, tc := range []struct {
+			name string
+			step time.Duration
+		}{{"same-step", 0}, {"new-step", time.Second}} {
+			name := map[string]string{"TSLAUSDT": "points", "BTCUSDT": "walk"}[sym] + "/" + tc.name
+			b.Run(name, func(b *testing.B) {
+				m.PriceAt(sym, at.Add(1000*time.Second)) // the walk's block sums are cached after this
+				b.ReportAllocs()
+				for i := 0; b.Loop(); i++ {
+					m.PriceAt(sym, at.Add(time.Duration(i%1000)*tc.step))
+				}
+			})
+		}
 	}
 }
 
@@ -186,7 +203,7 @@ func FuzzFormatScaled(f *testing.F) {
 
 func TestNumLargePrice(t *testing.T) {
 	// A price whose ticks overflow int64 when scaled still formats exactly.
-	in, err := newInstrument("X", nil, dec("0.5"))
+	in, err := newInstrument("X", nil, dec("0.5"), time.Time{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package market
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"time"
 
@@ -28,6 +29,10 @@ const (
 // and picks the side from a hash when it held. Fills are a pure function of
 // the scenario and their slot: asking at a later t returns the same fills
 // plus newer ones.
+//
+// While the newest fill is the same, asking again with the same limit
+// returns the same slice as the last answer (shared and read-only), unless
+// the three-month window changed it.
 func (m *Market) StockFills(symbol string, t time.Time, limit int) ([]exchange.StockFill, error) {
 	p, ok := m.pairBySym[symbol]
 	if !ok {
@@ -37,12 +42,78 @@ func (m *Market) StockFills(symbol string, t time.Time, limit int) ([]exchange.S
 		limit = MaxStockFills
 	}
 	oldest := t.AddDate(0, -3, 0)
+	if prev := p.lastFills(limit); prev.reusable(oldest, limit) && m.newestFillSlot(p, t, oldest) == prev.newest {
+		return prev.fills, nil
+	}
 	out := make([]exchange.StockFill, 0, limit) // an empty answer is [], not null
+	newest := int64(0)
+	m.scanFills(p, t, oldest, func(slot int64, at time.Time) bool {
+		if len(out) == 0 {
+			newest = slot
+		}
+		out = append(out, p.inst.fill(slot, at))
+		return len(out) < limit
+	})
+	out = out[:len(out):len(out)]
+	if len(out) > 0 {
+		p.storeFills(limit, &fillAnswer{oldest: oldest, newest: newest, last: out[len(out)-1].TS.Time(), fills: out})
+	}
+	return out, nil
+}
+
+// fillAnswer is the last stock-fills answer of a pair for one limit.
+type fillAnswer struct {
+	oldest time.Time // the three-month bound when asked
+	newest int64     // slot of the newest fill
+	last   time.Time // time of the oldest fill in fills
+	fills  []exchange.StockFill
+}
+
+// reusable reports whether a (nil: none) is also the answer at a time whose
+// three-month bound is oldest, provided the newest fill then is a's. The
+// fills then are those of [oldest, newest]; a's were those of [a.oldest,
+// newest], or the newest limit of them. So a holds when none of its fills
+// is now too old and either it was full (the newest limit fills of both
+// ranges are the same) or the bound did not move back (month arithmetic is
+// not monotonic, and the time may go back), which would let older fills in.
+func (a *fillAnswer) reusable(oldest time.Time, limit int) bool {
+	return a != nil && !a.last.Before(oldest) && (len(a.fills) == limit || !oldest.Before(a.oldest))
+}
+
+func (p *stockPair) lastFills(limit int) *fillAnswer {
+	p.fillsMu.Lock()
+	defer p.fillsMu.Unlock()
+	return p.fillsByLimit[limit]
+}
+
+func (p *stockPair) storeFills(limit int, a *fillAnswer) {
+	p.fillsMu.Lock()
+	defer p.fillsMu.Unlock()
+	if p.fillsByLimit == nil {
+		p.fillsByLimit = make(map[int]*fillAnswer)
+	}
+	p.fillsByLimit[limit] = a // at most MaxStockFills entries
+}
+
+// newestFillSlot is the slot of the newest fill of p up to t and not before
+// oldest; math.MinInt64 when there is none.
+func (m *Market) newestFillSlot(p *stockPair, t, oldest time.Time) int64 {
+	newest := int64(math.MinInt64)
+	m.scanFills(p, t, oldest, func(slot int64, _ time.Time) bool {
+		newest = slot
+		return false
+	})
+	return newest
+}
+
+// scanFills calls yield with the slot and time of every fill of p up to t
+// and not before oldest, newest first, until yield returns false.
+func (m *Market) scanFills(p *stockPair, t, oldest time.Time, yield func(slot int64, at time.Time) bool) {
 	slot := slotOf(t)
-	for scanned := 0; len(out) < limit && scanned < fillScanLimit; scanned++ {
+	for scanned := 0; scanned < fillScanLimit; scanned++ {
 		at, ok := p.inst.fillTime(slot)
 		if at.Before(oldest) {
-			break
+			return
 		}
 		switch {
 		case !ok || at.After(t):
@@ -52,11 +123,12 @@ func (m *Market) StockFills(symbol string, t time.Time, limit int) ([]exchange.S
 			// the slot before it.
 			slot = min(slot-1, slotOf(m.cal.prevBoundary(at).Add(-time.Millisecond)))
 		default:
-			out = append(out, p.inst.fill(slot, at))
+			if !yield(slot, at) {
+				return
+			}
 			slot--
 		}
 	}
-	return out, nil
 }
 
 func slotOf(t time.Time) int64 {
@@ -94,7 +166,7 @@ func (in *instrument) fill(slot int64, at time.Time) exchange.StockFill {
 
 // computeFill is the fill of slot, which happens at at.
 func (in *instrument) computeFill(slot int64, at time.Time) exchange.StockFill {
-	q := in.quote(at)
+	q := in.quoteAt(at)
 	before := in.ticks(at.Add(-fillSlot))
 	h := hash(in.seed, uint64(slot), 0x73697a65)
 	side := exchange.Buy

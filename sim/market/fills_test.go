@@ -55,7 +55,7 @@ func TestStockFills(t *testing.T) {
 					t.Fatalf("fill %d at %s (session %q) when the pair does not trade", i, Eastern(at), m.Session(at))
 				}
 				in := m.instruments[tt.symbol]
-				q := in.quote(at)
+				q := in.quoteAt(at)
 				want := in.num(q.ask())
 				if f.Side == exchange.Sell {
 					want = in.num(q.bid())

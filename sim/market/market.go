@@ -6,6 +6,7 @@ import (
 	"hash/fnv"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -46,8 +47,14 @@ type Options struct {
 // pure function of the options and the time asked about, so the same
 // scenario gives the same answers whatever was asked before. It is safe for
 // concurrent use.
+//
+// Answers are memoised: asked again while nothing changed (the same step of
+// the price path for books, the same newest fill for stock fills), a method
+// returns the very same slices as before. Returned slices are shared and
+// read-only; callers must not modify them.
 type Market struct {
 	instruments map[string]*instrument
+	paths       []series     // every price path once, for Epoch
 	pairs       []*stockPair // scenario order
 	pairBySym   map[string]*stockPair
 	cal         calendar
@@ -59,7 +66,16 @@ type instrument struct {
 	tick     decimal.Decimal
 	tickCoef int64 // tick = tickCoef * 10^tickExp
 	tickExp  int32
-	seed     uint64 // varies book sizes and fills between symbols
+	tickF    float64 // tick as a float, for sizes
+	seed     uint64  // varies book sizes and fills between symbols
+	origin   time.Time
+
+	// lastPrice is the price at the last step asked about, lastBook the
+	// book of the last step drawn: pollers ask about one step again and
+	// again. Entries are immutable; concurrent callers may both compute a
+	// step, with the same result.
+	lastPrice atomic.Pointer[pricedStep]
+	lastBook  atomic.Pointer[drawnBook]
 
 	// fills memoises fill by slot: a fill is a pure function of its slot,
 	// and a poll every few seconds asks for the same 100 fills again, each
@@ -72,7 +88,18 @@ type instrument struct {
 // starts over (the newest fills are then computed again once).
 const maxFillMemo = 4096
 
-func newInstrument(symbol string, path series, tick decimal.Decimal) (*instrument, error) {
+// pricedStep is the price of an instrument at a step (at one instant of it,
+// at, when the step is moving).
+type pricedStep struct {
+	st    step
+	at    int64 // UnixNano
+	ticks int64
+	price decimal.Decimal
+}
+
+// newInstrument builds the instrument of symbol; origin is the scenario
+// start, which book times are clamped to.
+func newInstrument(symbol string, path series, tick decimal.Decimal, origin time.Time) (*instrument, error) {
 	if !tick.IsPositive() {
 		return nil, fmt.Errorf("tick %s is not positive", tick)
 	}
@@ -80,13 +107,20 @@ func newInstrument(symbol string, path series, tick decimal.Decimal) (*instrumen
 	if !coef.IsInt64() {
 		return nil, fmt.Errorf("tick %s has too many digits", tick)
 	}
-	return &instrument{path: path, tick: tick, tickCoef: coef.Int64(), tickExp: tick.Exponent(), seed: symbolSeed(symbol)}, nil
+	return &instrument{
+		path: path, tick: tick, tickCoef: coef.Int64(), tickExp: tick.Exponent(), tickF: tick.InexactFloat64(),
+		seed: symbolSeed(symbol), origin: origin,
+	}, nil
 }
 
 type stockPair struct {
 	spec    StockPairSpec
 	periods []exchange.TradingPeriod
 	inst    *instrument
+
+	// fillsByLimit is the last stock-fills answer per limit (see StockFills).
+	fillsMu      sync.Mutex
+	fillsByLimit map[int]*fillAnswer
 }
 
 // New checks opts and builds the market. CSV files are read here.
@@ -130,11 +164,12 @@ func New(opts Options) (*Market, error) {
 		if tick.IsZero() {
 			tick = defaultTick
 		}
-		inst, err := newInstrument(sym, path, tick)
+		inst, err := newInstrument(sym, path, tick, opts.Start)
 		if err != nil {
 			return nil, fmt.Errorf("price path %s: %w", sym, err)
 		}
 		m.instruments[sym] = inst
+		m.paths = append(m.paths, path)
 	}
 	for i, ps := range opts.StockPairs {
 		pair, err := m.newStockPair(ps, opts.Ticks)
@@ -176,7 +211,7 @@ func (m *Market) newStockPair(ps StockPairSpec, ticks map[string]decimal.Decimal
 			tick = src.tick
 		}
 		var err error
-		if inst, err = newInstrument(ps.Symbol, src.path, tick); err != nil {
+		if inst, err = newInstrument(ps.Symbol, src.path, tick, src.origin); err != nil {
 			return nil, err
 		}
 		m.instruments[ps.Symbol] = inst
@@ -212,12 +247,25 @@ func (m *Market) Tick(symbol string) (decimal.Decimal, bool) {
 
 // price is the path's price rounded to the tick, never below one tick.
 func (in *instrument) price(t time.Time) decimal.Decimal {
-	return decimal.NewFromInt(in.ticks(t)).Mul(in.tick)
+	return in.priced(t, in.path.stepAt(t)).price
 }
 
 // ticks is the path's price in whole ticks, at least one.
 func (in *instrument) ticks(t time.Time) int64 {
-	return max(in.path.ticks(t, in.tick), 1)
+	return in.priced(t, in.path.stepAt(t)).ticks
+}
+
+// priced returns the price at t, which falls in st, from the memo when it
+// is the last step asked about.
+func (in *instrument) priced(t time.Time, st step) *pricedStep {
+	at := t.UnixNano()
+	if p := in.lastPrice.Load(); p != nil && p.st.same(st) && (!st.moving || p.at == at) {
+		return p
+	}
+	n := max(in.path.ticks(t, st, in.tick), 1)
+	p := &pricedStep{st: st, at: at, ticks: n, price: decimal.NewFromInt(n).Mul(in.tick)}
+	in.lastPrice.Store(p)
+	return p
 }
 
 // StockInfo returns the info of one stock pair, or of all in scenario order

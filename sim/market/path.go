@@ -13,7 +13,11 @@ import (
 // series is a price path. It answers in whole ticks so that each kind can
 // round the way it computes: points exactly, the walk from its float value.
 type series interface {
-	ticks(t time.Time, tick decimal.Decimal) int64
+	// stepAt returns the step that t falls in.
+	stepAt(t time.Time) step
+	// ticks is the price at t, which falls in st (stepAt(t)), in whole
+	// ticks of tick.
+	ticks(t time.Time, st step, tick decimal.Decimal) int64
 }
 
 // newSeries builds the path of spec; exactly one kind must be set.
@@ -67,9 +71,29 @@ func newPoints(pts []Point) (*points, error) {
 	return p, nil
 }
 
-func (p *points) ticks(t time.Time, tick decimal.Decimal) int64 {
+// stepAt returns the step at t. Segment i is the time from point i-1 to
+// point i (0 before the first point, len(points) after the last). A held
+// segment is one step; an interpolating one has a step per second, so that
+// its book's sizes are redrawn at most once a second, as the price moves.
+func (p *points) stepAt(t time.Time) step {
 	// i is the first point after t.
 	i := sort.Search(len(p.at0), func(i int) bool { return p.at0[i].After(t) })
+	switch {
+	case i == 0:
+		return step{}
+	case i == len(p.at0) || p.prices[i-1].Equal(p.prices[i]):
+		return step{seg: int64(i), start: p.at0[i-1]}
+	}
+	sec := t.Truncate(time.Second)
+	start := sec
+	if start.Before(p.at0[i-1]) {
+		start = p.at0[i-1]
+	}
+	return step{seg: int64(i), sub: sec.Unix(), start: start, moving: true}
+}
+
+func (p *points) ticks(t time.Time, st step, tick decimal.Decimal) int64 {
+	i := int(st.seg)
 	switch {
 	case i == 0:
 		return p.prices[0].DivRound(tick, 0).IntPart()

@@ -2,6 +2,13 @@
 // symbol, the synthetic order books and platform fills derived from them, and
 // the US market calendar (sessions, daylight saving time, closures) that the
 // states and calendar endpoints serve. It holds no account state.
+//
+// A price path moves in steps: a random walk's step; for points (and CSV) a
+// held stretch, or one second while the price interpolates. The synthetic
+// book is drawn once per step, a pure function of the instrument, the step
+// and the price, and its snapshot time is the step's start. Asked again
+// within a step, the market returns the very same book slices; Epoch tells
+// callers when any price can have moved.
 package market
 
 import (

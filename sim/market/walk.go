@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -36,6 +37,16 @@ type walk struct {
 
 	mu         sync.Mutex
 	blockStart []float64 // sum of the shocks of all blocks before block b
+
+	// last is the price of the last step asked about: pollers ask about the
+	// same step many times, and drawing it costs up to walkBlock-1 normals.
+	last atomic.Pointer[walkPrice]
+}
+
+// walkPrice is the price of step i.
+type walkPrice struct {
+	i     int64
+	price float64
 }
 
 func newWalk(spec WalkSpec, start, end time.Time) (*walk, error) {
@@ -70,13 +81,33 @@ func newWalk(spec WalkSpec, start, end time.Time) (*walk, error) {
 	}, nil
 }
 
-func (w *walk) ticks(t time.Time, tick decimal.Decimal) int64 {
-	i := int64(0)
-	if w.sigma == 0 {
-		return decimal.NewFromFloat(w.start).DivRound(tick, 0).IntPart()
+// stepAt returns the walk's step at t: step i runs from origin+i*step to
+// the next; the first also covers the time before origin, the last the time
+// after the scenario's end. A walk without volatility never moves: it has
+// one step.
+func (w *walk) stepAt(t time.Time) step {
+	if w.sigma == 0 || !t.After(w.origin) {
+		return step{}
 	}
-	if t.After(w.origin) {
-		i = min(int64(t.Sub(w.origin)/w.step), w.lastStep)
+	i := min(int64(t.Sub(w.origin)/w.step), w.lastStep)
+	if i == 0 {
+		return step{}
+	}
+	// i*step <= t-origin, so the product does not overflow.
+	return step{seg: i, start: w.origin.Add(time.Duration(i) * w.step)}
+}
+
+func (w *walk) ticks(_ time.Time, st step, tick decimal.Decimal) int64 {
+	return decimal.NewFromFloat(w.priceAt(st.seg)).DivRound(tick, 0).IntPart()
+}
+
+// priceAt is the price at step i, before rounding to a tick.
+func (w *walk) priceAt(i int64) float64 {
+	if w.sigma == 0 {
+		return w.start
+	}
+	if last := w.last.Load(); last != nil && last.i == i {
+		return last.price
 	}
 	b, k := i/walkBlock, int(i%walkBlock)
 	sum := w.sumBefore(b)
@@ -84,7 +115,9 @@ func (w *walk) ticks(t time.Time, tick decimal.Decimal) int64 {
 	for range k {
 		sum += r.NormFloat64()
 	}
-	return decimal.NewFromFloat(w.start*math.Exp(w.sigma*sum)).DivRound(tick, 0).IntPart()
+	p := w.start * math.Exp(w.sigma*sum)
+	w.last.Store(&walkPrice{i: i, price: p})
+	return p
 }
 
 // sumBefore returns the sum of the shocks of blocks 0..b-1, extending the

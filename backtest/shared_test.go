@@ -1,0 +1,77 @@
+package backtest
+
+import (
+	"bytes"
+	"context"
+	"testing"
+	"time"
+
+	"github.com/tickrules/tickrules/sim"
+)
+
+// TestSharingChangesNothing runs each backtest twice: as it normally runs
+// (States share their data between ticks while no answer changes, and a
+// condition that reads nothing moving with time is not run again on the same
+// data) and with every State built afresh and every condition run on every
+// tick. The reports must be byte-identical, and the normal run must really
+// have reused results, or the test would prove nothing.
+func TestSharingChangesNothing(t *testing.T) {
+	cases := []struct {
+		name     string
+		dir      func(testing.TB) string
+		from, to time.Time
+		getenv   map[string]string
+		// reuses is false where a rule reads an age or tradable_now: every
+		// State is then built afresh and no result can be reused.
+		reuses bool
+	}{
+		{"examples", func(testing.TB) string { return "../examples/rules" }, demoStart.Add(25 * time.Minute), demoStart.Add(3 * time.Hour), map[string]string{"TSLA_DIP_SIZE": "2"}, false},
+		{"small", func(testing.TB) string { return "testdata/rules" }, demoStart, demoStart.Add(3 * time.Hour), nil, true},
+		{"10rules", func(tb testing.TB) string { return writeManyRules(tb, 10) }, demoStart, demoStart.Add(8 * time.Hour), nil, true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := c.dir(t)
+			run := func(every bool) ([]byte, int64) {
+				opts := Options{Scenario: sim.Demo(), RuleDirs: []string{dir}, From: c.from, To: c.to,
+					Getenv: func(k string) string { return c.getenv[k] }, EvaluateEveryTick: every}
+				if err := opts.defaults(); err != nil {
+					t.Fatal(err)
+				}
+				r, err := newRunner(context.Background(), opts)
+				if err != nil {
+					t.Fatal(err)
+				}
+				rep, err := r.run(context.Background())
+				if err != nil {
+					t.Fatal(err)
+				}
+				js, err := rep.JSON()
+				if err != nil {
+					t.Fatal(err)
+				}
+				stats, _, _ := r.asm.Engine.Stats()
+				var reused int64
+				for _, s := range stats {
+					reused += s.Reused
+				}
+				return js, reused
+			}
+			shared, reused := run(false)
+			fresh, none := run(true)
+			if !bytes.Equal(shared, fresh) {
+				t.Errorf("the report differs when every State is built afresh:\n%s", firstDiff(shared, fresh))
+			}
+			if none != 0 {
+				t.Errorf("EvaluateEveryTick reused %d results", none)
+			}
+			if c.reuses && reused == 0 {
+				t.Errorf("no result was reused: the comparison exercised nothing")
+			}
+			if !c.reuses && reused != 0 {
+				t.Errorf("%d results reused though a rule reads a field that moves with time", reused)
+			}
+			t.Logf("%d evaluations reused", reused)
+		})
+	}
+}

@@ -1,0 +1,75 @@
+package engine
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/tickrules/tickrules/marketdata"
+	"github.com/tickrules/tickrules/rules"
+)
+
+// swapSource serves one State until the test swaps it, like a poller whose
+// answers did not change.
+type swapSource struct {
+	fakeSource
+	st *marketdata.State
+}
+
+func (s *swapSource) State(time.Time) (*marketdata.State, error) { return s.st, nil }
+
+func newData(t *testing.T) *marketdata.State {
+	t.Helper()
+	st, err := marketdata.NewState(marketdata.BuildInput{Now: t0}, marketdata.BuildOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+// TestFalseResultReusedOnSameData: a condition that reads nothing moving
+// with time is run once per distinct data, whether it was false or failed
+// (missing data fails the same way on the same data); one that reads the
+// clock is run on every tick.
+func TestFalseResultReusedOnSameData(t *testing.T) {
+	rs := ruleSet(t,
+		rules.Rule{Name: "pure", When: "1 > 2", Enabled: true},
+		rules.Rule{Name: "clock", When: "now_ms < 0", Enabled: true},
+		rules.Rule{Name: "missing", When: `position("TSLAUSDT", "long").size > 0`, Enabled: true},
+	)
+	for _, every := range []bool{false, true} {
+		src := &swapSource{st: newData(t)}
+		e, err := New(Options{Rules: rs, Source: src, Executor: &recorder{}, Clock: stubClock{}, EvaluateEveryTick: every})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for s := range 10 {
+			if s == 5 {
+				src.st = newData(t) // new data: the pure rule runs again once
+			}
+			e.Step(context.Background(), t0.Add(time.Duration(s)*time.Second))
+		}
+		stats, _, _ := e.Stats()
+		want := map[string]int64{"pure": 8, "clock": 0, "missing": 8}
+		if every {
+			want["pure"], want["missing"] = 0, 0
+		}
+		for name, n := range want {
+			if got := stats[name].Reused; got != n {
+				t.Errorf("EvaluateEveryTick=%v: rule %s reused %d results, want %d", every, name, got, n)
+			}
+			if got := stats[name].Evaluations; got != 10 {
+				t.Errorf("EvaluateEveryTick=%v: rule %s counted %d evaluations, want 10", every, name, got)
+			}
+		}
+		if tr := e.Traces("pure"); len(tr) != 10 || tr[9].Reason != ReasonFalse {
+			t.Errorf("traces of a reused result: %d, last %+v", len(tr), tr[len(tr)-1])
+		}
+		if tr := e.Traces("missing"); len(tr) != 10 || tr[9].Detail == "" || tr[9].Detail != tr[4].Detail || tr[9].Detail != tr[5].Detail {
+			t.Errorf("a reused failure must read as the failure it repeats: %+v", tr)
+		}
+		if stats["missing"].Errors != 10 {
+			t.Errorf("errors counted %d, want 10 (one per tick, reused or not)", stats["missing"].Errors)
+		}
+	}
+}

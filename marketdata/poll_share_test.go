@@ -1,0 +1,157 @@
+package marketdata
+
+import (
+	"context"
+	"reflect"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/tickrules/tickrules/clock"
+	"github.com/tickrules/tickrules/exchange"
+)
+
+// bookReader serves a book that the test changes at will, as strings (each
+// answer decoded anew, like the live client) or, with numbers set, also as
+// a NumericBookReader that hands the same slices back while unchanged.
+type bookReader struct {
+	*countingReader
+	mu   sync.Mutex
+	bid  string
+	nums *NumericBook
+}
+
+func (r *bookReader) StockOrderBook(_ context.Context, req exchange.StockOrderBookRequest) (exchange.StockOrderBook, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return exchange.StockOrderBook{Symbol: req.Symbol, Asks: []exchange.PriceLevel{{"250.10", "5"}, {"250.30", "9"}},
+		Bids: []exchange.PriceLevel{{exchange.Num(r.bid), "7"}, {"249.50", "3"}}, TS: exchange.MillisOf(pollStart)}, r.hit(exchange.OpStockOrderBook)
+}
+
+// numericBookReader adds the numeric path to bookReader.
+type numericBookReader struct{ *bookReader }
+
+func (r numericBookReader) StockBookNumbers(ctx context.Context, symbol string) (NumericBook, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return *r.nums, r.hit(exchange.OpStockOrderBook)
+}
+
+func sharePoller(t *testing.T, r Reader, v *clock.Virtual, rebuild bool) *Poller {
+	t.Helper()
+	p, err := NewPoller(PollerOptions{Reader: r, Clock: v, RebuildEveryTick: rebuild, Demand: Demand{
+		Parts:        PartSet(0).Add(PartMarket).Add(PartStockBook).Add(PartPositions),
+		StockPairs:   []string{"TSLAUSDT"},
+		ProductTypes: []exchange.ProductType{exchange.USDTFutures},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func tick(t *testing.T, p *Poller, v *clock.Virtual) *State {
+	t.Helper()
+	v.Advance(time.Second)
+	if err := p.PollDue(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	st, err := p.State(v.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+func TestPollerSharesUnchangedData(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		numeric bool
+	}{{"strings decoded anew", false}, {"numbers handed back", true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			br := &bookReader{countingReader: newCountingReader(), bid: "250.00",
+				nums: &NumericBook{Bids: []BookLevel{{250, 7}, {249.5, 3}}, Asks: []BookLevel{{250.1, 5}, {250.3, 9}}, TS: exchange.MillisOf(pollStart)}}
+			var r Reader = br
+			if tc.numeric {
+				r = numericBookReader{br}
+			}
+			v := clock.NewVirtual(pollStart)
+			p := sharePoller(t, r, v, false)
+			first := tick(t, p, v)
+			second := tick(t, p, v)
+			if !second.SameData(first) {
+				t.Fatal("an unchanged answer gave a State with new data")
+			}
+			if !second.Now.Equal(v.Now()) || second.Now.Equal(first.Now) {
+				t.Errorf("the shared State is at %s, the tick at %s", second.Now, v.Now())
+			}
+			if at := second.Parts[PartStockBook].At; !at.Equal(v.Now()) {
+				t.Errorf("stock_book fetched at %s, want the poll that just confirmed it (%s)", at, v.Now())
+			}
+			m1, _ := first.Market(0)
+			m2, _ := second.Market(0)
+			if !near(m2.MinutesToClose, m1.MinutesToClose-1.0/60) {
+				t.Errorf("minutes_to_close %v then %v: the session must follow the tick", m1.MinutesToClose, m2.MinutesToClose)
+			}
+
+			br.mu.Lock()
+			br.bid = "250.05"
+			br.nums = &NumericBook{Bids: []BookLevel{{250.05, 7}, {249.5, 3}}, Asks: br.nums.Asks, TS: br.nums.TS}
+			br.mu.Unlock()
+			third := tick(t, p, v)
+			if third.SameData(second) {
+				t.Fatal("a changed book gave a State sharing the old data")
+			}
+			s, err := third.Stock("TSLAUSDT", NeedBook)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s.Bid != 250.05 || s.Spread != 0.05 {
+				t.Errorf("bid %v spread %v after the change, want 250.05 and 0.05", s.Bid, s.Spread)
+			}
+		})
+	}
+}
+
+func TestPollerRebuildEveryTick(t *testing.T) {
+	br := &bookReader{countingReader: newCountingReader(), bid: "250.00"}
+	v := clock.NewVirtual(pollStart)
+	p := sharePoller(t, br, v, true)
+	first := tick(t, p, v)
+	if tick(t, p, v).SameData(first) {
+		t.Error("RebuildEveryTick shared data between ticks")
+	}
+	p.SetRebuildEveryTick(false)
+	second := tick(t, p, v)
+	if !tick(t, p, v).SameData(second) {
+		t.Error("data not shared after RebuildEveryTick was switched off")
+	}
+}
+
+// TestNumericBookEqualsParsed: a book handed over in numbers builds the
+// same stock as the same book in decimal strings.
+func TestNumericBookEqualsParsed(t *testing.T) {
+	in := fullInput()
+	fromStrings := build(t, in)
+	in.Books[0].Levels = &NumericBook{
+		// Out of order like the strings fixture: the builder must sort a copy.
+		Bids: []BookLevel{{249.80, 50}, {249.90, 30}, {249.00, 100}},
+		Asks: []BookLevel{{250.10, 10}, {251.00, 100}, {250.30, 20}},
+		TS:   in.Books[0].Book.TS,
+	}
+	shared := slicesOf(in.Books[0].Levels)
+	in.Books[0].Book = exchange.StockOrderBook{}
+	fromNumbers := build(t, in)
+	a, _ := fromStrings.Stock("TSLAUSDT", 0)
+	b, _ := fromNumbers.Stock("TSLAUSDT", 0)
+	if !reflect.DeepEqual(a, b) {
+		t.Errorf("stock from numbers differs:\n strings %+v\n numbers %+v", a, b)
+	}
+	if !reflect.DeepEqual(shared, slicesOf(in.Books[0].Levels)) {
+		t.Error("building the State reordered the reader's slices")
+	}
+}
+
+func slicesOf(nb *NumericBook) [][]BookLevel {
+	return [][]BookLevel{append([]BookLevel(nil), nb.Bids...), append([]BookLevel(nil), nb.Asks...)}
+}

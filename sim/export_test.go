@@ -1,0 +1,13 @@
+package sim
+
+// SetMemo turns the memo of the account queries on or off, so that tests
+// can compare a memoised answer with one computed afresh.
+func (x *Exchange) SetMemo(on bool) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.noMemo = !on
+}
+
+// FreshMarket builds the exchange's market again: its answers are computed
+// afresh, whatever the exchange's market has memoised.
+func (x *Exchange) FreshMarket() (Market, error) { return newMarket(x.sc, x.contracts) }

@@ -1,0 +1,77 @@
+package market
+
+import (
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/tickrules/tickrules/exchange"
+)
+
+// TestBookNumbersEqualParsedText: every number of StockBookNumbers is the
+// float64 that parsing the same level of StockOrderBook gives, for prices
+// and ticks from a penny stock to a five-figure coin, so a State built from
+// either is the same.
+func TestBookNumbersEqualParsedText(t *testing.T) {
+	start := utc("2026-03-09T13:00:00Z")
+	walk := func(price string, seed int64) PathSpec {
+		return PathSpec{RandomWalk: &WalkSpec{Start: dec(price), Seed: seed, VolatilityBps: 20, Step: 10 * time.Second}}
+	}
+	cases := []struct {
+		name, price, tick string
+	}{
+		{"penny", "0.0731", "0.0001"},
+		{"stock", "412.35", "0.01"},
+		{"odd tick", "231.10", "0.05"},
+		{"coin", "91250.5", "0.1"},
+		{"whole", "18250", "5"},
+	}
+	for i, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			m, err := New(Options{Start: start,
+				Paths:      map[string]PathSpec{"XUSDT": walk(c.price, int64(i+1))},
+				Ticks:      map[string]decimal.Decimal{"XUSDT": dec(c.tick)},
+				StockPairs: []StockPairSpec{{Symbol: "XUSDT", Code: "X", Name: "X"}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			levels := 0
+			for s := 0; s < 600; s += 7 {
+				at := start.Add(time.Duration(s) * time.Second)
+				bids, asks, ts, err := m.StockBookNumbers("XUSDT", at)
+				if err != nil {
+					t.Fatal(err)
+				}
+				text, err := m.StockOrderBook("XUSDT", at)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if ts != text.TS || len(bids) != len(text.Bids) || len(asks) != len(text.Asks) {
+					t.Fatalf("at %s: numbers (%d bids, %d asks, ts %s) and text (%d, %d, %s) differ in shape", at, len(bids), len(asks), ts, len(text.Bids), len(text.Asks), text.TS)
+				}
+				for side, nums := range [][]Level{bids, asks} {
+					for k, l := range [][]exchange.PriceLevel{text.Bids, text.Asks}[side] {
+						p, err1 := strconv.ParseFloat(string(l.Price()), 64)
+						sz, err2 := strconv.ParseFloat(string(l.Size()), 64)
+						if err1 != nil || err2 != nil {
+							t.Fatalf("level %v does not parse", l)
+						}
+						if nums[k].Price != p || nums[k].Size != sz {
+							t.Fatalf("at %s side %d level %d: numbers %v/%v, text %s/%s", at, side, k, nums[k].Price, nums[k].Size, l.Price(), l.Size())
+						}
+						levels++
+					}
+				}
+				again, _, _, _ := m.StockBookNumbers("XUSDT", at)
+				if &again[0] != &bids[0] {
+					t.Fatalf("at %s: asked twice in one step, the bids are not the same slice", at)
+				}
+			}
+			if levels < 1000 {
+				t.Fatalf("compared only %d levels", levels)
+			}
+		})
+	}
+}

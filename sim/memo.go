@@ -1,0 +1,130 @@
+package sim
+
+import (
+	"time"
+
+	"github.com/tickrules/tickrules/exchange"
+)
+
+// Pollers ask the same questions every tick (positions, pending orders,
+// balances, strategy orders) and, most ticks, nothing that could change the
+// answer happened since. The account memoises those answers: asked again
+// with the same request while the exchange's state revision, the market's
+// price epoch and (where the answer depends on it) the time are unchanged,
+// a query returns the previous answer, the same slices, in O(1). The slices
+// are shared and read-only; the engine uses their identity to skip work.
+
+// stateKey is what every memoised answer depends on besides its request.
+type stateKey struct {
+	// rev is the exchange's state revision: bumped by everything that
+	// changes an account, an order, a position or a balance.
+	rev uint64
+	// epoch changes whenever a price can have changed (Market.Epoch).
+	epoch int64
+	// now is the time, for answers that depend on it (orders becoming
+	// visible under a visibility delay); zero otherwise.
+	now int64
+}
+
+// maxMemoEntries bounds the memo of one query of one account; past it the
+// memo starts over. Pollers ask a handful of distinct requests.
+const maxMemoEntries = 64
+
+// answerMemo remembers the last answer per request.
+type answerMemo[R comparable, T any] struct {
+	m map[R]memoEntry[T]
+}
+
+type memoEntry[T any] struct {
+	key stateKey
+	val T
+}
+
+// get returns the answer to req remembered under key.
+func (c *answerMemo[R, T]) get(req R, key stateKey) (T, bool) {
+	e, ok := c.m[req]
+	if !ok || e.key != key {
+		var zero T
+		return zero, false
+	}
+	return e.val, true
+}
+
+func (c *answerMemo[R, T]) put(req R, key stateKey, val T) {
+	if c.m == nil || len(c.m) >= maxMemoEntries {
+		c.m = make(map[R]memoEntry[T], 8)
+	}
+	c.m[req] = memoEntry[T]{key: key, val: val}
+}
+
+// memoised answers req from c when nothing it depends on changed, else
+// computes, remembers and returns it. Errors are not remembered. It runs
+// under the exchange lock, after the request was validated.
+func memoised[R comparable, T any](x *Exchange, c *answerMemo[R, T], req R, key stateKey, compute func() (T, error)) (T, error) {
+	if !x.noMemo {
+		if v, ok := c.get(req, key); ok {
+			return v, nil
+		}
+	}
+	v, err := compute()
+	if err == nil && !x.noMemo {
+		c.put(req, key, v)
+	}
+	return v, err
+}
+
+// accountMemo holds an account's memoised answers.
+type accountMemo struct {
+	allPositions   answerMemo[exchange.AllPositionsRequest, []exchange.Position]
+	singlePosition answerMemo[exchange.SinglePositionRequest, []exchange.Position]
+	pendingOrders  answerMemo[exchange.PendingOrdersRequest, exchange.PendingOrdersPage]
+	strategyOrders answerMemo[exchange.StrategyOrdersRequest, []exchange.StrategyOrder]
+	accounts       answerMemo[exchange.AccountsRequest, []exchange.Account]
+}
+
+// lockWrite is lock for the operations that change state: whatever they
+// do, every memoised answer is stale afterwards.
+func (x *Exchange) lockWrite() {
+	x.lock()
+	x.changed()
+}
+
+// changed records that the state of the exchange changed: every memoised
+// answer is stale. Every Trader method calls it (lockWrite), and so do the
+// changes that also happen while matching catches up with the clock: an
+// order admitted, filled or made final, a modify applied. Calling it once
+// too often only costs a recomputation.
+func (x *Exchange) changed() { x.rev++ }
+
+// stateKey is the key of an answer that depends on the exchange's state,
+// and also on prices and on the time when asked.
+func (x *Exchange) stateKey(prices, time bool) stateKey {
+	k := stateKey{rev: x.rev}
+	if prices {
+		k.epoch = x.marketEpoch()
+	}
+	if time {
+		k.now = x.now.UnixNano()
+	}
+	return k
+}
+
+// epocher is the optional Market method that makes price-derived answers
+// cheap to memoise; *market.Market has it.
+type epocher interface {
+	Epoch(t time.Time) int64
+}
+
+// marketEpoch is the market's price epoch now; without Epoch every time is
+// its own epoch.
+func (x *Exchange) marketEpoch() int64 {
+	if x.epochAt.Equal(x.now) && x.epochSet {
+		return x.epoch
+	}
+	e := x.now.UnixNano()
+	if m, ok := x.mkt.(epocher); ok {
+		e = m.Epoch(x.now)
+	}
+	x.epoch, x.epochAt, x.epochSet = e, x.now, true
+	return e
+}
