@@ -146,9 +146,9 @@ func newRunner(ctx context.Context, opts Options) (*runner, error) {
 	}
 	r.asm, err = engine.Assemble(ctx, engine.AssembleOptions{Reader: reader, Catalog: acct, Accounts: acct, Trader: acct, Pricer: acct,
 		Clock: v, Logger: opts.Logger, RuleDirs: opts.RuleDirs, Getenv: opts.Getenv,
-		// A State is built every tick and a book polled every second:
-		// parse each fetched book once.
-		Poller: marketdata.PollerOptions{Build: marketdata.BuildOptions{Books: marketdata.NewBookCache()}}},
+		// A State may be built every tick from the same answers: parse
+		// each fetched book and list of fills once.
+		Poller: marketdata.PollerOptions{Build: marketdata.BuildOptions{Parsed: marketdata.NewParseCache()}}},
 		engine.Options{Tick: opts.Step, OnFiring: r.onFiring, EvaluateEveryTick: opts.EvaluateEveryTick})
 	if err != nil {
 		return nil, fmt.Errorf("backtest: %w", err)

@@ -93,9 +93,9 @@ type BuildOptions struct {
 	// TradeWindow is the span of fills for volume, trades_count and vwap;
 	// 0 means DefaultTradeWindow.
 	TradeWindow time.Duration
-	// Books, when set, reuses the parsed levels of an order book across
-	// the States built from the same fetch.
-	Books *BookCache
+	// Parsed, when set, reuses the parsed numbers of a book or of fills
+	// across the States built from the same fetch.
+	Parsed *ParseCache
 }
 
 // NewState builds the State of one tick. Derived values are computed here,
@@ -114,7 +114,7 @@ func NewState(in BuildInput, opts BuildOptions) (*State, error) {
 		b.fail(err)
 	}
 	b.market(in.Market)
-	b.stocks(in.StockInfo, in.Books, in.Fills, opts.TradeWindow, opts.Books)
+	b.stocks(in.StockInfo, in.Books, in.Fills, opts.TradeWindow, opts.Parsed)
 	b.products(in.Contracts, in.Positions, in.Orders)
 	b.positions(in.Positions)
 	b.orders(in.Orders)
@@ -150,7 +150,7 @@ func (b *builder) market(in *MarketFetch) {
 	b.fetched(PartMarket, in.At)
 }
 
-func (b *builder) stocks(info *StockInfoInput, books []BookInput, fills []FillsInput, window time.Duration, cache *BookCache) {
+func (b *builder) stocks(info *StockInfoInput, books []BookInput, fills []FillsInput, window time.Duration, cache *ParseCache) {
 	infos := map[string]*exchange.StockInfo{}
 	var infoAt time.Time
 	if info != nil {

@@ -7,16 +7,23 @@ import (
 	"github.com/tickrules/tickrules/exchange"
 )
 
-// BookCache keeps the parsed levels of the latest order book of each stock
-// pair, so that the States of the ticks between two book polls do not parse
-// the same book again (a backtest builds a State every tick; the book
-// changes only when it is polled). A fetched book is never modified, so
-// the identity of its level arrays identifies it; the cache holds them,
-// so an address cannot be reused for another book while it is cached. It is
-// safe for concurrent use; nil is a valid, empty cache that caches nothing.
-type BookCache struct {
+// ParseCache keeps the parsed numbers of the latest order book and platform
+// fills of each stock pair, so that the States of the ticks between two
+// polls do not parse the same answer again (a State is built every tick
+// when a rule reads an age or the trade window). A fetched answer is never
+// modified, so the identity of its arrays identifies it; the cache holds
+// them, so an address cannot be reused for another answer while it is
+// cached. It is safe for concurrent use; nil is a valid, empty cache that
+// caches nothing.
+type ParseCache struct {
 	mu    sync.Mutex
 	books map[string]cachedBook
+	fills map[string]cachedFills
+}
+
+type cachedFills struct {
+	fills  []exchange.StockFill // the fetched fills: the key
+	trades []trade              // parsed; shared read-only
 }
 
 type cachedBook struct {
@@ -24,11 +31,13 @@ type cachedBook struct {
 	pb, pa     []BookLevel           // parsed and sorted; shared read-only
 }
 
-// NewBookCache returns an empty cache.
-func NewBookCache() *BookCache { return &BookCache{books: map[string]cachedBook{}} }
+// NewParseCache returns an empty cache.
+func NewParseCache() *ParseCache {
+	return &ParseCache{books: map[string]cachedBook{}, fills: map[string]cachedFills{}}
+}
 
 // levels returns the parsed, sorted bids and asks of book b of symbol.
-func (c *BookCache) levels(symbol string, b *exchange.StockOrderBook) (bids, asks []BookLevel, err error) {
+func (c *ParseCache) levels(symbol string, b *exchange.StockOrderBook) (bids, asks []BookLevel, err error) {
 	if c != nil {
 		c.mu.Lock()
 		e, ok := c.books[symbol]
@@ -68,4 +77,26 @@ func sortBook(bids, asks []BookLevel) ([]BookLevel, []BookLevel) {
 		slices.SortStableFunc(asks, asc)
 	}
 	return bids, asks
+}
+
+// trades returns the parsed fills of symbol.
+func (c *ParseCache) trades(symbol string, fills []exchange.StockFill) ([]trade, error) {
+	if c != nil {
+		c.mu.Lock()
+		e, ok := c.fills[symbol]
+		c.mu.Unlock()
+		if ok && sameView(e.fills, fills) {
+			return e.trades, nil
+		}
+	}
+	ts, err := parseTrades(fills)
+	if err != nil {
+		return nil, err
+	}
+	if c != nil {
+		c.mu.Lock()
+		c.fills[symbol] = cachedFills{fills: fills, trades: ts}
+		c.mu.Unlock()
+	}
+	return ts, nil
 }

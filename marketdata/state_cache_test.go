@@ -2,25 +2,26 @@ package marketdata
 
 import (
 	"testing"
+	"time"
 
 	"github.com/tickrules/tickrules/exchange"
 )
 
-// TestBookCache: States built from the same fetched book with a cache
+// TestParseCache: States built from the same fetched book with a cache
 // agree with States built without one, share the parsed levels, and a new
 // fetch (new level arrays) is parsed again.
-func TestBookCache(t *testing.T) {
-	cache := NewBookCache()
+func TestParseCache(t *testing.T) {
+	cache := NewParseCache()
 	in := fullInput()
 	plain, err := NewState(in, BuildOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	first, err := NewState(in, BuildOptions{Books: cache})
+	first, err := NewState(in, BuildOptions{Parsed: cache})
 	if err != nil {
 		t.Fatal(err)
 	}
-	second, err := NewState(in, BuildOptions{Books: cache})
+	second, err := NewState(in, BuildOptions{Parsed: cache})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,6 +41,22 @@ func TestBookCache(t *testing.T) {
 	if &a.bids[0] != &b.bids[0] {
 		t.Error("the second State parsed the same fetched book again")
 	}
+	if a.Volume != p.Volume || a.VWAP != p.VWAP || a.LastPrice != p.LastPrice || a.TradesCount != p.TradesCount || b.LastTradeAgeSeconds != p.LastTradeAgeSeconds {
+		t.Errorf("cached fills differ: volume %v vwap %v last %v, want %v %v %v", a.Volume, a.VWAP, a.LastPrice, p.Volume, p.VWAP, p.LastPrice)
+	}
+	if e1, e2 := cache.fills["TSLAUSDT"], cache.fills["TSLAUSDT"]; len(e1.trades) == 0 || &e1.trades[0] != &e2.trades[0] {
+		t.Error("the fills were not cached")
+	}
+	// The same cached fills at a later tick: the trade window moves.
+	in.Now = in.Now.Add(3 * time.Minute)
+	later, err := NewState(in, BuildOptions{Parsed: cache})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l := get(later); l.TradesCount != 1 || l.Volume != 2 {
+		t.Errorf("3 minutes later the window holds %v fills of volume %v, want 1 and 2", l.TradesCount, l.Volume)
+	}
+	in.Now = in.Now.Add(-3 * time.Minute)
 
 	// A new fetch of the same symbol: new arrays, new values.
 	in.Books = append([]BookInput(nil), in.Books...)
@@ -47,7 +64,7 @@ func TestBookCache(t *testing.T) {
 		Bids: []exchange.PriceLevel{{"300.00", "5"}},
 		Asks: []exchange.PriceLevel{{"300.50", "5"}},
 	}
-	third, err := NewState(in, BuildOptions{Books: cache})
+	third, err := NewState(in, BuildOptions{Parsed: cache})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +72,7 @@ func TestBookCache(t *testing.T) {
 		t.Errorf("after a new fetch the cache gave bid %v ask %v, want 300 and 300.5", c.Bid, c.Ask)
 	}
 	// A nil cache caches nothing and works.
-	var none *BookCache
+	var none *ParseCache
 	if _, _, err := none.levels("X", &exchange.StockOrderBook{Bids: []exchange.PriceLevel{{"bad", "1"}}}); err == nil {
 		t.Error("a bad level parsed through a nil cache")
 	}

@@ -91,7 +91,7 @@ func (s *Stock) Has(need Need) bool { return need&^s.have == 0 }
 // newStock builds a Stock from what was fetched for it; any argument may be
 // nil. market may be nil.
 func newStock(symbol string, info *exchange.StockInfo, infoAt time.Time, book *BookInput, fills *FillsInput,
-	now time.Time, window time.Duration, market *Market, cache *BookCache) (*Stock, error) {
+	now time.Time, window time.Duration, market *Market, cache *ParseCache) (*Stock, error) {
 	s := &Stock{Symbol: symbol}
 	if info != nil {
 		s.have |= NeedInfo
@@ -113,9 +113,11 @@ func newStock(symbol string, info *exchange.StockInfo, infoAt time.Time, book *B
 		}
 	}
 	if fills != nil {
-		if err := s.setTrades(fills.Fills, fills.At, now, window); err != nil {
+		trades, err := cache.trades(symbol, fills.Fills)
+		if err != nil {
 			return nil, fmt.Errorf("stock %s fills: %w", symbol, err)
 		}
+		s.setTrades(trades, fills.At, now, window)
 	}
 	return s, nil
 }
@@ -130,7 +132,7 @@ func tradableNow(s *Stock, m *Market) bool {
 	return m.IsOpen && !m.IsHoliday && slices.Contains(s.TradingPeriods, m.Session)
 }
 
-func (s *Stock) setBook(in *BookInput, now time.Time, cache *BookCache) error {
+func (s *Stock) setBook(in *BookInput, now time.Time, cache *ParseCache) error {
 	s.BookAt = in.At
 	ts := in.Book.TS
 	if in.Levels != nil {
@@ -169,23 +171,36 @@ func (s *Stock) setBook(in *BookInput, now time.Time, cache *BookCache) error {
 	return nil
 }
 
+// trade is one platform fill in numbers.
+type trade struct {
+	price, size float64
+	ts          time.Time
+}
+
+// parseTrades reads the numbers of fills.
+func parseTrades(fills []exchange.StockFill) ([]trade, error) {
+	var p numParser
+	out := make([]trade, len(fills))
+	for i := range fills {
+		f := &fills[i]
+		out[i] = trade{price: p.num("price", f.Price), size: p.num("size", f.Size), ts: f.TS.Time()}
+		if p.err != nil {
+			return nil, p.err
+		}
+	}
+	return out, nil
+}
+
 // setTrades computes last price from the newest fill, and volume, count and
 // VWAP over the fills in (now-window, now].
-func (s *Stock) setTrades(fills []exchange.StockFill, at, now time.Time, window time.Duration) error {
+func (s *Stock) setTrades(trades []trade, at, now time.Time, window time.Duration) {
 	s.TradesAt = at
 	s.have |= NeedTrades
-	var p numParser
 	from := now.Add(-window)
 	var newest time.Time
 	var notional float64
-	for i := range fills {
-		f := &fills[i]
-		price := p.num("price", f.Price)
-		size := p.num("size", f.Size)
-		ts := f.TS.Time()
-		if p.err != nil {
-			return p.err
-		}
+	for _, t := range trades {
+		price, size, ts := t.price, t.size, t.ts
 		if newest.IsZero() || ts.After(newest) {
 			newest, s.LastPrice = ts, price
 			s.have |= NeedLastTrade
@@ -203,7 +218,6 @@ func (s *Stock) setTrades(fills []exchange.StockFill, at, now time.Time, window 
 		s.VWAP = notional / s.Volume
 		s.have |= NeedWindowTrades
 	}
-	return nil
 }
 
 func cmpFloat(a, b float64) int {
