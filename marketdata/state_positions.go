@@ -41,7 +41,9 @@ type Position struct {
 	PositionMode     string  `expr:"position_mode"`
 	AgeSeconds       float64 `expr:"age_seconds"`
 
-	// At is when the positions of this product type were fetched.
+	// At is when the positions of this product type were fetched with this
+	// answer; a later poll that brought the same answer does not move it
+	// (State.Parts has the time of the latest poll).
 	At time.Time
 
 	have Need
