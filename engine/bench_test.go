@@ -78,6 +78,23 @@ func demoWorld(b testing.TB, ruleYAML string) (*sim.Exchange, *sim.Account, *clo
 	return x, acct, v, cat, rs
 }
 
+// polledSource polls the demo once for what rs reads and serves that State.
+func polledSource(b testing.TB, acct *sim.Account, v *clock.Virtual, cat *rules.Catalog, rs *rules.RuleSet) *staticSource {
+	b.Helper()
+	p, err := marketdata.NewPoller(marketdata.PollerOptions{Reader: acct, Clock: v, Demand: engine.Demand(rs, cat), Contracts: cat.Contracts})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := p.PollDue(context.Background()); err != nil {
+		b.Fatal(err)
+	}
+	st, err := p.State(v.Now())
+	if err != nil {
+		b.Fatal(err)
+	}
+	return &staticSource{st: st, poller: p}
+}
+
 // quietRules is n rules that read the demo State and are all false.
 func quietRules(n int) string {
 	var y strings.Builder
@@ -94,18 +111,7 @@ func quietRules(n int) string {
 func BenchmarkStep(b *testing.B) {
 	for _, n := range []int{10, 1000} {
 		_, acct, v, cat, rs := demoWorld(b, quietRules(n))
-		p, err := marketdata.NewPoller(marketdata.PollerOptions{Reader: acct, Clock: v, Demand: engine.Demand(rs, cat), Contracts: cat.Contracts})
-		if err != nil {
-			b.Fatal(err)
-		}
-		if err := p.PollDue(context.Background()); err != nil {
-			b.Fatal(err)
-		}
-		st, err := p.State(v.Now())
-		if err != nil {
-			b.Fatal(err)
-		}
-		src := &staticSource{st: st, poller: p}
+		src := polledSource(b, acct, v, cat, rs)
 		for _, depth := range []int{1, 32} {
 			b.Run(fmt.Sprintf("rules=%d/engine-depth%d", n, depth), func(b *testing.B) {
 				x := &nopExecutor{}
@@ -141,7 +147,7 @@ func BenchmarkStep(b *testing.B) {
 			})
 		}
 		b.Run(fmt.Sprintf("rules=%d/direct", n), func(b *testing.B) {
-			env := rules.NewEnv(st)
+			env := rules.NewEnv(src.st)
 			var m vm.VM
 			progs := make([]*vm.Program, 0, len(rs.Rules))
 			for _, r := range rs.Rules {
@@ -167,18 +173,9 @@ func BenchmarkStep(b *testing.B) {
 func BenchmarkStepRatio(b *testing.B) {
 	const n = 1000
 	_, acct, v, cat, rs := demoWorld(b, quietRules(n))
-	p, err := marketdata.NewPoller(marketdata.PollerOptions{Reader: acct, Clock: v, Demand: engine.Demand(rs, cat), Contracts: cat.Contracts})
-	if err != nil {
-		b.Fatal(err)
-	}
-	if err := p.PollDue(context.Background()); err != nil {
-		b.Fatal(err)
-	}
-	st, err := p.State(v.Now())
-	if err != nil {
-		b.Fatal(err)
-	}
-	eng, err := engine.New(engine.Options{Rules: rs, Source: &staticSource{st: st, poller: p}, Executor: &nopExecutor{}, Clock: v, EvaluateEveryTick: true})
+	src := polledSource(b, acct, v, cat, rs)
+	st := src.st
+	eng, err := engine.New(engine.Options{Rules: rs, Source: src, Executor: &nopExecutor{}, Clock: v, EvaluateEveryTick: true})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -240,21 +237,12 @@ rules:
     actions:
       - place_order: {symbol: TSLAUSDT, open: long, type: limit, size: 1.234, price: '=stock("TSLA").bid * 0.999'}
 `)
-	p, err := marketdata.NewPoller(marketdata.PollerOptions{Reader: acct, Clock: v, Demand: engine.Demand(rs, cat), Contracts: cat.Contracts})
-	if err != nil {
-		b.Fatal(err)
-	}
-	if err := p.PollDue(context.Background()); err != nil {
-		b.Fatal(err)
-	}
-	st, err := p.State(v.Now())
-	if err != nil {
-		b.Fatal(err)
-	}
+	src := polledSource(b, acct, v, cat, rs)
 	venue := &timedVenue{}
 	d := actions.NewDispatcher(actions.DispatcherOptions{Venue: venue, Clock: v})
 	x := actions.NewExecutor(actions.ExecutorOptions{Dispatcher: d, Catalog: cat, Modes: map[exchange.ProductType]exchange.PosMode{exchange.USDTFutures: exchange.OneWayMode}})
-	eng, err := engine.New(engine.Options{Rules: rs, Source: &staticSource{st: st, poller: p}, Executor: engine.ActionsExecutor{X: x}, Clock: v})
+	// EvaluateEveryTick: the condition runs on every tick, as on a new State.
+	eng, err := engine.New(engine.Options{Rules: rs, Source: src, Executor: engine.ActionsExecutor{X: x}, Clock: v, EvaluateEveryTick: true})
 	if err != nil {
 		b.Fatal(err)
 	}
