@@ -157,6 +157,18 @@ func BenchmarkBook(b *testing.B) {
 				m.Book("NVDAUSDT", at.Add(time.Duration(i%1000)*tc.step), MaxLevels)
 			}
 		})
+		// The same books in numbers, as a backtest's pollers read them: no
+		// decimal text is written.
+		b.Run(tc.name+"/numbers", func(b *testing.B) {
+			m := newTestMarket(b)
+			m.PriceAt("NVDAUSDT", at.Add(5000*time.Second))
+			b.ReportAllocs()
+			for i := 0; b.Loop(); i++ {
+				if _, _, _, err := m.StockBookNumbers("NVDAUSDT", at.Add(time.Duration(i%1000)*tc.step)); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
 
