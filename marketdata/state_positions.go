@@ -112,10 +112,10 @@ func (p *Position) derive() {
 		if p.Side == SideShort || (p.Side == SideNet && p.Size < 0) {
 			move = move.Neg()
 		}
-		p.UnrealizedPnLPct = move.InexactFloat64()
+		p.UnrealizedPnLPct = floatOf(move)
 	}
 	if p.Margin > 0 {
-		p.ROE = decimalOf(p.UnrealizedPnL).Div(decimalOf(p.Margin)).InexactFloat64()
+		p.ROE = floatOf(decimalOf(p.UnrealizedPnL).Div(decimalOf(p.Margin)))
 	}
 }
 

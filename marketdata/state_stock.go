@@ -156,9 +156,9 @@ func (s *Stock) setBook(in *BookInput, now time.Time, cache *ParseCache) error {
 	bid, ask := decimalOf(s.Bid), decimalOf(s.Ask)
 	mid := bid.Add(ask).Div(two)
 	spread := ask.Sub(bid)
-	s.Mid, s.Spread = mid.InexactFloat64(), spread.InexactFloat64()
+	s.Mid, s.Spread = floatOf(mid), floatOf(spread)
 	if mid.IsPositive() {
-		s.SpreadBps = spread.Div(mid).Mul(tenThousand).InexactFloat64()
+		s.SpreadBps = floatOf(spread.Div(mid).Mul(tenThousand))
 	}
 	if tot := s.BidSize + s.AskSize; tot > 0 {
 		s.Imbalance = (s.BidSize - s.AskSize) / tot

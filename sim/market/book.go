@@ -194,9 +194,27 @@ type rawLevel struct{ px, units int64 }
 func (in *instrument) book(t time.Time, levels int) (bids, asks []exchange.PriceLevel) {
 	levels = min(max(levels, 0), MaxLevels)
 	b := in.drawn(t)
+	if levels <= shortBook {
+		// The top of the book (a ticker): write only what is asked for.
+		return b.text1(in, 0, levels), b.text1(in, 1, levels)
+	}
 	text := b.levelsText(in)
 	nb, na := min(levels, len(text[0])), min(levels, len(text[1]))
 	return text[0][:nb:nb], text[1][:na:na]
+}
+
+// shortBook is the depth up to which book writes the text it is asked for
+// afresh instead of the whole book's (once per step).
+const shortBook = 2
+
+// text1 writes the first n levels of one side as text.
+func (b *drawnBook) text1(in *instrument, side, n int) []exchange.PriceLevel {
+	raw := b.raw[side][:min(n, len(b.raw[side]))]
+	out := make([]exchange.PriceLevel, len(raw))
+	for k, l := range raw {
+		out[k] = exchange.PriceLevel{exchange.Num(in.appendPrice(nil, l.px)), exchange.Num(appendScaled(nil, l.units, b.sizeExp))}
+	}
+	return out
 }
 
 // drawn returns the full book at t, from the memo when t falls in the step

@@ -75,3 +75,27 @@ func TestBookNumbersEqualParsedText(t *testing.T) {
 		})
 	}
 }
+
+// TestShortBookIsTheTop: a book asked for one or two levels (a ticker)
+// is written afresh, and must be the top of the whole book.
+func TestShortBookIsTheTop(t *testing.T) {
+	m := newTestMarket(t)
+	at := utc("2026-03-10T14:00:00Z")
+	for _, sym := range []string{"TSLAUSDT", "NVDAUSDT", "BTCUSDT"} {
+		for _, n := range []int{1, 2, 3} {
+			for s := 0; s < 40; s += 3 {
+				now := at.Add(time.Duration(s) * time.Second)
+				fullB, fullA := m.Book(sym, now, MaxLevels)
+				b, a := m.Book(sym, now, n)
+				if len(b) != n || len(a) != n {
+					t.Fatalf("%s %d levels: got %d bids, %d asks", sym, n, len(b), len(a))
+				}
+				for k := range n {
+					if b[k] != fullB[k] || a[k] != fullA[k] {
+						t.Fatalf("%s level %d of a %d-level book: %v/%v, the whole book has %v/%v", sym, k, n, b[k], a[k], fullB[k], fullA[k])
+					}
+				}
+			}
+		}
+	}
+}
