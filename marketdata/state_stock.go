@@ -150,15 +150,10 @@ func (s *Stock) setBook(in *BookInput, now time.Time, cache *ParseCache) error {
 	s.have |= NeedBook
 	s.Bid, s.BidSize = s.bids[0].Price, s.bids[0].Size
 	s.Ask, s.AskSize = s.asks[0].Price, s.asks[0].Size
-	// Derived in decimal, so that a spread of 0.20 on 250 is 8 bps and
-	// not 7.9999999: a rule "spread_bps < 8" must not fire on an
-	// artefact.
-	bid, ask := decimalOf(s.Bid), decimalOf(s.Ask)
-	mid := bid.Add(ask).Div(two)
-	spread := ask.Sub(bid)
-	s.Mid, s.Spread = floatOf(mid), floatOf(spread)
-	if mid.IsPositive() {
-		s.SpreadBps = floatOf(spread.Div(mid).Mul(tenThousand))
+	var hasBps bool
+	s.Mid, s.Spread, s.SpreadBps, hasBps = topOfBook(s.Bid, s.Ask)
+	if !hasBps {
+		s.SpreadBps = 0
 	}
 	if tot := s.BidSize + s.AskSize; tot > 0 {
 		s.Imbalance = (s.BidSize - s.AskSize) / tot
