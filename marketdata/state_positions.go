@@ -107,15 +107,13 @@ func (p *Position) derive() {
 	}
 	p.have |= NeedOpen
 	if p.EntryPrice > 0 {
-		entry := decimalOf(p.EntryPrice)
-		move := decimalOf(p.MarkPrice).Sub(entry).Div(entry)
-		if p.Side == SideShort || (p.Side == SideNet && p.Size < 0) {
-			move = move.Neg()
+		p.UnrealizedPnLPct = moveOf(p.EntryPrice, p.MarkPrice)
+		if (p.Side == SideShort || (p.Side == SideNet && p.Size < 0)) && p.UnrealizedPnLPct != 0 {
+			p.UnrealizedPnLPct = -p.UnrealizedPnLPct // never -0, which JSON would print
 		}
-		p.UnrealizedPnLPct = floatOf(move)
 	}
 	if p.Margin > 0 {
-		p.ROE = floatOf(decimalOf(p.UnrealizedPnL).Div(decimalOf(p.Margin)))
+		p.ROE = quotientOf(p.UnrealizedPnL, p.Margin)
 	}
 }
 

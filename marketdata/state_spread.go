@@ -76,25 +76,57 @@ func intTopOfBook(bid, ask float64) (mid, spread, bps float64, hasBps, ok bool) 
 	if midC == 0 {
 		return mid, spread, 0, false, true
 	}
-	// q = diff / mid at 16 places, half away from zero:
-	// |diff| x 10^(16 + e - midE) / midC, with a 128-bit product.
-	hi, lo := bits.Mul64(uint64(abs64(diff)), pow10u(divisionPlaces+int(e-midE)))
-	if hi >= uint64(midC) {
+	// bps = diff / mid at 16 places x 10000.
+	q, ok := divide(abs64(diff), e, midC, midE)
+	if !ok {
 		return 0, 0, 0, false, false
 	}
-	q, r := bits.Div64(hi, lo, uint64(midC))
-	if 2*r >= uint64(midC) {
-		q++
-	}
-	// bps = q x 10^-16 x 10^4 = q x 10^-12.
-	if q >= maxCoef {
-		return 0, 0, 0, false, false
-	}
-	bps = exactFloat(int64(q), -(divisionPlaces - 4))
+	bps = exactFloat(q, -(divisionPlaces - 4))
 	if diff < 0 {
 		bps = -bps
 	}
 	return mid, spread, bps, true, true
+}
+
+// divide is (n x 10^ne) / (d x 10^de) as decimal.Div gives it, for
+// 0 <= n, 0 < d < maxCoef: the quotient in units of 10^-16, rounded half
+// away from zero, with a 128-bit product. ok is false when it does not fit.
+func divide(n int64, ne int32, d int64, de int32) (q int64, ok bool) {
+	shift := divisionPlaces + int(ne-de)
+	if shift < 0 || shift > 19 || d <= 0 || n < 0 {
+		return 0, false
+	}
+	hi, lo := bits.Mul64(uint64(n), pow10u(shift))
+	if hi >= uint64(d) {
+		return 0, false
+	}
+	u, r := bits.Div64(hi, lo, uint64(d))
+	if 2*r >= uint64(d) {
+		u++
+	}
+	if u >= maxCoef {
+		return 0, false
+	}
+	return int64(u), true
+}
+
+// ratio is floatOf(decimalOf(n).Div(decimalOf(d))) with integers when the
+// numbers are short enough; ok is false otherwise.
+func ratio(n, d float64) (r float64, ok bool) {
+	nc, ne, ok1 := shortDecimal(math.Abs(n))
+	dc, de, ok2 := shortDecimal(math.Abs(d))
+	if !ok1 || !ok2 || dc == 0 || math.IsNaN(n) {
+		return 0, false
+	}
+	q, ok := divide(nc, ne, dc, de)
+	if !ok {
+		return 0, false
+	}
+	r = exactFloat(q, -divisionPlaces)
+	if (n < 0) != (d < 0) && q != 0 {
+		r = -r
+	}
+	return r, true
 }
 
 // shortDecimal is f's shortest decimal as coef x 10^exp (exp <= 0); false
@@ -153,4 +185,47 @@ func abs64(v int64) int64 {
 		return -v
 	}
 	return v
+}
+
+// moveOf is (to - from) / from computed in decimal, read as float64.
+func moveOf(from, to float64) float64 {
+	if m, ok := relativeMove(from, to); ok {
+		return m
+	}
+	f := decimalOf(from)
+	return floatOf(decimalOf(to).Sub(f).Div(f))
+}
+
+// quotientOf is n / d computed in decimal, read as float64.
+func quotientOf(n, d float64) float64 {
+	if r, ok := ratio(n, d); ok {
+		return r
+	}
+	return floatOf(decimalOf(n).Div(decimalOf(d)))
+}
+
+// relativeMove is floatOf(decimalOf(to).Sub(decimalOf(from)).Div(decimalOf(from)))
+// with integers, for positive prices; ok is false when they do not fit.
+func relativeMove(from, to float64) (m float64, ok bool) {
+	fc, fe, ok1 := shortDecimal(from)
+	tc, te, ok2 := shortDecimal(to)
+	if !ok1 || !ok2 || fc == 0 {
+		return 0, false
+	}
+	e := min(fe, te)
+	if fc, ok1 = scaleUp(fc, fe-e); !ok1 {
+		return 0, false
+	}
+	if tc, ok2 = scaleUp(tc, te-e); !ok2 {
+		return 0, false
+	}
+	q, ok := divide(abs64(tc-fc), e, fc, e)
+	if !ok {
+		return 0, false
+	}
+	m = exactFloat(q, -divisionPlaces)
+	if tc < fc && q != 0 {
+		m = -m
+	}
+	return m, true
 }

@@ -97,3 +97,47 @@ func BenchmarkTopOfBook(b *testing.B) {
 		}
 	})
 }
+
+// TestMoveAndQuotientMatchDecimal: the integer paths of a position's
+// unrealized_pnl_pct and roe give what the decimal definitions give.
+func TestMoveAndQuotientMatchDecimal(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	num := func() float64 {
+		places := r.IntN(7)
+		f, _ := strconv.ParseFloat(strconv.FormatFloat(float64(r.Int64N(int64(math.Pow10(1+r.IntN(9)))))/math.Pow10(places), 'f', places, 64), 64)
+		return f
+	}
+	fast := 0
+	for i := range 100000 {
+		from, to := num(), num()
+		if i%3 == 0 {
+			to = from // no move
+		}
+		if from > 0 {
+			f := decimalOf(from)
+			if got, want := moveOf(from, to), floatOf(decimalOf(to).Sub(f).Div(f)); got != want {
+				t.Fatalf("move %v -> %v: integers %v, decimals %v", from, to, got, want)
+			}
+		}
+		n, d := num(), num()
+		if i%2 == 0 {
+			n = -n
+		}
+		if d > 0 {
+			if got, want := quotientOf(n, d), floatOf(decimalOf(n).Div(decimalOf(d))); got != want {
+				t.Fatalf("%v / %v: integers %v, decimals %v", n, d, got, want)
+			}
+			if _, ok := ratio(n, d); ok {
+				fast++
+			}
+		}
+	}
+	if fast == 0 {
+		t.Fatal("the integer path of quotientOf never ran")
+	}
+	for _, c := range [][2]float64{{260, 250}, {91250.5, 91260.1}, {0.0731, 0.0735}} {
+		if _, ok := relativeMove(c[0], c[1]); !ok {
+			t.Errorf("move %v -> %v left to the decimal path", c[0], c[1])
+		}
+	}
+}
