@@ -148,6 +148,15 @@ type lastRun struct {
 	tick int64
 	ok   bool
 	err  error
+	msg  string // err's text, once asked for: a reused failure is reported every tick
+}
+
+// errText is the text of the last run's error, written once.
+func (c *lastRun) errText() string {
+	if c.msg == "" {
+		c.msg = c.err.Error()
+	}
+	return c.msg
 }
 
 // RuleStats counts one rule's evaluations since the engine started (or the
@@ -377,7 +386,7 @@ func (e *Engine) evaluate(r *ruleRun, st *marketdata.State, ready bool, tr *Trac
 		switch {
 		case err != nil:
 			r.stats.Errors++
-			tr.Detail = err.Error()
+			tr.Detail = r.last.errText()
 		case ok:
 			out, tr.Result = True, true
 		default:

@@ -397,12 +397,18 @@ func (b *builder) balances(fetches []BalancesInput) {
 // at the new tick (see PollerOptions.RebuildEveryTick), and that whether the
 // market is known has not changed (stocks record it).
 func (s *State) advance(now time.Time, m *MarketFetch) (*State, error) {
-	n := &State{Now: now, Parts: s.Parts, content: s.content}
+	// One allocation for the State and its market: this runs every tick.
+	both := &struct {
+		st  State
+		mkt Market
+	}{st: State{Now: now, Parts: s.Parts, content: s.content}}
+	n := &both.st
 	var err error
 	n.eastern, err = easternOf(now)
 	n.Parts[PartMarket] = PartStatus{}
 	if m != nil {
-		n.market = newMarket(m.Session, now)
+		both.mkt = marketAt(m.Session, now)
+		n.market = &both.mkt
 		n.Parts[PartMarket] = PartStatus{Fetched: true, At: m.At}
 	}
 	return n, err

@@ -27,7 +27,13 @@ const SessionClosed = "closed"
 // session minutes as known only while a session is in progress: 0 minutes to
 // close must not read as "about to close" at night.
 func newMarket(in SessionInfo, now time.Time) *Market {
-	m := &Market{
+	m := marketAt(in, now)
+	return &m
+}
+
+// marketAt is newMarket's value.
+func marketAt(in SessionInfo, now time.Time) Market {
+	m := Market{
 		Session:          in.Session,
 		IsOpen:           in.IsOpen,
 		IsHoliday:        in.IsHoliday,
