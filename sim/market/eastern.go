@@ -26,25 +26,51 @@ var (
 // dstBounds returns the instants at which daylight saving time starts and
 // ends in year.
 func dstBounds(year int) (start, end time.Time) {
-	// 02:00 EST on the second Sunday of March is 07:00 UTC; 02:00 EDT on the
-	// first Sunday of November is 06:00 UTC.
-	march := nthSunday(year, time.March, 2)
-	november := nthSunday(year, time.November, 1)
-	start = time.Date(year, time.March, march, 7, 0, 0, 0, time.UTC)
-	end = time.Date(year, time.November, november, 6, 0, 0, 0, time.UTC)
-	return start, end
+	s, e := dstBoundsUnix(year)
+	return time.Unix(s, 0).UTC(), time.Unix(e, 0).UTC()
 }
 
-// nthSunday returns the day of month of the n-th Sunday of month.
-func nthSunday(year int, month time.Month, n int) int {
-	first := time.Date(year, month, 1, 0, 0, 0, 0, time.UTC).Weekday()
-	return 1 + (7-int(first))%7 + 7*(n-1)
+// dstBoundsUnix is dstBounds in Unix seconds, with integer date arithmetic
+// only: every Eastern conversion of the simulator asks it, so it avoids
+// time.Date. 02:00 EST on the second Sunday of March is 07:00 UTC; 02:00
+// EDT on the first Sunday of November is 06:00 UTC.
+func dstBoundsUnix(year int) (start, end int64) {
+	march := nthSunday(year, time.March, 2)
+	november := nthSunday(year, time.November, 1)
+	return march*86400 + 7*3600, november*86400 + 6*3600
+}
+
+// nthSunday returns the n-th Sunday of month as days since 1970-01-01.
+func nthSunday(year int, month time.Month, n int) int64 {
+	first := daysFromCivil(year, month, 1)
+	weekday := (first%7 + 11) % 7 // 1970-01-01 was a Thursday (4); Sunday is 0
+	return first + (7-weekday)%7 + int64(7*(n-1))
+}
+
+// daysFromCivil returns the days from 1970-01-01 to year-month-day in the
+// proleptic Gregorian calendar (H. Hinnant's days_from_civil).
+func daysFromCivil(year int, month time.Month, day int) int64 {
+	y := int64(year)
+	m := int64(month)
+	if m <= 2 {
+		y--
+	}
+	era := y / 400
+	if y < 0 && y%400 != 0 {
+		era--
+	}
+	yoe := y - era*400
+	mp := (m + 9) % 12
+	doy := (153*mp+2)/5 + int64(day) - 1
+	doe := yoe*365 + yoe/4 - yoe/100 + doy
+	return era*146097 + doe - 719468
 }
 
 // IsDST reports whether US Eastern time observes daylight saving time at t.
 func IsDST(t time.Time) bool {
-	start, end := dstBounds(t.UTC().Year())
-	return !t.Before(start) && t.Before(end)
+	start, end := dstBoundsUnix(t.UTC().Year())
+	u := t.Unix()
+	return u >= start && u < end
 }
 
 // Eastern returns t in US Eastern time (a fixed zone named EST or EDT).

@@ -60,3 +60,27 @@ func TestEasternDate(t *testing.T) {
 		})
 	}
 }
+
+// TestDaysFromCivil checks the integer date arithmetic of the DST rule
+// against time.Date, every day over five centuries and around year 0
+// (midnight UTC, so the Unix seconds divide by 86400 exactly).
+func TestDaysFromCivil(t *testing.T) {
+	for _, span := range [][2]int{{1800, 2300}, {-401, 401}} {
+		for d := time.Date(span[0], 1, 1, 0, 0, 0, 0, time.UTC); d.Year() < span[1]; d = d.AddDate(0, 0, 1) {
+			if got, want := daysFromCivil(d.Year(), d.Month(), d.Day()), d.Unix()/86400; got != want {
+				t.Fatalf("%s: %d days, want %d", d.Format("2006-01-02"), got, want)
+			}
+		}
+	}
+	for year := 1900; year <= 2200; year++ {
+		for _, c := range []struct {
+			month time.Month
+			n     int
+		}{{time.March, 2}, {time.November, 1}} {
+			d := time.Unix(nthSunday(year, c.month, c.n)*86400, 0).UTC()
+			if d.Weekday() != time.Sunday || d.Month() != c.month || (d.Day()-1)/7 != c.n-1 {
+				t.Fatalf("%d: the %d. Sunday of %s is not %s", year, c.n, c.month, d.Format("2006-01-02 Monday"))
+			}
+		}
+	}
+}
