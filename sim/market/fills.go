@@ -42,7 +42,7 @@ func (m *Market) StockFills(symbol string, t time.Time, limit int) ([]exchange.S
 		limit = MaxStockFills
 	}
 	oldest := t.AddDate(0, -3, 0)
-	if prev := p.lastFills(limit); prev.reusable(oldest, limit) && m.newestFillSlot(p, t, oldest) == prev.newest {
+	if prev := p.lastFills(limit); prev.reusable(oldest, limit) && m.sameNewest(p, prev, t, oldest) {
 		return prev.fills, nil
 	}
 	out := make([]exchange.StockFill, 0, limit) // an empty answer is [], not null
@@ -56,13 +56,14 @@ func (m *Market) StockFills(symbol string, t time.Time, limit int) ([]exchange.S
 	})
 	out = out[:len(out):len(out)]
 	if len(out) > 0 {
-		p.storeFills(limit, &fillAnswer{oldest: oldest, newest: newest, last: out[len(out)-1].TS.Time(), fills: out})
+		p.storeFills(limit, &fillAnswer{at: t, oldest: oldest, newest: newest, last: out[len(out)-1].TS.Time(), fills: out})
 	}
 	return out, nil
 }
 
 // fillAnswer is the last stock-fills answer of a pair for one limit.
 type fillAnswer struct {
+	at     time.Time // when it was asked
 	oldest time.Time // the three-month bound when asked
 	newest int64     // slot of the newest fill
 	last   time.Time // time of the oldest fill in fills
@@ -93,6 +94,17 @@ func (p *stockPair) storeFills(limit int, a *fillAnswer) {
 		p.fillsByLimit = make(map[int]*fillAnswer)
 	}
 	p.fillsByLimit[limit] = a // at most MaxStockFills entries
+}
+
+// sameNewest reports whether the newest fill of p up to t is prev's. Asked
+// later than prev, only the fills after prev's time can be newer, so only
+// they are scanned: a pair that does not trade (a night, a weekend) is not
+// walked back to its last session on every poll.
+func (m *Market) sameNewest(p *stockPair, prev *fillAnswer, t, oldest time.Time) bool {
+	if t.Before(prev.at) {
+		return m.newestFillSlot(p, t, oldest) == prev.newest
+	}
+	return m.newestFillSlot(p, t, prev.at.Add(time.Nanosecond)) == math.MinInt64
 }
 
 // newestFillSlot is the slot of the newest fill of p up to t and not before
