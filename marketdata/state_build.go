@@ -108,7 +108,7 @@ func NewState(in BuildInput, opts BuildOptions) (*State, error) {
 	if opts.TradeWindow <= 0 {
 		opts.TradeWindow = DefaultTradeWindow
 	}
-	b := builder{s: &State{Now: in.Now, content: &content{}}, now: in.Now}
+	b := builder{s: &State{Now: in.Now, content: &content{}}, now: in.Now, cache: opts.Parsed}
 	var err error
 	if b.s.eastern, err = easternOf(in.Now); err != nil {
 		b.fail(err)
@@ -126,9 +126,10 @@ func NewState(in BuildInput, opts BuildOptions) (*State, error) {
 }
 
 type builder struct {
-	s    *State
-	now  time.Time
-	errs []error
+	s     *State
+	now   time.Time
+	cache *ParseCache
+	errs  []error
 }
 
 // fetched records a fetch of part at, keeping the oldest time.
@@ -273,15 +274,10 @@ func (b *builder) positions(fetches []PositionsInput) {
 func (b *builder) orders(fetches []OrdersInput) {
 	b.s.ordersBySym = map[string][]*Order{}
 	for _, f := range fetches {
-		built := make([]*Order, 0, len(f.Orders))
-		var err error
-		for i := range f.Orders {
-			var o *Order
-			if o, err = newOrder(&f.Orders[i], f.ProductType, b.now); err != nil {
-				break
-			}
-			built = append(built, o)
-		}
+		pt := f.ProductType
+		built, err := agedList(b.cache, "orders "+string(pt), f.Orders, b.now,
+			func(w *exchange.PendingOrder) (*Order, time.Time, error) { return parseOrder(w, pt) },
+			func(o *Order, age float64) { o.AgeSeconds = age })
 		if err != nil {
 			b.fail(fmt.Errorf("orders of %s: %w", f.ProductType, err))
 			continue
@@ -305,15 +301,8 @@ func (b *builder) orders(fetches []OrdersInput) {
 func (b *builder) strategyOrders(fetches []StrategyOrdersInput) {
 	b.s.strategyBySym = map[string][]*StrategyOrder{}
 	for _, f := range fetches {
-		built := make([]*StrategyOrder, 0, len(f.Orders))
-		var err error
-		for i := range f.Orders {
-			var o *StrategyOrder
-			if o, err = newStrategyOrder(&f.Orders[i], b.now); err != nil {
-				break
-			}
-			built = append(built, o)
-		}
+		built, err := agedList(b.cache, "strategy "+string(f.Category), f.Orders, b.now, parseStrategyOrder,
+			func(o *StrategyOrder, age float64) { o.AgeSeconds = age })
 		if err != nil {
 			b.fail(fmt.Errorf("strategy orders of %s: %w", f.Category, err))
 			continue

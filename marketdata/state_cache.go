@@ -3,6 +3,7 @@ package marketdata
 import (
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/tickrules/tickrules/exchange"
 )
@@ -19,6 +20,15 @@ type ParseCache struct {
 	mu    sync.Mutex
 	books map[string]cachedBook
 	fills map[string]cachedFills
+	lists map[string]any // a cachedList, by kind and key of the fetch
+}
+
+// cachedList is one fetched list parsed, without the ages, which follow
+// the tick.
+type cachedList[W, T any] struct {
+	src    []W  // the fetched list: the key
+	protos []*T // parsed; copied for every State
+	born   []time.Time
 }
 
 type cachedFills struct {
@@ -33,7 +43,7 @@ type cachedBook struct {
 
 // NewParseCache returns an empty cache.
 func NewParseCache() *ParseCache {
-	return &ParseCache{books: map[string]cachedBook{}, fills: map[string]cachedFills{}}
+	return &ParseCache{books: map[string]cachedBook{}, fills: map[string]cachedFills{}, lists: map[string]any{}}
 }
 
 // levels returns the parsed, sorted bids and asks of book b of symbol.
@@ -99,4 +109,44 @@ func (c *ParseCache) trades(symbol string, fills []exchange.StockFill) ([]trade,
 		c.mu.Unlock()
 	}
 	return ts, nil
+}
+
+// agedList returns the objects of one fetched list as of now: each parsed
+// once per fetch (through c, under key, when c is set) and then copied
+// with its age, which parse leaves out and setAge sets from the creation
+// time parse returns (zero: no age).
+func agedList[W, T any](c *ParseCache, key string, src []W, now time.Time,
+	parse func(*W) (*T, time.Time, error), setAge func(*T, float64)) ([]*T, error) {
+	var l cachedList[W, T]
+	hit := false
+	if c != nil {
+		c.mu.Lock()
+		l, hit = c.lists[key].(cachedList[W, T])
+		c.mu.Unlock()
+		hit = hit && sameView(l.src, src)
+	}
+	if !hit {
+		l = cachedList[W, T]{src: src, protos: make([]*T, len(src)), born: make([]time.Time, len(src))}
+		for i := range src {
+			var err error
+			if l.protos[i], l.born[i], err = parse(&src[i]); err != nil {
+				return nil, err
+			}
+		}
+		if c != nil {
+			c.mu.Lock()
+			c.lists[key] = l
+			c.mu.Unlock()
+		}
+	}
+	out := make([]*T, len(l.protos))
+	for i, p := range l.protos {
+		o := new(T)
+		*o = *p
+		if !l.born[i].IsZero() {
+			setAge(o, now.Sub(l.born[i]).Seconds())
+		}
+		out[i] = o
+	}
+	return out, nil
 }

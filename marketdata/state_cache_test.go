@@ -77,3 +77,42 @@ func TestParseCache(t *testing.T) {
 		t.Error("a bad level parsed through a nil cache")
 	}
 }
+
+// TestParseCacheAgesFollowTheTick: orders and strategy orders parsed once
+// per fetch still get the age of each tick, equal to a build without the
+// cache, and the States do not share the objects whose age differs.
+func TestParseCacheAgesFollowTheTick(t *testing.T) {
+	cache := NewParseCache()
+	in := fullInput()
+	first, err := NewState(in, BuildOptions{Parsed: cache})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in.Now = in.Now.Add(90 * time.Second)
+	later, err := NewState(in, BuildOptions{Parsed: cache})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, err := NewState(in, BuildOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o1, _ := first.Orders("TSLAUSDT")
+	o2, _ := later.Orders("TSLAUSDT")
+	op, _ := plain.Orders("TSLAUSDT")
+	if len(o1) != 2 || len(o2) != 2 || len(op) != 2 {
+		t.Fatalf("orders: %d, %d, %d; want 2 each", len(o1), len(o2), len(op))
+	}
+	for i := range o2 {
+		if *o2[i] != *op[i] {
+			t.Errorf("order %d with the cache %+v, without %+v", i, *o2[i], *op[i])
+		}
+		if o2[i].AgeSeconds-o1[i].AgeSeconds != 90 || o1[i] == o2[i] {
+			t.Errorf("order %d: ages %v then %v (same object %v); want 90 s apart in two objects", i, o1[i].AgeSeconds, o2[i].AgeSeconds, o1[i] == o2[i])
+		}
+	}
+	s1, s2 := first.strategyBySym["TSLAUSDT"], later.strategyBySym["TSLAUSDT"]
+	if len(s1) != 2 || len(s2) != 2 || s1[0] == s2[0] || s1[0].TakeProfit != s2[0].TakeProfit || s2[0].StopLoss != 240 {
+		t.Errorf("strategy orders from the cache: %+v then %+v", s1, s2)
+	}
+}

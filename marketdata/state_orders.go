@@ -41,7 +41,9 @@ type OrdersInput struct {
 	At          time.Time
 }
 
-func newOrder(w *exchange.PendingOrder, pt exchange.ProductType, now time.Time) (*Order, error) {
+// parseOrder reads a pending order without its age, and returns when it
+// was created (zero when not known).
+func parseOrder(w *exchange.PendingOrder, pt exchange.ProductType) (*Order, time.Time, error) {
 	var p numParser
 	o := &Order{
 		ID: w.OrderID, ClientOID: w.ClientOID, Symbol: w.Symbol, ProductType: string(pt),
@@ -55,13 +57,10 @@ func newOrder(w *exchange.PendingOrder, pt exchange.ProductType, now time.Time) 
 		StopLoss:   p.num("presetStopLossPrice", w.PresetStopLossPrice),
 	}
 	if p.err != nil {
-		return nil, fmt.Errorf("order %s: %w", w.OrderID, p.err)
+		return nil, time.Time{}, fmt.Errorf("order %s: %w", w.OrderID, p.err)
 	}
 	o.Remaining = o.Size - o.Filled
-	if c := w.CTime.Time(); !c.IsZero() {
-		o.AgeSeconds = now.Sub(c).Seconds()
-	}
-	return o, nil
+	return o, w.CTime.Time(), nil
 }
 
 // Orders returns the pending orders of symbol, oldest first, or an error when
@@ -159,7 +158,9 @@ type StrategyOrdersInput struct {
 	At       time.Time
 }
 
-func newStrategyOrder(w *exchange.StrategyOrder, now time.Time) (*StrategyOrder, error) {
+// parseStrategyOrder reads a strategy order without its age, and returns
+// when it was created (zero when not known).
+func parseStrategyOrder(w *exchange.StrategyOrder) (*StrategyOrder, time.Time, error) {
 	var p numParser
 	o := &StrategyOrder{
 		ID: w.OrderID, ClientOID: w.ClientOID, Symbol: w.Symbol, Category: string(w.Category),
@@ -207,12 +208,9 @@ func newStrategyOrder(w *exchange.StrategyOrder, now time.Time) (*StrategyOrder,
 		})
 	}
 	if p.err != nil {
-		return nil, fmt.Errorf("strategy order %s: %w", w.OrderID, p.err)
+		return nil, time.Time{}, fmt.Errorf("strategy order %s: %w", w.OrderID, p.err)
 	}
-	if c := w.CreatedTime.Time(); !c.IsZero() {
-		o.AgeSeconds = now.Sub(c).Seconds()
-	}
-	return o, nil
+	return o, w.CreatedTime.Time(), nil
 }
 
 // categoryOf maps a futures product type to the strategy-order category that
