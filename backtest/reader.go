@@ -4,6 +4,7 @@ import (
 	"context"
 	"sync"
 
+	"github.com/tickrules/tickrules/exchange"
 	"github.com/tickrules/tickrules/marketdata"
 	"github.com/tickrules/tickrules/sim"
 	"github.com/tickrules/tickrules/sim/market"
@@ -14,7 +15,9 @@ import (
 // writing 160 decimal strings a book only for the pollers to parse them
 // back was most of a backtest's time. Between two price steps the
 // simulator returns the same levels, and so does this reader, so the
-// pollers see an unchanged book.
+// pollers see an unchanged book. It also tells the pollers when an answer
+// cannot have changed (marketdata.Versioner), so that most polls of a tick
+// are not asked at all.
 type numericReader struct {
 	*sim.Account
 
@@ -23,28 +26,60 @@ type numericReader struct {
 }
 
 type convertedBook struct {
-	bids, asks *market.Level // the simulator's slices it was made from
-	book       marketdata.NumericBook
+	from *market.Level // the best bid of the simulator's book it was made from
+	ts   string
+	book marketdata.NumericBook
 }
 
 func newNumericReader(a *sim.Account) *numericReader {
 	return &numericReader{Account: a, last: map[string]convertedBook{}}
 }
 
-// StockBookNumbers returns the book of symbol in numbers.
+// StockBookNumbers returns the book of symbol in numbers: its best levels,
+// and every level when the State first asks for them.
 func (r *numericReader) StockBookNumbers(ctx context.Context, symbol string) (marketdata.NumericBook, error) {
-	bids, asks, ts, err := r.Account.StockBookNumbers(ctx, symbol)
+	nb, err := r.Account.StockBookNumbers(ctx, symbol)
 	if err != nil {
 		return marketdata.NumericBook{}, err
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if c, ok := r.last[symbol]; ok && c.bids == first(bids) && c.asks == first(asks) && c.book.TS == ts {
+	// Bids and asks of one drawn book are one pair of slices: the best bid
+	// (or, on an empty bid side, the best ask) identifies it with its time.
+	from := first(nb.Bids)
+	if from == nil {
+		from = first(nb.Asks)
+	}
+	if c, ok := r.last[symbol]; ok && c.from == from && c.ts == string(nb.TS) {
 		return c.book, nil
 	}
-	book := marketdata.NumericBook{Bids: levels(bids), Asks: levels(asks), TS: ts}
-	r.last[symbol] = convertedBook{bids: first(bids), asks: first(asks), book: book}
+	depth := nb.Depth
+	book := marketdata.NumericBook{Bids: levels(nb.Bids), Asks: levels(nb.Asks), TS: nb.TS,
+		Depth: func() (bids, asks []marketdata.BookLevel) {
+			b, a := depth()
+			return levels(b), levels(a)
+		}}
+	r.last[symbol] = convertedBook{from: from, ts: string(nb.TS), book: book}
 	return book, nil
+}
+
+// partOps maps the parts whose answers the simulator can version to the
+// operation that answers them.
+var partOps = map[marketdata.Part]exchange.Op{
+	marketdata.PartStockBook:      exchange.OpStockOrderBook,
+	marketdata.PartPositions:      exchange.OpAllPositions,
+	marketdata.PartOrders:         exchange.OpOrdersPending,
+	marketdata.PartStrategyOrders: exchange.OpStrategyOrders,
+	marketdata.PartBalances:       exchange.OpAccounts,
+}
+
+// Version is the simulator's version of the answers of part.
+func (r *numericReader) Version(ctx context.Context, part marketdata.Part, _ string) ([3]int64, bool) {
+	op, ok := partOps[part]
+	if !ok {
+		return [3]int64{}, false
+	}
+	return r.AnswerVersion(ctx, op)
 }
 
 func first(ls []market.Level) *market.Level {

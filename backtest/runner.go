@@ -50,9 +50,10 @@ type Options struct {
 	Progress io.Writer
 	Wall     func() time.Time
 	Logger   *zap.Logger
-	// EvaluateEveryTick builds every State afresh and runs every condition
-	// on every tick (engine.Options.EvaluateEveryTick): slower, and the
-	// report is the same byte for byte, which a test checks.
+	// EvaluateEveryTick builds every State afresh from every answer, read
+	// as a live exchange is read (decimal text, every poll asked), and runs
+	// every condition on every tick (engine.Options.EvaluateEveryTick):
+	// slower, and the report is the same byte for byte, which a test checks.
 	EvaluateEveryTick bool
 }
 
@@ -140,8 +141,10 @@ func newRunner(ctx context.Context, opts Options) (*runner, error) {
 		rep: &Report{Version: ReportVersion, Source: opts.Source, From: stamp(opts.From), To: stamp(opts.To), Step: opts.Step.String(),
 			Firings: []Firing{}, Orders: []Order{}, Fills: []Fill{}, Positions: []PositionsAt{}, Equity: []EquityPoint{},
 			Prices: []PriceSeries{}, Sessions: []SessionBand{}}}
+	// The plain account, as a live exchange is read, when every State is to
+	// be built afresh: the reports of both ways are compared in tests.
 	var reader marketdata.Reader = acct
-	if acct.HasBookNumbers() {
+	if acct.HasBookNumbers() && !opts.EvaluateEveryTick {
 		reader = newNumericReader(acct)
 	}
 	r.asm, err = engine.Assemble(ctx, engine.AssembleOptions{Reader: reader, Catalog: acct, Accounts: acct, Trader: acct, Pricer: acct,

@@ -119,6 +119,8 @@ type task struct {
 	due      time.Time
 	fetched  bool
 	okAt     time.Time // the last successful fetch
+	ver      [3]int64  // the Versioner's version before that fetch
+	verOK    bool
 }
 
 // NumericBookReader is a Reader that can hand an order book over in numbers
@@ -128,6 +130,16 @@ type task struct {
 // slices again while the book is unchanged (they are never modified).
 type NumericBookReader interface {
 	StockBookNumbers(ctx context.Context, symbol string) (NumericBook, error)
+}
+
+// Versioner is a Reader that can tell cheaply that an answer cannot have
+// changed: Version returns a value that stays the same while the answer of
+// part for key does; ok is false when it cannot tell. The simulator can (a
+// backtest's reader), a live exchange cannot; the pollers then fetch every
+// time. A poll skipped on an unchanged version counts as a fetch of the
+// same answer.
+type Versioner interface {
+	Version(ctx context.Context, part Part, key string) (v [3]int64, ok bool)
 }
 
 // Poller fetches the demanded parts at intervals that fit the rate limits
@@ -292,6 +304,14 @@ func (p *Poller) PollDue(ctx context.Context) error {
 		if !due {
 			continue
 		}
+		ver, verOK := p.version(ctx, t)
+		if verOK && t.verOK && t.fetched && ver == t.ver {
+			// Nothing the answer depends on changed: it is the one held.
+			p.mu.Lock()
+			t.due, t.okAt = now.Add(t.interval), now
+			p.mu.Unlock()
+			continue
+		}
 		var began time.Time
 		if p.opts.OnFetch != nil { // the wall clock costs more than a quiet tick's fetch
 			began = time.Now()
@@ -304,6 +324,7 @@ func (p *Poller) PollDue(ctx context.Context) error {
 		t.due = now.Add(t.interval)
 		if err == nil {
 			t.fetched, t.okAt = true, now
+			t.ver, t.verOK = ver, verOK
 		}
 		p.mu.Unlock()
 		if err != nil {
@@ -315,6 +336,14 @@ func (p *Poller) PollDue(ctx context.Context) error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// version asks a Versioner reader for the version of t's answer.
+func (p *Poller) version(ctx context.Context, t *task) ([3]int64, bool) {
+	if v, ok := p.opts.Reader.(Versioner); ok {
+		return v.Version(ctx, t.part, t.key)
+	}
+	return [3]int64{}, false
 }
 
 // Run polls until ctx is done, waking when the next task is due.

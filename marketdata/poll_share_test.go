@@ -155,3 +155,36 @@ func TestNumericBookEqualsParsed(t *testing.T) {
 func slicesOf(nb *NumericBook) [][]BookLevel {
 	return [][]BookLevel{append([]BookLevel(nil), nb.Bids...), append([]BookLevel(nil), nb.Asks...)}
 }
+
+// TestNumericBookDepthOnDemand: a book handed over top first gives the same
+// stock as the whole book, and draws its depth only when a rule reads it.
+func TestNumericBookDepthOnDemand(t *testing.T) {
+	in := fullInput()
+	whole := &NumericBook{
+		Bids: []BookLevel{{249.90, 30}, {249.80, 50}, {249.00, 100}},
+		Asks: []BookLevel{{250.10, 10}, {250.30, 20}, {251.00, 100}},
+		TS:   in.Books[0].Book.TS,
+	}
+	in.Books[0].Book, in.Books[0].Levels = exchange.StockOrderBook{}, whole
+	full := build(t, in)
+	calls := 0
+	in.Books[0].Levels = &NumericBook{Bids: whole.Bids[:1], Asks: whole.Asks[:1], TS: whole.TS,
+		Depth: func() (bids, asks []BookLevel) { calls++; return whole.Bids, whole.Asks }}
+	lazy := build(t, in)
+	a, _ := full.Stock("TSLAUSDT", NeedBook)
+	b, _ := lazy.Stock("TSLAUSDT", NeedBook)
+	if a.Bid != b.Bid || a.Ask != b.Ask || a.SpreadBps != b.SpreadBps || a.BidSize != b.BidSize || a.Imbalance != b.Imbalance || a.BookAgeSeconds != b.BookAgeSeconds {
+		t.Errorf("top first %+v, whole book %+v", b, a)
+	}
+	if calls != 0 {
+		t.Fatalf("the depth was drawn %d times before any rule read it", calls)
+	}
+	for _, bps := range []float64{1, 10, 100} {
+		if a.DepthBid(bps) != b.DepthBid(bps) || a.DepthAsk(bps) != b.DepthAsk(bps) {
+			t.Errorf("depth within %v bps: %v/%v top first, %v/%v whole", bps, b.DepthBid(bps), b.DepthAsk(bps), a.DepthBid(bps), a.DepthAsk(bps))
+		}
+	}
+	if calls != 1 {
+		t.Errorf("the depth was drawn %d times; want once", calls)
+	}
+}

@@ -3,6 +3,7 @@ package marketdata
 import (
 	"fmt"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -45,7 +46,27 @@ type Stock struct {
 	InfoAt, BookAt, TradesAt time.Time
 
 	bids, asks []BookLevel // for depth; bids descending, asks ascending
+	more       *moreLevels // the rest of the book, when bids and asks are its top
 	have       Need
+}
+
+// moreLevels is the rest of a book handed over top first (NumericBook's
+// Depth), fetched and sorted on first use. The memo does not change what a
+// reader observes, so the Stock stays immutable in effect.
+type moreLevels struct {
+	once       sync.Once
+	levels     func() (bids, asks []BookLevel)
+	bids, asks []BookLevel
+}
+
+// depth returns every level of the book: bids descending, asks ascending.
+func (s *Stock) depth() (bids, asks []BookLevel) {
+	m := s.more
+	if m == nil {
+		return s.bids, s.asks
+	}
+	m.once.Do(func() { m.bids, m.asks = sortBook(m.levels()) })
+	return m.bids, m.asks
 }
 
 // BookLevel is one level of an order book in numbers: a price in quote coin
@@ -62,7 +83,8 @@ var (
 func (s *Stock) DepthBid(bps float64) float64 {
 	limit := s.Mid * (1 - bps/1e4)
 	var sum float64
-	for _, l := range s.bids {
+	bids, _ := s.depth()
+	for _, l := range bids {
 		if l.Price < limit {
 			break
 		}
@@ -76,7 +98,8 @@ func (s *Stock) DepthBid(bps float64) float64 {
 func (s *Stock) DepthAsk(bps float64) float64 {
 	limit := s.Mid * (1 + bps/1e4)
 	var sum float64
-	for _, l := range s.asks {
+	_, asks := s.depth()
+	for _, l := range asks {
 		if l.Price > limit {
 			break
 		}
@@ -138,6 +161,9 @@ func (s *Stock) setBook(in *BookInput, now time.Time, cache *ParseCache) error {
 	if in.Levels != nil {
 		s.bids, s.asks = sortBook(in.Levels.Bids, in.Levels.Asks)
 		ts = in.Levels.TS
+		if in.Levels.Depth != nil {
+			s.more = &moreLevels{levels: in.Levels.Depth}
+		}
 	} else {
 		var err error
 		if s.bids, s.asks, err = cache.levels(s.Symbol, &in.Book); err != nil {

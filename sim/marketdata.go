@@ -128,7 +128,7 @@ var ErrNoBookNumbers = errors.New("the market gives no order books in numbers")
 // bookNumbers is a Market that can give a stock pair's book in numbers
 // (*market.Market can).
 type bookNumbers interface {
-	StockBookNumbers(symbol string, t time.Time) (bids, asks []market.Level, ts exchange.Millis, err error)
+	StockBookNumbers(symbol string, t time.Time) (market.BookNumbers, error)
 }
 
 // HasBookNumbers reports whether StockBookNumbers works on this exchange.
@@ -139,21 +139,22 @@ func (a *Account) HasBookNumbers() bool {
 
 // StockBookNumbers is StockOrderBook in numbers, for in-process readers
 // that would only parse the decimal text again (a backtest's pollers): the
-// same levels and time, each number the float64 that parsing its text gives.
-// Within a price step it returns the same, shared, read-only slices.
-func (a *Account) StockBookNumbers(ctx context.Context, symbol string) (bids, asks []market.Level, ts exchange.Millis, err error) {
+// best levels at once and every level from Depth, each number the float64
+// that parsing its text gives. Within a price step it returns the same,
+// shared, read-only slices.
+func (a *Account) StockBookNumbers(ctx context.Context, symbol string) (market.BookNumbers, error) {
 	a.x.lock()
 	defer a.x.mu.Unlock()
 	op := exchange.OpStockOrderBook
 	if err := validate(op, exchange.StockOrderBookRequest{Symbol: symbol}, a.x.now); err != nil {
-		return nil, nil, "", err
+		return market.BookNumbers{}, err
 	}
 	bn, ok := a.x.mkt.(bookNumbers)
 	if !ok {
-		return nil, nil, "", ErrNoBookNumbers
+		return market.BookNumbers{}, ErrNoBookNumbers
 	}
-	bids, asks, ts, err = bn.StockBookNumbers(symbol, a.x.now)
-	return bids, asks, ts, marketErr(op, err)
+	b, err := bn.StockBookNumbers(symbol, a.x.now)
+	return b, marketErr(op, err)
 }
 
 // StockFills returns a stock pair's platform fills (GET stock-fills). While

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"context"
 	"time"
 
 	"github.com/tickrules/tickrules/exchange"
@@ -127,4 +128,34 @@ func (x *Exchange) marketEpoch() int64 {
 	}
 	x.epoch, x.epochAt, x.epochSet = e, x.now, true
 	return e
+}
+
+// AnswerVersion returns what the answer of op depends on now, for any
+// request: while it is the same, asking again gives the very same answer
+// (it is the key the memo uses, so the memo's tests cover it). A backtest's
+// pollers ask it instead of the question and skip what cannot have changed.
+// ok is false for the operations it cannot tell about, and when memoising
+// is off.
+func (a *Account) AnswerVersion(ctx context.Context, op exchange.Op) (v [3]int64, ok bool) {
+	a.x.lock()
+	defer a.x.mu.Unlock()
+	if a.x.noMemo {
+		return v, false
+	}
+	var k stateKey
+	switch op {
+	case exchange.OpAllPositions, exchange.OpSinglePosition, exchange.OpAccounts:
+		k = a.x.stateKey(true, false)
+	case exchange.OpOrdersPending:
+		k = a.x.stateKey(false, a.x.faults.VisibilityDelay > 0)
+	case exchange.OpStrategyOrders:
+		k = a.x.stateKey(false, false)
+	case exchange.OpStockOrderBook:
+		// A book is a pure function of its path's step and price: the
+		// market's epoch covers every path.
+		k = stateKey{epoch: a.x.marketEpoch()}
+	default:
+		return v, false
+	}
+	return [3]int64{int64(k.rev), k.epoch, k.now}, true
 }

@@ -172,19 +172,29 @@ const (
 // the float64 values that parsing the level's decimal text gives.
 type Level struct{ Price, Size float64 }
 
-// drawnBook is the full synthetic book of one step of an instrument at one
-// price (a moving step's price may change within it). It is drawn in
-// integers and numbers; its decimal text is written on first use, since a
-// backtest reads books as numbers and never needs it.
+// drawnBook is the synthetic book of one step of an instrument at one
+// price (a moving step's price may change within it). Only the best level
+// of each side is drawn at once: the rest is drawn on first use (depth), and
+// its decimal text after that (levelsText), since a backtest's rules mostly
+// read the top of the book and never need the text.
 type drawnBook struct {
-	st       step
-	mid      int64
-	ts       exchange.Millis
-	sizeExp  int32
-	raw      [2][]rawLevel // bids, asks
-	nums     [2][]Level    // len == cap: appending copies
-	textOnce sync.Once
-	text     [2][]exchange.PriceLevel // len == cap
+	st      step
+	mid     int64
+	ts      exchange.Millis
+	sizeExp int32
+	q       quote
+	key     uint64
+	base    float64
+
+	top     [2][]rawLevel // the best level of bids and asks; empty when the side is
+	topNums [2][]Level    // len == cap: appending copies
+	numbers BookNumbers   // handed out as is: its Depth is made once
+
+	depthOnce sync.Once
+	raw       [2][]rawLevel // every level; bids, asks
+	nums      [2][]Level    // len == cap: appending copies
+	textOnce  sync.Once
+	text      [2][]exchange.PriceLevel // len == cap
 }
 
 // rawLevel is a level in integers: the price in ticks and the size in size
@@ -209,7 +219,12 @@ const shortBook = 2
 
 // text1 writes the first n levels of one side as text.
 func (b *drawnBook) text1(in *instrument, side, n int) []exchange.PriceLevel {
-	raw := b.raw[side][:min(n, len(b.raw[side]))]
+	raw := b.top[side]
+	if n > len(raw) {
+		all, _ := b.depth(in)
+		raw = all[side]
+	}
+	raw = raw[:min(n, len(raw))]
 	out := make([]exchange.PriceLevel, len(raw))
 	for k, l := range raw {
 		out[k] = exchange.PriceLevel{exchange.Num(in.appendPrice(nil, l.px)), exchange.Num(appendScaled(nil, l.units, b.sizeExp))}
@@ -217,8 +232,8 @@ func (b *drawnBook) text1(in *instrument, side, n int) []exchange.PriceLevel {
 	return out
 }
 
-// drawn returns the full book at t, from the memo when t falls in the step
-// (and at the price) of the last book drawn.
+// drawn returns the book at t, from the memo when t falls in the step (and
+// at the price) of the last book drawn.
 func (in *instrument) drawn(t time.Time) *drawnBook {
 	st := in.path.stepAt(t)
 	p := in.priced(t, st)
@@ -230,47 +245,75 @@ func (in *instrument) drawn(t time.Time) *drawnBook {
 	return b
 }
 
-// draw builds the book of step st at quote q: a pure function of the
-// instrument, the step and the price. Level k of a side is hashed from
-// (seed, side, k, key): its size from that hash, its distance from the
-// level before from the hash mixed once more.
+// draw starts the book of step st at quote q: a pure function of the
+// instrument, the step and the price. Only the best levels are drawn here.
 func (in *instrument) draw(st step, q quote) *drawnBook {
-	key := st.key()
-	base := q.sizeUnits(levelNotional)
-	b := &drawnBook{st: st, mid: q.mid, ts: exchange.MillisOf(in.bookTime(st)), sizeExp: -q.sizePlaces}
-	for side, sd := range [2]uint64{sideBid, sideAsk} {
-		hs := hash(in.seed, sd)
-		px, dir := q.bid(), int64(-1)
-		if sd == sideAsk {
-			px, dir = q.ask(), 1
-		}
-		raw := make([]rawLevel, 0, MaxLevels)
-		for k := range MaxLevels {
-			h := mix(mix(hs, uint64(k)), key) // hash(in.seed, sd, k, key)
-			if k > 0 {
-				px += dir * gapTicks(mix(h, 0x6761))
-			}
-			if px <= 0 { // bids near zero: deeper levels only go lower
-				break
-			}
-			raw = append(raw, rawLevel{px, sizeUnitsOf(base, 1+float64(k)/8, h)})
-		}
-		nums := make([]Level, len(raw))
-		for k, l := range raw {
-			nums[k] = Level{Price: in.priceFloat(l.px), Size: scaledFloat(l.units, b.sizeExp)}
-		}
-		b.raw[side], b.nums[side] = raw, nums
+	b := &drawnBook{st: st, mid: q.mid, ts: exchange.MillisOf(in.bookTime(st)), sizeExp: -q.sizePlaces,
+		q: q, key: st.key(), base: q.sizeUnits(levelNotional)}
+	for side := range b.top {
+		b.top[side] = in.drawSide(b, side, 1)
+		b.topNums[side] = in.numbers(b, b.top[side])
 	}
+	b.numbers = BookNumbers{Bids: b.topNums[0], Asks: b.topNums[1], TS: b.ts, Depth: func() (bids, asks []Level) {
+		_, nums := b.depth(in)
+		return nums[0], nums[1]
+	}}
 	return b
+}
+
+// drawSide draws the first n levels of one side (0 bids, 1 asks). Level k
+// is hashed from (seed, side, k, key): its size from that hash, its
+// distance from the level before from the hash mixed once more. Fewer
+// levels are the first of more: the top is the book's own first level.
+func (in *instrument) drawSide(b *drawnBook, side, n int) []rawLevel {
+	sd := uint64(sideBid)
+	px, dir := b.q.bid(), int64(-1)
+	if side == 1 {
+		sd, px, dir = sideAsk, b.q.ask(), 1
+	}
+	hs := hash(in.seed, sd)
+	raw := make([]rawLevel, 0, n)
+	for k := range n {
+		h := mix(mix(hs, uint64(k)), b.key) // hash(in.seed, sd, k, key)
+		if k > 0 {
+			px += dir * gapTicks(mix(h, 0x6761))
+		}
+		if px <= 0 { // bids near zero: deeper levels only go lower
+			break
+		}
+		raw = append(raw, rawLevel{px, sizeUnitsOf(b.base, 1+float64(k)/8, h)})
+	}
+	return raw
+}
+
+// numbers are the levels raw in numbers.
+func (in *instrument) numbers(b *drawnBook, raw []rawLevel) []Level {
+	nums := make([]Level, len(raw))
+	for k, l := range raw {
+		nums[k] = Level{Price: in.priceFloat(l.px), Size: scaledFloat(l.units, b.sizeExp)}
+	}
+	return nums
+}
+
+// depth draws every level, once.
+func (b *drawnBook) depth(in *instrument) ([2][]rawLevel, [2][]Level) {
+	b.depthOnce.Do(func() {
+		for side := range b.raw {
+			b.raw[side] = in.drawSide(b, side, MaxLevels)
+			b.nums[side] = in.numbers(b, b.raw[side])
+		}
+	})
+	return b.raw, b.nums
 }
 
 // levelsText returns the book's levels as decimal text, written once: every
 // price and size into one buffer that becomes one string the levels slice.
 func (b *drawnBook) levelsText(in *instrument) [2][]exchange.PriceLevel {
+	raw, _ := b.depth(in)
 	b.textOnce.Do(func() {
 		buf := make([]byte, 0, 2*MaxLevels*20)
 		var ends [2][MaxLevels][2]int // per side and level: the end of the price and of the size
-		for side, raw := range b.raw {
+		for side, raw := range raw {
 			for k, l := range raw {
 				buf = in.appendPrice(buf, l.px)
 				ends[side][k][0] = len(buf)
@@ -280,7 +323,7 @@ func (b *drawnBook) levelsText(in *instrument) [2][]exchange.PriceLevel {
 		}
 		text := string(buf)
 		from := 0
-		for side, raw := range b.raw {
+		for side, raw := range raw {
 			levels := make([]exchange.PriceLevel, len(raw))
 			for k := range raw {
 				e := ends[side][k]
@@ -347,14 +390,23 @@ func (m *Market) StockOrderBook(symbol string, t time.Time) (exchange.StockOrder
 	return exchange.StockOrderBook{Symbol: symbol, Bids: text[0], Asks: text[1], TS: b.ts}, nil
 }
 
-// StockBookNumbers is StockOrderBook in numbers (see Level): the same
-// levels, with no decimal text written. Asked again within the same step,
-// it returns the same (shared, read-only) slices.
-func (m *Market) StockBookNumbers(symbol string, t time.Time) (bids, asks []Level, ts exchange.Millis, err error) {
+// BookNumbers is a synthetic book in numbers (see Level): the best level
+// of each side at once (Bids and Asks, empty when the side is), and every
+// level when Depth is called, drawn then, once per price step. The slices
+// are shared and read-only.
+type BookNumbers struct {
+	Bids, Asks []Level
+	TS         exchange.Millis
+	Depth      func() (bids, asks []Level)
+}
+
+// StockBookNumbers is StockOrderBook in numbers: the same levels, with no
+// decimal text written. Asked again within the same step, it returns the
+// same BookNumbers (the same slices and Depth).
+func (m *Market) StockBookNumbers(symbol string, t time.Time) (BookNumbers, error) {
 	p, ok := m.pairBySym[symbol]
 	if !ok {
-		return nil, nil, "", fmt.Errorf("stock order book %s: %w", symbol, ErrUnknownSymbol)
+		return BookNumbers{}, fmt.Errorf("stock order book %s: %w", symbol, ErrUnknownSymbol)
 	}
-	b := p.inst.drawn(t)
-	return b.nums[0], b.nums[1], b.ts, nil
+	return p.inst.drawn(t).numbers, nil
 }

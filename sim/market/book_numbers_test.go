@@ -40,9 +40,20 @@ func TestBookNumbersEqualParsedText(t *testing.T) {
 			levels := 0
 			for s := 0; s < 600; s += 7 {
 				at := start.Add(time.Duration(s) * time.Second)
-				bids, asks, ts, err := m.StockBookNumbers("XUSDT", at)
+				nb, err := m.StockBookNumbers("XUSDT", at)
 				if err != nil {
 					t.Fatal(err)
+				}
+				bids, asks, ts := nb.Bids, nb.Asks, nb.TS
+				// The top is handed out first; it must be the whole book's.
+				if len(bids) > 1 || len(asks) > 1 {
+					t.Fatalf("at %s: %d bids and %d asks before Depth; want the best of each", at, len(bids), len(asks))
+				}
+				topBids, topAsks := bids, asks
+				bids, asks = nb.Depth()
+				if len(topBids) != min(1, len(bids)) || len(topAsks) != min(1, len(asks)) ||
+					(len(topBids) == 1 && topBids[0] != bids[0]) || (len(topAsks) == 1 && topAsks[0] != asks[0]) {
+					t.Fatalf("at %s: top %v/%v is not the first level of %v/%v", at, topBids, topAsks, bids[:1], asks[:1])
 				}
 				text, err := m.StockOrderBook("XUSDT", at)
 				if err != nil {
@@ -64,8 +75,8 @@ func TestBookNumbersEqualParsedText(t *testing.T) {
 						levels++
 					}
 				}
-				again, _, _, _ := m.StockBookNumbers("XUSDT", at)
-				if &again[0] != &bids[0] {
+				again, _ := m.StockBookNumbers("XUSDT", at)
+				if againBids, _ := again.Depth(); &again.Bids[0] != &topBids[0] || &againBids[0] != &bids[0] {
 					t.Fatalf("at %s: asked twice in one step, the bids are not the same slice", at)
 				}
 			}

@@ -159,16 +159,26 @@ func BenchmarkBook(b *testing.B) {
 		})
 		// The same books in numbers, as a backtest's pollers read them: no
 		// decimal text is written.
-		b.Run(tc.name+"/numbers", func(b *testing.B) {
-			m := newTestMarket(b)
-			m.PriceAt("NVDAUSDT", at.Add(5000*time.Second))
-			b.ReportAllocs()
-			for i := 0; b.Loop(); i++ {
-				if _, _, _, err := m.StockBookNumbers("NVDAUSDT", at.Add(time.Duration(i%1000)*tc.step)); err != nil {
-					b.Fatal(err)
-				}
+		for _, deep := range []bool{false, true} {
+			name := tc.name + "/numbers-top"
+			if deep {
+				name = tc.name + "/numbers-depth"
 			}
-		})
+			b.Run(name, func(b *testing.B) {
+				m := newTestMarket(b)
+				m.PriceAt("NVDAUSDT", at.Add(5000*time.Second))
+				b.ReportAllocs()
+				for i := 0; b.Loop(); i++ {
+					nb, err := m.StockBookNumbers("NVDAUSDT", at.Add(time.Duration(i%1000)*tc.step))
+					if err != nil {
+						b.Fatal(err)
+					}
+					if deep {
+						nb.Depth()
+					}
+				}
+			})
+		}
 	}
 }
 
