@@ -63,20 +63,22 @@ func (r *numericReader) StockBookNumbers(ctx context.Context, symbol string) (ma
 	return book, nil
 }
 
-// partOps maps the parts whose answers the simulator can version to the
-// operation that answers them.
-var partOps = map[marketdata.Part]exchange.Op{
-	marketdata.PartStockBook:      exchange.OpStockOrderBook,
-	marketdata.PartPositions:      exchange.OpAllPositions,
-	marketdata.PartOrders:         exchange.OpOrdersPending,
-	marketdata.PartStrategyOrders: exchange.OpStrategyOrders,
-	marketdata.PartBalances:       exchange.OpAccounts,
-}
-
-// Version is the simulator's version of the answers of part.
+// Version is the simulator's version of the answers of part, for the parts
+// whose answers it can version.
 func (r *numericReader) Version(ctx context.Context, part marketdata.Part, _ string) ([3]int64, bool) {
-	op, ok := partOps[part]
-	if !ok {
+	var op exchange.Op
+	switch part {
+	case marketdata.PartStockBook:
+		op = exchange.OpStockOrderBook
+	case marketdata.PartPositions:
+		op = exchange.OpAllPositions
+	case marketdata.PartOrders:
+		op = exchange.OpOrdersPending
+	case marketdata.PartStrategyOrders:
+		op = exchange.OpStrategyOrders
+	case marketdata.PartBalances:
+		op = exchange.OpAccounts
+	default:
 		return [3]int64{}, false
 	}
 	return r.AnswerVersion(ctx, op)
