@@ -53,11 +53,17 @@ func (r *numericReader) StockBookNumbers(ctx context.Context, symbol string) (ma
 	if c, ok := r.last[symbol]; ok && c.from == from && c.ts == string(nb.TS) {
 		return c.book, nil
 	}
-	depth := nb.Depth
+	// The depth is converted once per book: a State built every tick asks
+	// for it again on every tick.
+	var once sync.Once
+	var bids, asks []marketdata.BookLevel
 	book := marketdata.NumericBook{Bids: levels(nb.Bids), Asks: levels(nb.Asks), TS: nb.TS,
-		Depth: func() (bids, asks []marketdata.BookLevel) {
-			b, a := depth()
-			return levels(b), levels(a)
+		Depth: func() ([]marketdata.BookLevel, []marketdata.BookLevel) {
+			once.Do(func() {
+				b, a := nb.Depth()
+				bids, asks = levels(b), levels(a)
+			})
+			return bids, asks
 		}}
 	r.last[symbol] = convertedBook{from: from, ts: string(nb.TS), book: book}
 	return book, nil
