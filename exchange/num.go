@@ -2,6 +2,7 @@ package exchange
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"time"
 
@@ -93,4 +94,33 @@ func (m *Millis) UnmarshalJSON(b []byte) error {
 	}
 	*m = Millis(s)
 	return nil
+}
+
+// ShortDecimal returns f's shortest decimal (the digits strconv writes for
+// it, as decimal.NewFromFloat reads it) as coef x 10^exp with exp <= 0, so
+// that callers can do exact decimal arithmetic on a float64 with integers.
+// ok is false for a negative or non-finite f and when the digits do not fit
+// in 64 bits.
+func ShortDecimal(f float64) (coef uint64, exp int32, ok bool) {
+	if !(f >= 0) || f > math.MaxFloat64 {
+		return 0, 0, false
+	}
+	var buf [64]byte
+	s := strconv.AppendFloat(buf[:0], f, 'f', -1, 64)
+	places := int32(-1)
+	for _, ch := range s {
+		if ch == '.' {
+			places = 0
+			continue
+		}
+		d := uint64(ch - '0')
+		if coef > (math.MaxUint64-d)/10 {
+			return 0, 0, false
+		}
+		coef = coef*10 + d
+		if places >= 0 {
+			places++
+		}
+	}
+	return coef, -max(places, 0), true
 }

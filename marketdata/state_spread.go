@@ -3,7 +3,8 @@ package marketdata
 import (
 	"math"
 	"math/bits"
-	"strconv"
+
+	"github.com/tickrules/tickrules/exchange"
 )
 
 // topOfBook is the mid, spread and spread in basis points of a best bid and
@@ -129,30 +130,14 @@ func ratio(n, d float64) (r float64, ok bool) {
 	return r, true
 }
 
-// shortDecimal is f's shortest decimal as coef x 10^exp (exp <= 0); false
-// for a negative, non-finite or too long number.
+// shortDecimal is exchange.ShortDecimal below maxCoef, as the integer
+// paths here need.
 func shortDecimal(f float64) (coef int64, exp int32, ok bool) {
-	if !(f >= 0) || math.IsInf(f, 0) {
+	c, e, ok := exchange.ShortDecimal(f)
+	if !ok || c >= maxCoef {
 		return 0, 0, false
 	}
-	var buf [40]byte
-	s := strconv.AppendFloat(buf[:0], f, 'f', -1, 64)
-	var c uint64
-	places := int32(-1)
-	for _, ch := range s {
-		if ch == '.' {
-			places = 0
-			continue
-		}
-		c = c*10 + uint64(ch-'0')
-		if c >= maxCoef {
-			return 0, 0, false
-		}
-		if places >= 0 {
-			places++
-		}
-	}
-	return int64(c), -max(places, 0), true
+	return int64(c), e, true
 }
 
 // scaleUp returns c x 10^n (n >= 0) when it stays below maxCoef.

@@ -3,12 +3,15 @@ package market
 import (
 	"errors"
 	"math"
+	"math/bits"
 	"math/rand/v2"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/shopspring/decimal"
+
+	"github.com/tickrules/tickrules/exchange"
 )
 
 const (
@@ -98,7 +101,57 @@ func (w *walk) stepAt(t time.Time) step {
 }
 
 func (w *walk) ticks(_ time.Time, st step, tick decimal.Decimal) int64 {
-	return decimal.NewFromFloat(w.priceAt(st.seg)).DivRound(tick, 0).IntPart()
+	return ticksOf(w.priceAt(st.seg), tick)
+}
+
+// ticksOf is decimal.NewFromFloat(p).DivRound(tick, 0).IntPart(): p's
+// shortest decimal in ticks, rounded half away from zero. It is done with
+// integers when they fit (a walk's price has up to 17 digits, beyond the
+// exact range of float64, so with 64-bit integers and their remainders);
+// the decimal definition is the fallback.
+func ticksOf(p float64, tick decimal.Decimal) int64 {
+	tc, te := tick.CoefficientInt64(), tick.Exponent()
+	if c, e, ok := exchange.ShortDecimal(p); ok && tc > 0 {
+		if q, ok := roundedQuotient(c, e, uint64(tc), te); ok {
+			return q
+		}
+	}
+	return decimal.NewFromFloat(p).DivRound(tick, 0).IntPart()
+}
+
+// roundedQuotient is (c x 10^e) / (d x 10^de) rounded half away from zero;
+// false when it does not fit in 64 bits.
+func roundedQuotient(c uint64, e int32, d uint64, de int32) (int64, bool) {
+	num, den := c, d
+	if shift := e - de; shift >= 0 {
+		hi, lo := bits.Mul64(c, pow10u64(shift))
+		if hi != 0 || shift > 19 {
+			return 0, false
+		}
+		num = lo
+	} else {
+		hi, lo := bits.Mul64(d, pow10u64(-shift))
+		if hi != 0 || -shift > 19 {
+			return 0, false
+		}
+		den = lo
+	}
+	q, r := num/den, num%den
+	if r >= den-r { // 2r >= den, without overflowing
+		q++
+	}
+	if q > math.MaxInt64 {
+		return 0, false
+	}
+	return int64(q), true
+}
+
+func pow10u64(n int32) uint64 {
+	p := uint64(1)
+	for range n {
+		p *= 10
+	}
+	return p
 }
 
 // priceAt is the price at step i, before rounding to a tick.
