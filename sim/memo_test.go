@@ -28,6 +28,16 @@ type memoRig struct {
 	mode  map[string]exchange.PosMode // USDT-FUTURES mode per key
 	coid  int
 	ok    map[string]int // successful operations by kind
+	// versions: AnswerVersion and the answer at the last check, by name;
+	// kept and moved count how often a version stayed and changed.
+	versions    map[string]versioned
+	kept, moved int
+}
+
+// versioned is an answer with the version it was asked under.
+type versioned struct {
+	v      [3]int64
+	answer any
 }
 
 // TestMemoisedAnswersMatchFresh is the memo's property: whatever happened
@@ -81,6 +91,9 @@ func TestMemoisedAnswersMatchFresh(t *testing.T) {
 				if r.ok[kind] == 0 {
 					t.Errorf("no successful %s in %d steps: the test did not exercise it (%v)", kind, steps, r.ok)
 				}
+			}
+			if r.kept == 0 || r.moved == 0 {
+				t.Errorf("versions stayed %d times and moved %d times: both must happen for the check to mean anything", r.kept, r.moved)
 			}
 		})
 	}
@@ -265,7 +278,57 @@ func (r *memoRig) act(key string) {
 
 // check compares every memoised answer of every account, and the stock
 // books and fills, with fresh ones.
+// checkVersions checks AnswerVersion's promise: while the version of an
+// operation stays the same, so does its answer.
+func (r *memoRig) checkVersions(where string) {
+	if r.versions == nil {
+		r.versions = map[string]versioned{}
+	}
+	for _, key := range r.keys {
+		a := r.acct(key)
+		asks := []struct {
+			op  exchange.Op
+			ask func() (any, error)
+		}{
+			{exchange.OpAllPositions, func() (any, error) {
+				return a.AllPositions(ctx, exchange.AllPositionsRequest{ProductType: exchange.USDTFutures})
+			}},
+			{exchange.OpAccounts, func() (any, error) {
+				return a.Accounts(ctx, exchange.AccountsRequest{ProductType: exchange.USDTFutures})
+			}},
+			{exchange.OpOrdersPending, func() (any, error) {
+				return a.PendingOrders(ctx, exchange.PendingOrdersRequest{ProductType: exchange.USDTFutures})
+			}},
+			{exchange.OpStrategyOrders, func() (any, error) {
+				return a.StrategyOrders(ctx, exchange.StrategyOrdersRequest{Category: "usdt-futures"})
+			}},
+			{exchange.OpStockOrderBook, func() (any, error) {
+				return a.StockOrderBook(ctx, exchange.StockOrderBookRequest{Symbol: r.pairs[0]})
+			}},
+		}
+		for _, q := range asks {
+			name := key + " " + string(q.op)
+			v, ok := a.AnswerVersion(ctx, q.op)
+			if !ok {
+				r.t.Fatalf("%s: no version for %s", where, name)
+			}
+			answer, err := q.ask()
+			simtest.Must(r.t, err)
+			if prev, seen := r.versions[name]; seen && prev.v == v {
+				r.kept++
+				if !reflect.DeepEqual(prev.answer, answer) {
+					r.t.Fatalf("%s %s: the version stayed %v but the answer changed:\n%+v\nto\n%+v", where, name, v, prev.answer, answer)
+				}
+			} else if seen {
+				r.moved++
+			}
+			r.versions[name] = versioned{v: v, answer: answer}
+		}
+	}
+}
+
 func (r *memoRig) check(where string) {
+	r.checkVersions(where)
 	for _, key := range r.keys {
 		a := r.acct(key)
 		for _, pt := range []exchange.ProductType{exchange.USDTFutures, exchange.COINFutures, exchange.USDCFutures} {
