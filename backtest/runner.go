@@ -14,6 +14,7 @@ import (
 	"github.com/tickrules/tickrules/actions"
 	"github.com/tickrules/tickrules/clock"
 	"github.com/tickrules/tickrules/engine"
+	"github.com/tickrules/tickrules/exchange"
 	"github.com/tickrules/tickrules/marketdata"
 	"github.com/tickrules/tickrules/sim"
 )
@@ -169,6 +170,8 @@ func newRunner(ctx context.Context, opts Options) (*runner, error) {
 func (r *runner) run(ctx context.Context) (*Report, error) {
 	r.prog.start()
 	nextSample := r.opts.From
+	// The pollers' requests yield to orders; made once, not every tick.
+	pollCtx := exchange.WithPriority(ctx, exchange.PriorityLow)
 	for t := r.opts.From; !t.After(r.opts.To); t = t.Add(r.opts.Step) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -176,7 +179,7 @@ func (r *runner) run(ctx context.Context) (*Report, error) {
 		r.v.Set(t)
 		// A failed poll keeps the previous answer, which ages into
 		// staleness; the engine then reports the rule as stale, as live.
-		_ = r.asm.Poller.PollDue(ctx)
+		_ = r.asm.Poller.PollDue(pollCtx)
 		// Sampled before the step: the first sample is the account as the
 		// run found it, before any order of the rules.
 		if !t.Before(nextSample) {

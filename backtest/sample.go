@@ -35,14 +35,15 @@ type sampler struct {
 	r       sampleReader
 	symbols []marketdata.ProductContract
 
-	cal    *exchange.Calendar
-	times  []time.Time
-	keys   []acctKey           // fixed at the first sample
-	equity [][]decimal.Decimal // per sample, in keys order
-	prices [][]string          // per symbol, per sample
-	pos    []PositionsAt
-	posSig string
-	bands  []SessionBand
+	cal     *exchange.Calendar
+	session marketdata.SessionCache // the calendar parsed once, not every sample
+	times   []time.Time
+	keys    []acctKey           // fixed at the first sample
+	equity  [][]decimal.Decimal // per sample, in keys order
+	prices  [][]string          // per symbol, per sample
+	pos     []PositionsAt
+	posSig  string
+	bands   []SessionBand
 }
 
 func newSampler(r sampleReader, cat *rules.Catalog, symbols []string) *sampler {
@@ -163,7 +164,7 @@ func (s *sampler) sampleSession(ctx context.Context, t time.Time) {
 	if err != nil {
 		return
 	}
-	si, err := marketdata.ComputeSession(t, states, *s.cal)
+	si, err := s.session.Compute(t, states, *s.cal)
 	if err != nil || !si.IsOpen {
 		return
 	}

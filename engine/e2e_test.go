@@ -30,8 +30,14 @@ type rig struct {
 
 func newRig(t *testing.T, apiKey, ruleYAML string) *rig {
 	t.Helper()
+	return newRigAt(t, 90*time.Minute, apiKey, ruleYAML) // 10:30 EDT, regular session
+}
+
+// newRigAt is newRig with the clock at the demo's start (09:00 EDT) plus after.
+func newRigAt(t *testing.T, after time.Duration, apiKey, ruleYAML string) *rig {
+	t.Helper()
 	sc := sim.Demo()
-	v := clock.NewVirtual(sc.Clock.Start.Add(90 * time.Minute)) // 10:30 EDT, regular session
+	v := clock.NewVirtual(sc.Clock.Start.Add(after))
 	x, err := sim.New(sc, sim.Options{Clock: v})
 	if err != nil {
 		t.Fatal(err)

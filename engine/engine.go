@@ -134,11 +134,48 @@ type ruleRun struct {
 	state    RuleState
 	traces   ring
 	stats    RuleStats
-	// pure is set when the condition reads nothing that moves with time:
-	// its result is then the same on every State with the same data
-	// (State.SameData), and last is reused instead of running it again.
-	pure bool
-	last lastRun
+	// reuse says when last may stand for running the condition again.
+	reuse reuse
+	last  lastRun
+}
+
+// reuse is when a condition's last result holds on another State.
+type reuse uint8
+
+const (
+	// reuseNever: the condition reads something that moves on every tick
+	// (now, minutes to the close, an age), or EvaluateEveryTick is set.
+	reuseNever reuse = iota
+	// reuseSameData: the condition reads nothing that moves with time; its
+	// result is the same on every State with the same data
+	// (State.SameData).
+	reuseSameData
+	// reuseSameSession: it also reads the session's fields (market.session,
+	// market.is_open), so the State must also have the same session
+	// (State.SameSession).
+	reuseSameSession
+)
+
+// reuseOf is the reuse a condition with reads allows.
+func reuseOf(reads rules.Reads, everyTick bool) reuse {
+	switch {
+	case everyTick || reads.Clock:
+		return reuseNever
+	case reads.Time:
+		return reuseSameSession
+	}
+	return reuseSameData
+}
+
+// holds reports whether a result computed on from holds on st.
+func (u reuse) holds(st, from *marketdata.State) bool {
+	switch u {
+	case reuseSameData:
+		return st.SameData(from)
+	case reuseSameSession:
+		return st.SameData(from) && st.SameSession(from)
+	}
+	return false
 }
 
 // lastRun is the last result of a rule's condition and the State it was
@@ -221,7 +258,7 @@ func (e *Engine) plan(rs *rules.RuleSet, saved map[string]RuleState, stats map[s
 			state:  saved[r.Name],
 			traces: newRing(e.opts.TraceDepth),
 			stats:  stats[r.Name],
-			pure:   !r.Condition.Reads.Time && !e.opts.EvaluateEveryTick,
+			reuse:  reuseOf(r.Condition.Reads, e.opts.EvaluateEveryTick),
 		}
 		if run.timing.Once == OncePerSession {
 			run.reads = run.reads.Add(marketdata.PartMarket)
@@ -339,14 +376,14 @@ func (e *Engine) quiet(r *ruleRun, st *marketdata.State, nowNano int64) bool {
 }
 
 // condition runs r's condition on st, unless its result is known: quiet
-// already ran it this tick, or the condition is pure and st has the data of
-// the State it last ran on.
+// already ran it this tick, or st has what the condition read in the State
+// it last ran on (reuse).
 func (e *Engine) condition(r *ruleRun, st *marketdata.State) (bool, error) {
 	c := &r.last
 	switch {
 	case c.st == st && c.tick == e.ticks:
 		return c.ok, c.err
-	case r.pure && st.SameData(c.st):
+	case r.reuse.holds(st, c.st):
 		r.stats.Reused++
 		c.st, c.tick = st, e.ticks
 		return c.ok, c.err

@@ -147,8 +147,10 @@ type Versioner interface {
 // them. It is safe for concurrent use: Run polls while the engine takes
 // States.
 type Poller struct {
-	opts  PollerOptions
-	tasks []*task
+	opts      PollerOptions
+	tasks     []*task
+	intervals [numParts]time.Duration // of the polled parts; 0 for the others
+	versioner Versioner               // opts.Reader, when it is one
 
 	mu     sync.Mutex
 	states []exchange.MarketState
@@ -183,6 +185,7 @@ func NewPoller(opts PollerOptions) (*Poller, error) {
 		opts.SpotWindow = 24 * time.Hour
 	}
 	p := &Poller{opts: opts, in: BuildInput{Contracts: opts.Contracts}, rebuild: opts.RebuildEveryTick}
+	p.versioner, _ = opts.Reader.(Versioner)
 	d := opts.Demand
 	for _, part := range d.Parts.Parts() {
 		var keys []string
@@ -210,6 +213,7 @@ func NewPoller(opts PollerOptions) (*Poller, error) {
 		for _, k := range keys {
 			p.tasks = append(p.tasks, &task{part: part, key: k, interval: iv})
 		}
+		p.intervals[part] = iv
 	}
 	return p, nil
 }
@@ -246,12 +250,10 @@ func (p *Poller) interval(part Part, n int) (time.Duration, error) {
 
 // Interval returns the poll interval of part (0 when it is not polled).
 func (p *Poller) Interval(part Part) time.Duration {
-	for _, t := range p.tasks {
-		if t.part == part {
-			return t.interval
-		}
+	if part >= numParts {
+		return 0
 	}
-	return 0
+	return p.intervals[part]
 }
 
 // Parts returns the set of parts the poller fetches.
@@ -295,16 +297,25 @@ func (p *Poller) PollDue(ctx context.Context) error {
 	now := p.opts.Clock.Now()
 	var errs []error
 	// Polls yield to the orders in the rate limiter's queue; one context
-	// for all of them.
-	ctx = exchange.WithPriority(ctx, exchange.PriorityLow)
+	// for all of them, made only when the caller's is not one already.
+	if exchange.PriorityFrom(ctx) != exchange.PriorityLow {
+		ctx = exchange.WithPriority(ctx, exchange.PriorityLow)
+	}
+	var dueBuf [16]*task
+	due := dueBuf[:0]
+	p.mu.Lock()
 	for _, t := range p.tasks {
-		p.mu.Lock()
-		due := !t.due.After(now)
-		p.mu.Unlock()
-		if !due {
-			continue
+		if !t.due.After(now) {
+			due = append(due, t)
 		}
-		ver, verOK := p.version(ctx, t)
+	}
+	p.mu.Unlock()
+	for _, t := range due {
+		var ver [3]int64
+		var verOK bool
+		if p.versioner != nil {
+			ver, verOK = p.versioner.Version(ctx, t.part, t.key)
+		}
 		if verOK && t.verOK && t.fetched && ver == t.ver {
 			// Nothing the answer depends on changed: it is the one held.
 			p.mu.Lock()
@@ -336,14 +347,6 @@ func (p *Poller) PollDue(ctx context.Context) error {
 		}
 	}
 	return errors.Join(errs...)
-}
-
-// version asks a Versioner reader for the version of t's answer.
-func (p *Poller) version(ctx context.Context, t *task) ([3]int64, bool) {
-	if v, ok := p.opts.Reader.(Versioner); ok {
-		return v.Version(ctx, t.part, t.key)
-	}
-	return [3]int64{}, false
 }
 
 // Run polls until ctx is done, waking when the next task is due.
@@ -593,25 +596,34 @@ func (p *Poller) SetRebuildEveryTick(on bool) {
 func (p *Poller) State(now time.Time) (*State, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	var mkt *MarketFetch
+	var mkt MarketFetch // a value: a tick that shares its data allocates only the State
+	haveMkt := false
 	var serr error
 	if !p.mktAt.IsZero() {
 		var s SessionInfo
 		s, serr = p.session.Compute(now, p.states, p.cal)
 		if serr == nil {
-			mkt = &MarketFetch{Session: s, At: p.mktAt}
+			mkt, haveMkt = MarketFetch{Session: s, At: p.mktAt}, true
 		}
 	}
 	var st *State
 	var err error
-	if !p.rebuild && p.last != nil && p.lastGen == p.gen && p.lastMarket == (mkt != nil) {
-		st, err = p.last.advance(now, mkt)
+	if !p.rebuild && p.last != nil && p.lastGen == p.gen && p.lastMarket == haveMkt {
+		var m *MarketFetch
+		if haveMkt {
+			m = &mkt
+		}
+		st, err = p.last.advance(now, m)
 		err = errors.Join(err, p.lastErr)
 	} else {
 		in := p.in
-		in.Now, in.Market = now, mkt
+		in.Now = now
+		if haveMkt {
+			m := mkt
+			in.Market = &m
+		}
 		st, err = NewState(in, p.opts.Build)
-		p.last, p.lastGen, p.lastErr, p.lastMarket = st, p.gen, err, mkt != nil
+		p.last, p.lastGen, p.lastErr, p.lastMarket = st, p.gen, err, haveMkt
 	}
 	p.pollTimes(st)
 	if serr != nil {

@@ -248,6 +248,23 @@ func (s *State) SameData(o *State) bool {
 	return o != nil && s.content == o.content
 }
 
+// SameSession reports whether s and o agree on every market field that is
+// not counted in minutes (clockMarketFields): a condition that reads only
+// those and fetched data has the same value in two States with the same
+// data and the same session.
+func (s *State) SameSession(o *State) bool {
+	if o == nil || (s.market == nil) != (o.market == nil) {
+		return false
+	}
+	if s.market == nil {
+		return true
+	}
+	a, b := s.market, o.market
+	return a.Session == b.Session && a.IsOpen == b.IsOpen && a.IsHoliday == b.IsHoliday &&
+		a.IsWeekend == b.IsWeekend && a.Holiday == b.Holiday && a.NextSession == b.NextSession &&
+		a.NextSessionStart.Equal(b.NextSessionStart) && a.DST == b.DST && a.have == b.have
+}
+
 // Fetched reports whether part p was fetched.
 func (s *State) Fetched(p Part) bool { return p < numParts && s.Parts[p].Fetched }
 

@@ -250,28 +250,53 @@ var timeFields = map[string][]string{
 	"spot_record":    {"age_seconds"},
 }
 
+// clockMarketFields are the market fields that move on every tick; the
+// others change only with the session, the Eastern day or the calendar,
+// and State.SameSession compares them.
+var clockMarketFields = []string{"minutes_since_open", "minutes_to_close", "minutes_to_next_session"}
+
+// TimeKind says how a field moves with time.
+type TimeKind uint8
+
+const (
+	// MovesWithSession is a market field that changes only when the
+	// session, the Eastern day or the calendar does: a condition reading
+	// only such fields and fetched data keeps its value between two States
+	// with the same data (State.SameData) and the same session
+	// (State.SameSession).
+	MovesWithSession TimeKind = iota + 1
+	// MovesWithClock is a field that changes from one tick to the next
+	// (the minutes to the close).
+	MovesWithClock
+	// MovesWithData is a field of fetched data that changes with time (an
+	// age, the trade window, tradable_now): a State sharing its data with
+	// an earlier one would leave it behind.
+	MovesWithData
+)
+
 // MovesWithTime reports whether field of object changes with State.Now
 // alone, between two fetches of the data it comes from.
 func MovesWithTime(object, field string) bool {
 	return slices.Contains(timeFields[object], field)
 }
 
-// TimeFieldNames returns the names of every field that moves with time, in
-// any object: a program that reaches a field through a list (.age_seconds in
-// any(orders("X"), ...)) is judged by the name alone. data is false for the
-// market's fields, which are computed every tick anyway, and true for the
-// fields of fetched data (ages, the trade window, tradable_now), which a
-// State shared between ticks would leave behind.
-func TimeFieldNames() (names []string, data map[string]bool) {
-	data = map[string]bool{}
+// TimeFields returns how each field name that moves with time moves, in
+// any object: a program that reaches a field through a list (.age_seconds
+// in any(orders("X"), ...)) is judged by the name alone, so a name shared
+// by two objects gets the stronger kind.
+func TimeFields() map[string]TimeKind {
+	out := map[string]TimeKind{}
 	for object, fs := range timeFields {
-		names = append(names, fs...)
 		for _, f := range fs {
-			if object != "market" {
-				data[f] = true
+			k := MovesWithData
+			if object == "market" {
+				k = MovesWithSession
+				if slices.Contains(clockMarketFields, f) {
+					k = MovesWithClock
+				}
 			}
+			out[f] = max(out[f], k)
 		}
 	}
-	slices.Sort(names)
-	return slices.Compact(names), data
+	return out
 }

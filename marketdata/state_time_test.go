@@ -2,6 +2,7 @@ package marketdata
 
 import (
 	"reflect"
+	"slices"
 	"testing"
 	"time"
 )
@@ -66,5 +67,74 @@ func TestTimeFieldsExist(t *testing.T) {
 	}
 	if m, _ := Object("market"); len(timeFields["market"]) != len(m.Fields) {
 		t.Errorf("every market field follows the session; the table lists %d of %d", len(timeFields["market"]), len(m.Fields))
+	}
+}
+
+// TestSameSessionComparesEveryField changes one field of the market at a
+// time and checks that SameSession notices it, unless the field is counted
+// in minutes: a field it skipped would let the engine keep a condition's
+// result across a change of session.
+func TestSameSessionComparesEveryField(t *testing.T) {
+	base := Market{Session: "regular", IsOpen: true, Holiday: "", NextSession: "after_hours",
+		NextSessionStart: time.Date(2026, 11, 23, 21, 0, 0, 0, time.UTC), MinutesSinceOpen: 10,
+		MinutesToClose: 50, MinutesToNextSession: 50, have: NeedMarket | NeedSessionOpen}
+	stateOf := func(m Market) *State { return &State{market: &m} }
+	if !stateOf(base).SameSession(stateOf(base)) {
+		t.Fatal("a market is not the same session as itself")
+	}
+	typ := reflect.TypeFor[Market]()
+	seen := 0
+	for i := range typ.NumField() {
+		f := typ.Field(i)
+		changed := base
+		v := reflect.ValueOf(&changed).Elem().Field(i)
+		switch {
+		case f.Name == "have":
+			changed.have |= NeedNextSession
+		case v.Kind() == reflect.String:
+			v.SetString(v.String() + "x")
+		case v.Kind() == reflect.Bool:
+			v.SetBool(!v.Bool())
+		case v.Kind() == reflect.Float64:
+			v.SetFloat(v.Float() + 1)
+		case f.Type == reflect.TypeFor[time.Time]():
+			v.Set(reflect.ValueOf(base.NextSessionStart.Add(time.Second)))
+		default:
+			t.Fatalf("field %s of kind %s: teach this test to change it", f.Name, v.Kind())
+		}
+		seen++
+		clock := slices.Contains(clockMarketFields, f.Tag.Get("expr"))
+		if got := stateOf(base).SameSession(stateOf(changed)); got != clock {
+			t.Errorf("changing %s: SameSession = %v, want %v", f.Name, got, clock)
+		}
+	}
+	if seen != typ.NumField() {
+		t.Fatalf("changed %d of %d fields", seen, typ.NumField())
+	}
+	// The same instant in another location is the same session.
+	other := base
+	other.NextSessionStart = base.NextSessionStart.In(time.FixedZone("EST", -5*3600))
+	if !stateOf(base).SameSession(stateOf(other)) {
+		t.Error("the same next session start in another zone reads as another session")
+	}
+	if (&State{}).SameSession(stateOf(base)) || !(&State{}).SameSession(&State{}) || stateOf(base).SameSession(nil) {
+		t.Error("a State without the market is the same session only as another without it")
+	}
+}
+
+// TestTimeFieldsKinds checks the kinds the rule compiler reads.
+func TestTimeFieldsKinds(t *testing.T) {
+	k := TimeFields()
+	for name, want := range map[string]TimeKind{
+		"session": MovesWithSession, "is_open": MovesWithSession, "dst": MovesWithSession,
+		"minutes_to_close": MovesWithClock, "minutes_since_open": MovesWithClock,
+		"age_seconds": MovesWithData, "vwap": MovesWithData, "tradable_now": MovesWithData,
+	} {
+		if k[name] != want {
+			t.Errorf("%s: kind %d, want %d", name, k[name], want)
+		}
+	}
+	if _, ok := k["bid"]; ok {
+		t.Error("bid does not move with time")
 	}
 }

@@ -120,10 +120,10 @@ type Compiler struct {
 	opts CompilerOptions
 
 	funcs      []*function
-	byName     map[string]*function // visible helper functions
-	byVariable map[string]*function // market, positions, spot_records
-	plainVars  map[string]bool      // now, now_ms, weekday
-	timeFields map[string]bool      // field names that move with time -> of fetched data
+	byName     map[string]*function           // visible helper functions
+	byVariable map[string]*function           // market, positions, spot_records
+	plainVars  map[string]bool                // now, now_ms, weekday
+	timeFields map[string]marketdata.TimeKind // field names that move with time
 	objects    map[string]*marketdata.ObjectDoc
 	needs      map[string]map[string]marketdata.Need // object -> field -> need
 	builtins   map[string]bool                       // expr builtins left enabled
@@ -154,14 +154,10 @@ func NewCompiler(opts CompilerOptions) *Compiler {
 		byName:     map[string]*function{},
 		byVariable: map[string]*function{},
 		plainVars:  map[string]bool{"now": true, "now_ms": true, "weekday": true},
-		timeFields: map[string]bool{},
+		timeFields: marketdata.TimeFields(),
 		objects:    map[string]*marketdata.ObjectDoc{},
 		needs:      map[string]map[string]marketdata.Need{},
 		builtins:   map[string]bool{},
-	}
-	names, data := marketdata.TimeFieldNames()
-	for _, name := range names {
-		c.timeFields[name] = data[name]
 	}
 	for _, o := range marketdata.Objects() {
 		c.objects[o.Name] = &o

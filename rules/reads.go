@@ -41,6 +41,12 @@ type Reads struct {
 	// time (an age, the trade window). A program without it gives the same
 	// value until a part it reads changes, which lets the engine skip it.
 	Time bool
+	// Clock is set when the value can change from one tick to the next
+	// with no new data and no change of session: Time without Clock means
+	// the program follows the session's fields only (market.session,
+	// market.is_open), and keeps its value while the data and the session
+	// stay the same (marketdata.State.SameSession).
+	Clock bool
 	// DataTime is set when the program reads a field of fetched data that
 	// moves with time (an age, the trade window, tradable_now): the State
 	// must then be built afresh every tick instead of sharing its data.
@@ -61,6 +67,7 @@ func (r Reads) Merge(o Reads) Reads {
 		SymbolStock:   r.SymbolStock || o.SymbolStock,
 		SymbolFutures: r.SymbolFutures || o.SymbolFutures,
 		Time:          r.Time || o.Time,
+		Clock:         r.Clock || o.Clock,
 		DataTime:      r.DataTime || o.DataTime,
 	}
 }
@@ -115,6 +122,7 @@ func (r Reads) String() string {
 	flag("symbol_stock", r.SymbolStock)
 	flag("symbol_futures", r.SymbolFutures)
 	flag("time", r.Time)
+	flag("clock", r.Clock)
 	flag("data_time", r.DataTime)
 	return b.String()
 }
@@ -219,7 +227,7 @@ func (w *walker) identifier(n *ast.IdentifierNode) {
 		return
 	}
 	if _, ok := w.c.plainVars[name]; ok {
-		w.reads.Time = true // now, now_ms, weekday
+		w.reads.Time, w.reads.Clock = true, true // now, now_ms, weekday
 		return
 	}
 	if f := w.c.byVariable[name]; f != nil {
@@ -269,13 +277,14 @@ func (w *walker) member(m *ast.MemberNode) {
 	prop, ok := m.Property.(*ast.StringNode)
 	if !ok {
 		if _, isInt := m.Property.(*ast.IntegerNode); !isInt { // a list index
-			w.reads.Time, w.reads.DataTime = true, true
+			w.reads.Time, w.reads.Clock, w.reads.DataTime = true, true, true
 		}
 		return
 	}
-	if data, ok := w.c.timeFields[prop.Value]; ok {
+	if kind, ok := w.c.timeFields[prop.Value]; ok {
 		w.reads.Time = true
-		w.reads.DataTime = w.reads.DataTime || data
+		w.reads.Clock = w.reads.Clock || kind >= marketdata.MovesWithClock
+		w.reads.DataTime = w.reads.DataTime || kind == marketdata.MovesWithData
 	}
 }
 
@@ -417,7 +426,7 @@ func (w *walker) argument(f *function, arg ast.Node, kind argKind) {
 			w.errorf(arg, Suggest(v, []string{"long", "short", "any"}), "side must be long, short or any, not %q", v)
 		}
 	case argClock:
-		w.reads.Time = true
+		w.reads.Time, w.reads.Clock = true, true
 		if _, err := marketdata.ParseClock(v); err != nil {
 			w.errorf(arg, "", "%s", err.Error())
 		}
