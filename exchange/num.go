@@ -15,8 +15,78 @@ import (
 // Decoding also accepts a bare JSON number, which some responses carry.
 type Num string
 
-// NumOf formats d as a Num without exponent or trailing float artefacts.
-func NumOf(d decimal.Decimal) Num { return Num(d.String()) }
+// NumOf formats d as a Num without exponent or trailing float artefacts:
+// d.String(), byte for byte. Decimals whose coefficient has at most 18
+// digits (every price, size and balance the simulator writes) are written
+// with integers; d.String() goes through math/big for every one.
+func NumOf(d decimal.Decimal) Num {
+	var buf [64]byte
+	if b, ok := appendSmallDecimal(buf[:0], d); ok {
+		return Num(b)
+	}
+	return Num(d.String())
+}
+
+// Bounds of appendSmallDecimal: an 18-digit coefficient with up to
+// maxSmallPlaces places or maxSmallZeros trailing zeros fits its buffer.
+const (
+	maxSmallDigits = 18
+	maxSmallPlaces = 40
+	maxSmallZeros  = 20
+)
+
+// appendSmallDecimal appends d as d.String() writes it (no exponent,
+// trailing zeros of the fraction trimmed), when its coefficient fits in
+// maxSmallDigits digits and its exponent is within the bounds above; false
+// otherwise, and when the decimal package's string options are not their
+// defaults (String then writes something else).
+func appendSmallDecimal(dst []byte, d decimal.Decimal) ([]byte, bool) {
+	exp := d.Exponent()
+	if exp < -maxSmallPlaces || exp > maxSmallZeros || !decimal.TrimTrailingZeros || decimal.UseScientificNotation ||
+		d.NumDigits() > maxSmallDigits {
+		return dst, false
+	}
+	c := d.CoefficientInt64()
+	if c == 0 {
+		return append(dst, '0'), true
+	}
+	if c < 0 {
+		dst = append(dst, '-')
+		c = -c
+	}
+	var digits [maxSmallDigits]byte
+	ds := strconv.AppendInt(digits[:0], c, 10)
+	if exp >= 0 {
+		dst = append(dst, ds...)
+		for range exp {
+			dst = append(dst, '0')
+		}
+		return dst, true
+	}
+	places := int(-exp)
+	intPart, lead, frac := ds, 0, ds[:0]
+	if len(ds) > places {
+		intPart, frac = ds[:len(ds)-places], ds[len(ds)-places:]
+	} else {
+		intPart, lead, frac = nil, places-len(ds), ds
+	}
+	for len(frac) > 0 && frac[len(frac)-1] == '0' {
+		frac = frac[:len(frac)-1]
+	}
+	if intPart == nil {
+		dst = append(dst, '0')
+	} else {
+		dst = append(dst, intPart...)
+	}
+	if len(frac) == 0 {
+		return dst, true
+	}
+	dst = append(dst, '.')
+	for range lead {
+		dst = append(dst, '0')
+	}
+	return append(dst, frac...), true
+}
 
 // Decimal parses n. An empty Num is zero.
 func (n Num) Decimal() (decimal.Decimal, error) {

@@ -135,6 +135,8 @@ type position struct {
 	marginMode exchange.MarginMode
 	cTime      time.Time
 	uTime      time.Time
+
+	parts positionParts // see Account.parts
 }
 
 func (a *Account) position(c *contract, long bool) *position {
@@ -218,30 +220,38 @@ func (p *position) unrealised(mark decimal.Decimal) decimal.Decimal {
 // of the margin coin: long avg - (margin+free)/size*(1-mmr), short
 // avg + (margin+free)/size*(1-mmr); never below zero. Documented in
 // docs/scenarios.md as an approximation: the simulator does not liquidate.
-func (p *position) liquidation(lev, mmr, free decimal.Decimal) decimal.Decimal {
+// pp are p's parts now (leverage and margin); the isolated price, which
+// does not depend on free, is kept in them.
+func (p *position) liquidation(pp *positionParts, mmr, free decimal.Decimal) decimal.Decimal {
 	if p.size.IsZero() {
 		return decimal.Zero
 	}
-	var liq decimal.Decimal
 	if p.marginMode == exchange.Isolated || free.IsNegative() {
-		f := one.Div(lev).Sub(mmr)
-		if p.long {
-			liq = p.avg.Mul(one.Sub(f))
-		} else {
-			liq = p.avg.Mul(one.Add(f))
+		if !pp.isolatedSet {
+			f := one.Div(pp.lev).Sub(mmr)
+			if p.long {
+				pp.isolated = p.roundLiquidation(p.avg.Mul(one.Sub(f)))
+			} else {
+				pp.isolated = p.roundLiquidation(p.avg.Mul(one.Add(f)))
+			}
+			pp.isolatedSet = true
 		}
-	} else {
-		cushion := p.margin(lev).Add(free).Mul(one.Sub(mmr))
-		if p.c.inverse {
-			cushion = cushion.Mul(p.avg)
-		}
-		per := cushion.DivRound(p.size, 12)
-		if p.long {
-			liq = p.avg.Sub(per)
-		} else {
-			liq = p.avg.Add(per)
-		}
+		return pp.isolated
 	}
+	cushion := pp.margin.Add(free).Mul(one.Sub(mmr))
+	if p.c.inverse {
+		cushion = cushion.Mul(p.avg)
+	}
+	per := cushion.DivRound(p.size, 12)
+	if p.long {
+		return p.roundLiquidation(p.avg.Sub(per))
+	}
+	return p.roundLiquidation(p.avg.Add(per))
+}
+
+// roundLiquidation is a liquidation price as records give it: never below
+// zero, at the contract's price places.
+func (p *position) roundLiquidation(liq decimal.Decimal) decimal.Decimal {
 	if liq.IsNegative() {
 		liq = decimal.Zero
 	}
@@ -265,10 +275,25 @@ func (f funds) available() decimal.Decimal {
 	return v
 }
 
-func (a *Account) funds(coin string) funds {
+// funds is the state of coin now, for the checks of new orders.
+func (a *Account) funds(coin string) funds { return a.fundsOf(coin, false) }
+
+// answerFunds is funds for the answers of the queries: the margins and
+// unrealised P&L of the positions come from their parts.
+func (a *Account) answerFunds(coin string) funds { return a.fundsOf(coin, true) }
+
+func (a *Account) fundsOf(coin string, answer bool) funds {
 	f := funds{balance: a.balance[coin]}
 	for _, p := range a.positions {
 		if p.c.marginCoin != coin {
+			continue
+		}
+		if answer {
+			pp := a.parts(p)
+			f.posMargin = f.posMargin.Add(pp.margin)
+			if u, ok := a.unrealisedNow(p, pp); ok {
+				f.unrealised = f.unrealised.Add(u)
+			}
 			continue
 		}
 		f.posMargin = f.posMargin.Add(p.margin(a.leverageOf(p.c.spec.Symbol)))

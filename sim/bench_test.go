@@ -117,3 +117,118 @@ func BenchmarkPollRound(b *testing.B) {
 		})
 	}
 }
+
+// quietDemo is the demo scenario with the walks' step stretched to 1000
+// hours: every tick of a benchmark is a quiet one, on which no price moves.
+func quietDemo() *sim.Scenario {
+	sc := sim.Demo()
+	for sym, p := range sc.Prices {
+		if p.RandomWalk != nil {
+			w := *p.RandomWalk
+			w.Step = 1000 * time.Hour
+			p.RandomWalk = &w
+			sc.Prices[sym] = p
+		}
+	}
+	return sc
+}
+
+// pollRig is the demo account of the poll benchmarks: a held BTCUSDT
+// position and two resting limit orders that the path does not reach.
+func pollRig(b *testing.B, sc *sim.Scenario) (*clock.Virtual, *sim.Account) {
+	b.Helper()
+	vc := clock.NewVirtual(sc.Clock.Start)
+	x, err := sim.New(sc, sim.Options{Clock: vc})
+	if err != nil {
+		b.Fatal(err)
+	}
+	a, _ := x.Account("demo-key")
+	for _, req := range []exchange.PlaceOrderRequest{
+		simtest.Order("BTCUSDT", exchange.Buy, exchange.Market, "0.01", ""),
+		simtest.Order("BTCUSDT", exchange.Buy, exchange.Limit, "0.01", "80000"),
+		simtest.Order("ETHUSDT", exchange.Sell, exchange.Limit, "0.1", "4000"),
+	} {
+		if _, err := a.PlaceOrder(ctx, req); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return vc, a
+}
+
+// BenchmarkAnswerVersion is what a backtest's pollers ask on a tick: the
+// clock moves one second and the five versioned parts are asked once each.
+// quiet-tick never sees a price move; demo-tick is the demo's walks, one
+// price step in ten ticks.
+func BenchmarkAnswerVersion(b *testing.B) {
+	ops := []exchange.Op{exchange.OpStockOrderBook, exchange.OpAllPositions, exchange.OpOrdersPending, exchange.OpStrategyOrders, exchange.OpAccounts}
+	for _, tc := range []struct {
+		name string
+		sc   func() *sim.Scenario
+	}{{"quiet-tick", quietDemo}, {"demo-tick", sim.Demo}} {
+		b.Run(tc.name, func(b *testing.B) {
+			vc, a := pollRig(b, tc.sc())
+			b.ReportAllocs()
+			for b.Loop() {
+				vc.Advance(time.Second)
+				for _, op := range ops {
+					if _, ok := a.AnswerVersion(ctx, op); !ok {
+						b.Fatalf("no version of %s", op)
+					}
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(ops)), "ns/version")
+		})
+	}
+}
+
+// BenchmarkPollRoundQuiet is BenchmarkPollRound's next-tick on ticks where
+// no price moves: the part of a backtest's ticks that should cost nothing.
+func BenchmarkPollRoundQuiet(b *testing.B) {
+	vc, a := pollRig(b, quietDemo())
+	pairs := []string{"TSLAUSDT", "NVDAUSDT", "AAPLUSDT"}
+	b.ReportAllocs()
+	for b.Loop() {
+		vc.Advance(time.Second)
+		for _, p := range pairs {
+			if _, err := a.StockOrderBook(ctx, exchange.StockOrderBookRequest{Symbol: p}); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if _, err := a.AllPositions(ctx, exchange.AllPositionsRequest{ProductType: exchange.USDTFutures}); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := a.PendingOrders(ctx, exchange.PendingOrdersRequest{ProductType: exchange.USDTFutures}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkPriceStepAnswers are the answers a price step recomputes, with a
+// BTCUSDT position held: every iteration moves the clock by the demo's
+// walk step (10 s), so each answer is computed afresh.
+func BenchmarkPriceStepAnswers(b *testing.B) {
+	for _, tc := range []struct {
+		name string
+		ask  func(a *sim.Account) error
+	}{
+		{"AllPositions", func(a *sim.Account) error {
+			_, err := a.AllPositions(ctx, exchange.AllPositionsRequest{ProductType: exchange.USDTFutures})
+			return err
+		}},
+		{"Accounts", func(a *sim.Account) error {
+			_, err := a.Accounts(ctx, exchange.AccountsRequest{ProductType: exchange.USDTFutures})
+			return err
+		}},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			vc, a := pollRig(b, sim.Demo())
+			b.ReportAllocs()
+			for b.Loop() {
+				vc.Advance(10 * time.Second)
+				if err := tc.ask(a); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

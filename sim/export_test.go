@@ -11,3 +11,18 @@ func (x *Exchange) SetMemo(on bool) {
 // FreshMarket builds the exchange's market again: its answers are computed
 // afresh, whatever the exchange's market has memoised.
 func (x *Exchange) FreshMarket() (Market, error) { return newMarket(x.sc, x.contracts) }
+
+// SetMatchSkip turns on or off the skipping of matching steps that cannot
+// fill anything, so that tests can compare runs with and without it.
+func (x *Exchange) SetMatchSkip(on bool) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.noMatchSkip = !on
+}
+
+// MatchSkips is how many matching steps were skipped so far.
+func (x *Exchange) MatchSkips() uint64 {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return x.matchSkips
+}

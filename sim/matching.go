@@ -2,7 +2,6 @@ package sim
 
 import (
 	"slices"
-	"time"
 
 	"github.com/shopspring/decimal"
 
@@ -14,6 +13,17 @@ import (
 // creation. Matching a step only looks at the front of each side.
 type restingBook struct {
 	buys, sells []*order
+
+	// gen counts the changes of the book: every order added or removed.
+	// Orders on the book are never changed in place (a modify cancels and
+	// places anew), so an unchanged gen is an unchanged book.
+	gen uint64
+	// settled says that the book, at gen settledGen, was matched with the
+	// contract open at the market epoch settledEpoch, and nothing on it
+	// crosses that price any more (see matchResting).
+	settled      bool
+	settledGen   uint64
+	settledEpoch int64
 }
 
 func (b *restingBook) side(buys bool) *[]*order {
@@ -38,9 +48,11 @@ func (b *restingBook) add(o *order) {
 		return 1
 	})
 	*s = slices.Insert(*s, i, o)
+	b.gen++
 }
 
 func (b *restingBook) remove(o *order) {
+	b.gen++
 	s := b.side(o.buys())
 	if len(*s) > 0 && (*s)[0] == o { // the common case: the best order filled
 		(*s)[0] = nil
@@ -60,21 +72,34 @@ func crosses(o *order, p decimal.Decimal) bool {
 	return p.GreaterThanOrEqual(o.price)
 }
 
-// matchResting fills the resting orders of c that the price at t crosses, as
+// matchResting fills the resting orders of c that the price now crosses, as
 // makers at their own price. Stock futures do not match while closed.
-func (x *Exchange) matchResting(c *contract, t time.Time) {
-	if len(c.book.buys) == 0 && len(c.book.sells) == 0 {
+//
+// Most steps nothing can fill: when the book was matched, open, at the same
+// market epoch (so at the same price) and has not changed since, every
+// order on it was left not crossing that price, and matching again would
+// find the same. Matching is skipped then; what it depends on besides the
+// book and the price (the clock, whether the contract is open) can only
+// stop a fill, never make one.
+func (x *Exchange) matchResting(c *contract) {
+	b := c.book
+	if len(b.buys) == 0 && len(b.sells) == 0 {
 		return
 	}
-	if !x.mkt.FuturesOpen(t, c.rwa) {
+	epoch := x.marketEpoch()
+	if b.settled && b.settledGen == b.gen && b.settledEpoch == epoch && !x.noMatchSkip {
+		x.matchSkips++
 		return
 	}
-	p, ok := x.mkt.PriceAt(c.spec.Symbol, t)
+	if !x.mkt.FuturesOpen(x.now, c.rwa) {
+		return
+	}
+	p, ok := x.mkt.PriceAt(c.spec.Symbol, x.now)
 	if !ok {
 		return
 	}
 	for _, buys := range []bool{true, false} {
-		side := c.book.side(buys)
+		side := b.side(buys)
 		for len(*side) > 0 && crosses((*side)[0], p) {
 			o := (*side)[0]
 			o.acct.execute(o, o.remaining(), o.price, true)
@@ -83,6 +108,9 @@ func (x *Exchange) matchResting(c *contract, t time.Time) {
 			}
 		}
 	}
+	// Each order the loop looked at left the book: what is on it now does
+	// not cross p.
+	b.settled, b.settledGen, b.settledEpoch = true, b.gen, epoch
 }
 
 // level is one parsed book level.

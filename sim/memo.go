@@ -110,24 +110,34 @@ func (x *Exchange) stateKey(prices, time bool) stateKey {
 	return k
 }
 
-// epocher is the optional Market method that makes price-derived answers
-// cheap to memoise; *market.Market has it.
-type epocher interface {
-	Epoch(t time.Time) int64
+// epochSpanner is the optional Market method that makes price-derived
+// answers cheap to memoise; *market.Market has it.
+type epochSpanner interface {
+	EpochSpan(t time.Time) (epoch int64, until time.Time)
 }
 
-// marketEpoch is the market's price epoch now; without Epoch every time is
-// its own epoch.
+// marketEpoch is the market's price epoch now; without EpochSpan every
+// time is its own epoch. The market's epoch holds over a span of time (a
+// walk's step, a held stretch of points): while now is in the span last
+// asked for, it is a comparison of times, not a walk over the paths.
 func (x *Exchange) marketEpoch() int64 {
-	if x.epochAt.Equal(x.now) && x.epochSet {
-		return x.epoch
+	ec := &x.epochCache
+	if ec.set && !x.now.Before(ec.from) && (ec.until.IsZero() || x.now.Before(ec.until)) {
+		return ec.epoch
 	}
-	e := x.now.UnixNano()
-	if m, ok := x.mkt.(epocher); ok {
-		e = m.Epoch(x.now)
+	e, until := x.now.UnixNano(), x.now.Add(time.Nanosecond)
+	if m, ok := x.mkt.(epochSpanner); ok {
+		e, until = m.EpochSpan(x.now)
 	}
-	x.epoch, x.epochAt, x.epochSet = e, x.now, true
+	*ec = epochCache{set: true, epoch: e, from: x.now, until: until}
 	return e
+}
+
+// epochCache is the market's epoch over [from, until) (until zero: from on).
+type epochCache struct {
+	set         bool
+	epoch       int64
+	from, until time.Time
 }
 
 // AnswerVersion returns what the answer of op depends on now, for any

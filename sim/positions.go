@@ -9,9 +9,55 @@ import (
 	"github.com/tickrules/tickrules/exchange"
 )
 
-func (a *Account) positionRecord(p *position) exchange.Position {
-	lev := a.leverageOf(p.c.spec.Symbol)
+// positionRecord is p's record; f are the funds of its margin coin now.
+// Only the mark, the unrealised P&L and the liquidation price are computed
+// here: the rest holds while the state does (see positionParts).
+func (a *Account) positionRecord(p *position, f funds) exchange.Position {
+	pp := a.parts(p)
 	mark, _ := a.x.price(p.c)
+	rec := pp.rec
+	rec.MarginMode, rec.PosMode = p.marginMode, a.mode[p.c.productType]
+	rec.MarkPrice = num(mark)
+	u, _ := a.unrealisedNow(p, pp) // zero without a price, as unrealised(zero) is
+	rec.UnrealizedPL = num(u.Round(8))
+	rec.LiquidationPrice = num(p.liquidation(pp, a.x.set.MaintenanceMarginRate, f.available()))
+	return rec
+}
+
+// positionParts are what a position's record and its coin's funds need
+// that does not depend on the price: computed once per state revision, so
+// that a price step recomputes only what moves with the price. Every change
+// of a position (or of the orders that hold it) bumps the revision before
+// it is made (see changed). Only the answers of the position and account
+// queries use the parts: they run after every change of their call (the
+// catch-up) and change nothing, so parts kept at a revision were computed
+// from the state of that revision. A Trader method might change the state
+// after reading it without a new revision: it must not use them.
+type positionParts struct {
+	rev    uint64
+	ok     bool
+	lev    decimal.Decimal
+	margin decimal.Decimal // p.margin(lev)
+	// isolated is the isolated liquidation price, once asked for.
+	isolated    decimal.Decimal
+	isolatedSet bool
+	// unrealised is the unrealised P&L at the market epoch unrealisedAt
+	// (the position's record and its coin's funds both need it).
+	unrealised   decimal.Decimal
+	unrealisedAt int64
+	unrealisedOK bool
+	// rec is the record without the fields positionRecord fills.
+	rec exchange.Position
+}
+
+// parts returns p's parts now: the kept ones while the state revision is
+// the same, new ones otherwise, and always new ones while memoising is off
+// (so that the memo's tests compare them with a fresh computation).
+func (a *Account) parts(p *position) *positionParts {
+	if pp := &p.parts; pp.ok && pp.rev == a.x.rev && !a.x.noMemo {
+		return pp
+	}
+	lev := a.leverageOf(p.c.spec.Symbol)
 	locked := decimal.Min(a.held(p.c, p.long, nil), p.size)
 	breakEven := p.avg
 	if p.size.IsPositive() && !p.c.inverse {
@@ -22,16 +68,20 @@ func (a *Account) positionRecord(p *position) exchange.Position {
 			breakEven = p.avg.Sub(perUnit)
 		}
 	}
-	return exchange.Position{
+	margin := p.margin(lev)
+	pp := positionParts{rev: a.x.rev, ok: true, lev: lev, margin: margin, rec: exchange.Position{
 		Symbol: p.c.spec.Symbol, MarginCoin: p.c.marginCoin, HoldSide: holdSide(p.long),
 		Total: num(p.size), Available: num(p.size.Sub(locked)), Locked: num(locked),
-		OpenPriceAvg: num(p.avg.Round(p.c.pricePlace + 4)), MarkPrice: num(mark),
-		LiquidationPrice: num(p.liquidation(lev, a.x.set.MaintenanceMarginRate, a.funds(p.c.marginCoin).available())),
-		Leverage:         num(lev), MarginMode: p.marginMode, PosMode: a.mode[p.c.productType],
-		UnrealizedPL: num(p.unrealised(mark).Round(8)), AchievedProfits: num(p.achieved.Round(8)),
-		MarginSize: num(p.margin(lev).Round(8)), BreakEvenPrice: num(breakEven.Round(p.c.pricePlace + 4)),
+		OpenPriceAvg: num(p.avg.Round(p.c.pricePlace + 4)),
+		Leverage:     num(lev), AchievedProfits: num(p.achieved.Round(8)),
+		MarginSize: num(margin.Round(8)), BreakEvenPrice: num(breakEven.Round(p.c.pricePlace + 4)),
 		CTime: exchange.MillisOf(p.cTime), UTime: exchange.MillisOf(p.uTime),
+	}}
+	if a.x.noMemo {
+		return &pp
 	}
+	p.parts = pp
+	return &p.parts
 }
 
 // AllPositions lists the open positions of a product type (GET all-position).
@@ -49,15 +99,49 @@ func (a *Account) AllPositions(ctx context.Context, req exchange.AllPositionsReq
 	})
 }
 
+// unrealisedNow is p's unrealised P&L now (pp are its parts now); false
+// when its contract has no price.
+func (a *Account) unrealisedNow(p *position, pp *positionParts) (decimal.Decimal, bool) {
+	epoch := a.x.marketEpoch()
+	if pp.unrealisedOK && pp.unrealisedAt == epoch {
+		return pp.unrealised, true
+	}
+	mark, ok := a.x.price(p.c)
+	if !ok {
+		return decimal.Zero, false
+	}
+	pp.unrealised, pp.unrealisedAt, pp.unrealisedOK = p.unrealised(mark), epoch, true
+	return pp.unrealised, true
+}
+
 // positionRecords are the records of the positions that match.
 func (a *Account) positionRecords(match func(*position) bool) []exchange.Position {
 	out := []exchange.Position{}
+	var fc coinFunds
 	for _, p := range a.positions {
 		if match(p) {
-			out = append(out, a.positionRecord(p))
+			out = append(out, a.positionRecord(p, fc.of(a, p.c.marginCoin)))
 		}
 	}
 	return out
+}
+
+// coinFunds are the funds of the margin coins one answer needs, each
+// computed once.
+type coinFunds struct {
+	coins []string
+	funds []funds
+}
+
+func (fc *coinFunds) of(a *Account, coin string) funds {
+	for i, c := range fc.coins {
+		if c == coin {
+			return fc.funds[i]
+		}
+	}
+	f := a.answerFunds(coin)
+	fc.coins, fc.funds = append(fc.coins, coin), append(fc.funds, f)
+	return f
 }
 
 // SinglePosition lists the open positions of one symbol (GET
@@ -112,12 +196,12 @@ func (a *Account) Accounts(ctx context.Context, req exchange.AccountsRequest) ([
 func (a *Account) accountRecords(pt exchange.ProductType) []exchange.Account {
 	out := []exchange.Account{}
 	for _, coin := range a.x.marginCoins(pt) {
-		f := a.funds(coin)
-		avail := f.available()
+		f := a.answerFunds(coin)
+		avail := num(f.available().Round(8))
 		out = append(out, exchange.Account{
-			MarginCoin: coin, Available: num(avail.Round(8)), Locked: num(f.orderMargin.Round(8)),
+			MarginCoin: coin, Available: avail, Locked: num(f.orderMargin.Round(8)),
 			AccountEquity: num(f.equity().Round(8)), UnrealizedPL: num(f.unrealised.Round(8)),
-			CrossedMaxAvailable: num(avail.Round(8)), IsolatedMaxAvailable: num(avail.Round(8)),
+			CrossedMaxAvailable: avail, IsolatedMaxAvailable: avail,
 			PosMode: a.mode[pt],
 		})
 	}

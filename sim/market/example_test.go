@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/shopspring/decimal"
+
 	"github.com/tickrules/tickrules/sim/market"
 )
 
@@ -29,4 +31,31 @@ func ExampleMarket_Session() {
 	// Sun 2026-03-15 20:00 ET: overnight, stock futures open: false
 	// Mon 2026-03-16 00:00 ET: overnight, stock futures open: true
 	// Mon 2026-03-16 09:30 ET: regular, stock futures open: true
+}
+
+// A caller that asks at increasing times keeps the epoch until the span
+// ends: a 10 s walk's epoch holds for the rest of its step; after the
+// scenario's end the walk holds its price, and the span never ends.
+func ExampleMarket_EpochSpan() {
+	start := time.Date(2026, 3, 9, 13, 0, 0, 0, time.UTC)
+	m, err := market.New(market.Options{
+		Start: start, End: start.Add(time.Minute),
+		Paths: map[string]market.PathSpec{"BTCUSDT": {RandomWalk: &market.WalkSpec{
+			Start: decimal.RequireFromString("91250.5"), Seed: 1, VolatilityBps: 3, Step: 10 * time.Second,
+		}}},
+	})
+	if err != nil {
+		panic(err)
+	}
+	for _, at := range []time.Time{start.Add(23 * time.Second), start.Add(2 * time.Minute)} {
+		epoch, until := m.EpochSpan(at)
+		if until.IsZero() {
+			fmt.Printf("at %s: epoch %s, forever\n", at.Format("15:04:05"), time.Unix(0, epoch).UTC().Format("15:04:05"))
+			continue
+		}
+		fmt.Printf("at %s: epoch %s until %s\n", at.Format("15:04:05"), time.Unix(0, epoch).UTC().Format("15:04:05"), until.Format("15:04:05"))
+	}
+	// Output:
+	// at 13:00:23: epoch 13:00:20 until 13:00:30
+	// at 13:02:00: epoch 13:01:00, forever
 }

@@ -78,18 +78,26 @@ func newPoints(pts []Point) (*points, error) {
 func (p *points) stepAt(t time.Time) step {
 	// i is the first point after t.
 	i := sort.Search(len(p.at0), func(i int) bool { return p.at0[i].After(t) })
+	var next time.Time // the first point after t, where the segment ends
+	if i < len(p.at0) {
+		next = p.at0[i]
+	}
 	switch {
 	case i == 0:
-		return step{}
+		return step{end: next}
 	case i == len(p.at0) || p.prices[i-1].Equal(p.prices[i]):
-		return step{seg: int64(i), start: p.at0[i-1]}
+		return step{seg: int64(i), start: p.at0[i-1], end: next}
 	}
 	sec := t.Truncate(time.Second)
 	start := sec
 	if start.Before(p.at0[i-1]) {
 		start = p.at0[i-1]
 	}
-	return step{seg: int64(i), sub: sec.Unix(), start: start, moving: true}
+	end := sec.Add(time.Second)
+	if next.Before(end) {
+		end = next
+	}
+	return step{seg: int64(i), sub: sec.Unix(), start: start, end: end, moving: true}
 }
 
 func (p *points) ticks(t time.Time, st step, tick decimal.Decimal) int64 {

@@ -20,6 +20,10 @@ type step struct {
 	// no beginning (a walk before its second step, a points path before its
 	// first point).
 	start time.Time
+	// end is when the next step begins (the step holds in [start, end));
+	// zero for a path's last step, which never ends. Callers use it to know
+	// how long an answer derived from the step holds without asking again.
+	end time.Time
 	// moving is true when the price may change within the step (a points
 	// path between two different prices, whose second only bounds how often
 	// the book's sizes are redrawn); false when it is the same at every
@@ -66,11 +70,33 @@ func (s step) epoch(t time.Time) int64 {
 // begins a new step at b in (t1, t2], its start at t2 is at least b, which
 // is after t1 and so after every start at t1.
 func (m *Market) Epoch(t time.Time) int64 {
-	e := int64(math.MinInt64)
-	for _, p := range m.paths {
-		e = max(e, p.stepAt(t).epoch(t))
-	}
+	e, _ := m.EpochSpan(t)
 	return e
+}
+
+// EpochSpan returns Epoch(t) and until, the earliest time after t at which
+// the epoch can change: the earliest end of the paths' steps at t, or the
+// next nanosecond while a points path interpolates (the epoch is then t
+// itself). Epoch is the same at every time in [t, until), so a caller that
+// asks at increasing times need not ask again before until. until is the
+// zero Time when no path ever moves again.
+//
+// Why the earliest end works: Epoch is the latest start among the paths'
+// steps; until no path begins a new step, every start stays the same.
+func (m *Market) EpochSpan(t time.Time) (epoch int64, until time.Time) {
+	epoch = math.MinInt64
+	for _, p := range m.paths {
+		st := p.stepAt(t)
+		epoch = max(epoch, st.epoch(t))
+		end := st.end
+		if st.moving {
+			end = t.Add(time.Nanosecond)
+		}
+		if !end.IsZero() && (until.IsZero() || end.Before(until)) {
+			until = end
+		}
+	}
+	return epoch, until
 }
 
 // bookTime is when the book of step st was drawn: its start, clamped to the

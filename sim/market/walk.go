@@ -89,15 +89,28 @@ func newWalk(spec WalkSpec, start, end time.Time) (*walk, error) {
 // after the scenario's end. A walk without volatility never moves: it has
 // one step.
 func (w *walk) stepAt(t time.Time) step {
-	if w.sigma == 0 || !t.After(w.origin) {
+	if w.sigma == 0 {
 		return step{}
 	}
-	i := min(int64(t.Sub(w.origin)/w.step), w.lastStep)
-	if i == 0 {
-		return step{}
+	i := int64(0)
+	if t.After(w.origin) {
+		i = min(int64(t.Sub(w.origin)/w.step), w.lastStep)
 	}
-	// i*step <= t-origin, so the product does not overflow.
-	return step{seg: i, start: w.origin.Add(time.Duration(i) * w.step)}
+	st := step{seg: i, end: w.stepStart(i + 1)}
+	if i > 0 {
+		// i*step <= t-origin, so the product does not overflow.
+		st.start = w.origin.Add(time.Duration(i) * w.step)
+	}
+	return st
+}
+
+// stepStart is when step i begins; zero when it never does (past the last
+// step, or beyond what a Duration from origin can say).
+func (w *walk) stepStart(i int64) time.Time {
+	if i > w.lastStep || i > math.MaxInt64/int64(w.step) {
+		return time.Time{}
+	}
+	return w.origin.Add(time.Duration(i) * w.step)
 }
 
 func (w *walk) ticks(_ time.Time, st step, tick decimal.Decimal) int64 {
