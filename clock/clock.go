@@ -71,6 +71,9 @@ func (v *Virtual) Set(t time.Time) {
 	if t.After(v.now) {
 		v.now = t
 	}
+	if len(v.waiters) == 0 { // the common case of a backtest's tick
+		return
+	}
 	sort.SliceStable(v.waiters, func(i, j int) bool { return v.waiters[i].at.Before(v.waiters[j].at) })
 	keep := v.waiters[:0]
 	for _, w := range v.waiters {

@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"go.uber.org/zap"
@@ -142,6 +143,18 @@ type Versioner interface {
 	Version(ctx context.Context, part Part, key string) (v [3]int64, ok bool)
 }
 
+// StillVersioner is a Versioner that can also say for how long its versions
+// hold: StillUntil returns a mark and a time before which (zero: never) no
+// Version changes while Mark still returns that mark; Mark changes with
+// every write (an order placed through the same venue). Mark must be
+// cheap: it is read every tick instead of asking Version of every part.
+// The simulator can say so (a backtest's reader).
+type StillVersioner interface {
+	Versioner
+	StillUntil(ctx context.Context) (mark uint64, until time.Time)
+	Mark() uint64
+}
+
 // Poller fetches the demanded parts at intervals that fit the rate limits
 // and keeps the latest answer of each; State builds one immutable State from
 // them. It is safe for concurrent use: Run polls while the engine takes
@@ -151,6 +164,15 @@ type Poller struct {
 	tasks     []*task
 	intervals [numParts]time.Duration // of the polled parts; 0 for the others
 	versioner Versioner               // opts.Reader, when it is one
+	still     StillVersioner          // opts.Reader, when it is one
+	// allFetched is set once every task has been fetched (FullyPolled).
+	allFetched atomic.Bool
+
+	// The last StillUntil promise, asked at stillAt; PollDue alone uses
+	// it (it is not safe to call concurrently with itself).
+	stillSet            bool
+	stillMark           uint64
+	stillAt, stillUntil time.Time
 
 	mu     sync.Mutex
 	states []exchange.MarketState
@@ -186,6 +208,7 @@ func NewPoller(opts PollerOptions) (*Poller, error) {
 	}
 	p := &Poller{opts: opts, in: BuildInput{Contracts: opts.Contracts}, rebuild: opts.RebuildEveryTick}
 	p.versioner, _ = opts.Reader.(Versioner)
+	p.still, _ = opts.Reader.(StillVersioner)
 	d := opts.Demand
 	for _, part := range d.Parts.Parts() {
 		var keys []string
@@ -280,6 +303,9 @@ func (p *Poller) Budget() map[exchange.Op]float64 {
 // rule may fire before that: after a restart, half a State could make a rule
 // look true.
 func (p *Poller) FullyPolled() bool {
+	if p.allFetched.Load() { // a task once fetched stays fetched
+		return true
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for _, t := range p.tasks {
@@ -287,6 +313,7 @@ func (p *Poller) FullyPolled() bool {
 			return false
 		}
 	}
+	p.allFetched.Store(true)
 	return true
 }
 
@@ -301,8 +328,9 @@ func (p *Poller) PollDue(ctx context.Context) error {
 	if exchange.PriorityFrom(ctx) != exchange.PriorityLow {
 		ctx = exchange.WithPriority(ctx, exchange.PriorityLow)
 	}
-	var dueBuf [16]*task
-	due := dueBuf[:0]
+	still := p.stillHolds(ctx, now)
+	var dueBuf, keptBuf [16]*task
+	due, kept := dueBuf[:0], keptBuf[:0]
 	p.mu.Lock()
 	for _, t := range p.tasks {
 		if !t.due.After(now) {
@@ -311,16 +339,20 @@ func (p *Poller) PollDue(ctx context.Context) error {
 	}
 	p.mu.Unlock()
 	for _, t := range due {
+		held := t.fetched && t.verOK
+		if still && held && !t.okAt.Before(p.stillAt) {
+			// Checked since the promise was made, which still holds.
+			kept = append(kept, t)
+			continue
+		}
 		var ver [3]int64
 		var verOK bool
 		if p.versioner != nil {
 			ver, verOK = p.versioner.Version(ctx, t.part, t.key)
 		}
-		if verOK && t.verOK && t.fetched && ver == t.ver {
+		if verOK && held && ver == t.ver {
 			// Nothing the answer depends on changed: it is the one held.
-			p.mu.Lock()
-			t.due, t.okAt = now.Add(t.interval), now
-			p.mu.Unlock()
+			kept = append(kept, t)
 			continue
 		}
 		var began time.Time
@@ -346,7 +378,31 @@ func (p *Poller) PollDue(ctx context.Context) error {
 			errs = append(errs, fmt.Errorf("poll %s %s: %w", t.part, t.key, err))
 		}
 	}
+	if len(kept) > 0 {
+		// A kept answer is as fresh as a fetch now.
+		p.mu.Lock()
+		for _, t := range kept {
+			t.due, t.okAt = now.Add(t.interval), now
+		}
+		p.mu.Unlock()
+	}
 	return errors.Join(errs...)
+}
+
+// stillHolds reports whether the reader's last StillUntil promise holds at
+// now. When it does not, it asks for a new one before this round checks
+// any version: a write after that moves the mark, so a promise can never
+// cover an answer fetched before a write it did not see.
+func (p *Poller) stillHolds(ctx context.Context, now time.Time) bool {
+	if p.still == nil {
+		return false
+	}
+	if p.stillSet && (p.stillUntil.IsZero() || now.Before(p.stillUntil)) && p.still.Mark() == p.stillMark {
+		return true
+	}
+	p.stillMark, p.stillUntil = p.still.StillUntil(ctx)
+	p.stillAt, p.stillSet = now, true
+	return false
 }
 
 // Run polls until ctx is done, waking when the next task is due.

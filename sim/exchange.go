@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -81,9 +82,9 @@ type Exchange struct {
 	tradeSeq uint64
 	modifies []*pendingModify // due in order of appearance time, then creation
 
-	rev        uint64     // state revision, see changed
-	noMemo     bool       // tests: answer every query afresh
-	epochCache epochCache // see marketEpoch
+	rev        atomic.Uint64 // state revision, see changed; read without the lock by Mark
+	noMemo     bool          // tests: answer every query afresh
+	epochCache epochCache    // see marketEpoch
 
 	// noMatchSkip (tests) matches every book at every step; matchSkips
 	// counts the steps matchResting skipped, so tests can tell it did.

@@ -95,12 +95,12 @@ func (x *Exchange) lockWrite() {
 // changes that also happen while matching catches up with the clock: an
 // order admitted, filled or made final, a modify applied. Calling it once
 // too often only costs a recomputation.
-func (x *Exchange) changed() { x.rev++ }
+func (x *Exchange) changed() { x.rev.Add(1) }
 
 // stateKey is the key of an answer that depends on the exchange's state,
 // and also on prices and on the time when asked.
 func (x *Exchange) stateKey(prices, time bool) stateKey {
-	k := stateKey{rev: x.rev}
+	k := stateKey{rev: x.rev.Load()}
 	if prices {
 		k.epoch = x.marketEpoch()
 	}
@@ -168,4 +168,43 @@ func (a *Account) AnswerVersion(ctx context.Context, op exchange.Op) (v [3]int64
 		return v, false
 	}
 	return [3]int64{int64(k.rev), k.epoch, k.now}, true
+}
+
+// StillUntil returns the exchange's state mark (see Mark) and a time until
+// which no AnswerVersion changes as long as Mark still returns mark: the
+// market's epoch holds, no asynchronous modify falls due and matching has
+// nothing it could fill (no book of resting orders is unsettled). A zero
+// until means never; until is just after now when nothing is promised (the
+// time itself is part of a version, or memoising is off). A backtest's
+// pollers ask it once and then, tick after tick, only read Mark.
+func (a *Account) StillUntil(ctx context.Context) (mark uint64, until time.Time) {
+	a.x.lock()
+	defer a.x.mu.Unlock()
+	return a.x.rev.Load(), a.x.stillUntil()
+}
+
+// Mark is the exchange's state revision: it changes with every change of
+// an account, an order, a position or a balance. It takes no lock and does
+// not catch up with the clock.
+func (a *Account) Mark() uint64 { return a.x.rev.Load() }
+
+func (x *Exchange) stillUntil() time.Time {
+	none := x.now.Add(time.Nanosecond)
+	if x.noMemo || x.faults.VisibilityDelay > 0 {
+		return none
+	}
+	epoch := x.marketEpoch()
+	for _, c := range x.contracts {
+		b := c.book
+		if (len(b.buys) > 0 || len(b.sells) > 0) && !(b.settled && b.settledGen == b.gen && b.settledEpoch == epoch) {
+			return none // a fill can come with the open, at an unchanged price
+		}
+	}
+	until := x.epochCache.until
+	for _, m := range x.modifies {
+		if until.IsZero() || m.due.Before(until) {
+			until = m.due
+		}
+	}
+	return until
 }

@@ -54,7 +54,7 @@ type positionParts struct {
 // the same, new ones otherwise, and always new ones while memoising is off
 // (so that the memo's tests compare them with a fresh computation).
 func (a *Account) parts(p *position) *positionParts {
-	if pp := &p.parts; pp.ok && pp.rev == a.x.rev && !a.x.noMemo {
+	if pp := &p.parts; pp.ok && pp.rev == a.x.rev.Load() && !a.x.noMemo {
 		return pp
 	}
 	lev := a.leverageOf(p.c.spec.Symbol)
@@ -69,7 +69,7 @@ func (a *Account) parts(p *position) *positionParts {
 		}
 	}
 	margin := p.margin(lev)
-	pp := positionParts{rev: a.x.rev, ok: true, lev: lev, margin: margin, rec: exchange.Position{
+	pp := positionParts{rev: a.x.rev.Load(), ok: true, lev: lev, margin: margin, rec: exchange.Position{
 		Symbol: p.c.spec.Symbol, MarginCoin: p.c.marginCoin, HoldSide: holdSide(p.long),
 		Total: num(p.size), Available: num(p.size.Sub(locked)), Locked: num(locked),
 		OpenPriceAvg: num(p.avg.Round(p.c.pricePlace + 4)),

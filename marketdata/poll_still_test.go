@@ -1,0 +1,174 @@
+package marketdata
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/tickrules/tickrules/clock"
+	"github.com/tickrules/tickrules/exchange"
+)
+
+// stillReader versions its answers like the simulator: each part has a
+// version the test moves, and StillUntil promises versions until a time the
+// test sets, while the mark (moved by writes) stays.
+type stillReader struct {
+	*countingReader
+	mu        sync.Mutex
+	versions  map[Part]int64
+	mark      uint64
+	until     time.Time
+	asked     map[Part]int // Version calls
+	stillAsks int
+}
+
+func (r *stillReader) Version(_ context.Context, part Part, _ string) ([3]int64, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.asked[part]++
+	return [3]int64{r.versions[part], int64(r.mark)}, true
+}
+
+func (r *stillReader) StillUntil(context.Context) (uint64, time.Time) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.stillAsks++
+	return r.mark, r.until
+}
+
+func (r *stillReader) Mark() uint64 {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.mark
+}
+
+// plainVersioner is stillReader as a plain Versioner: its StillUntil has
+// another signature, so it is no StillVersioner.
+type plainVersioner struct{ *stillReader }
+
+func (plainVersioner) StillUntil() {}
+
+// TestPollerKeepsAnswersWhileStill: a versioned answer is fetched again
+// only when its version moves; while the reader's promise holds, versions
+// are not even asked; a write (the mark) or the end of the promise brings
+// the checks back, and an answer checked before the promise was made is
+// checked again.
+func TestPollerKeepsAnswersWhileStill(t *testing.T) {
+	for _, promise := range []bool{true, false} {
+		r := &stillReader{countingReader: newCountingReader(), versions: map[Part]int64{}, asked: map[Part]int{}}
+		start := pollStart
+		r.until = start.Add(10 * time.Second)
+		v := clock.NewVirtual(start)
+		var reader Reader = r
+		if !promise {
+			reader = plainVersioner{r}
+		}
+		p, err := NewPoller(PollerOptions{Reader: reader, Clock: v, Demand: Demand{
+			Parts:        PartSet(0).Add(PartPositions).Add(PartBalances),
+			ProductTypes: []exchange.ProductType{exchange.USDTFutures},
+		}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		poll := func() {
+			t.Helper()
+			if err := p.PollDue(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			v.Advance(time.Second)
+		}
+		fetches := func() int { return r.count(exchange.OpAllPositions) }
+		asked := func() int {
+			r.mu.Lock()
+			defer r.mu.Unlock()
+			return r.asked[PartPositions]
+		}
+		// 0 s: the first poll fetches everything, with its version.
+		poll()
+		if fetches() != 1 || asked() != 1 {
+			t.Fatalf("promise=%v: first poll fetched %d, asked %d", promise, fetches(), asked())
+		}
+		// 1-4 s: nothing moves.
+		for range 4 {
+			poll()
+		}
+		wantAsked := 5
+		if promise {
+			wantAsked = 1 // the promise was made at 0 s before the first check
+		}
+		if fetches() != 1 || asked() != wantAsked {
+			t.Fatalf("promise=%v: quiet seconds fetched %d (want 1), asked %d (want %d)", promise, fetches(), asked(), wantAsked)
+		}
+		// 5 s: a write moves the mark and the version.
+		r.mu.Lock()
+		r.mark++
+		r.versions[PartPositions]++
+		r.mu.Unlock()
+		poll()
+		if fetches() != 2 {
+			t.Fatalf("promise=%v: a write was not fetched (%d fetches)", promise, fetches())
+		}
+		// 6-9 s: still again; 10 s: the promise ends and the version moved
+		// with the price, without a write.
+		for range 4 {
+			poll()
+		}
+		r.mu.Lock()
+		r.versions[PartPositions]++
+		r.until = start.Add(time.Hour)
+		r.mu.Unlock()
+		poll()
+		if fetches() != 3 {
+			t.Fatalf("promise=%v: a version moved at the end of the promise but was not fetched (%d fetches)", promise, fetches())
+		}
+		if promise && r.stillAsks < 3 {
+			t.Errorf("StillUntil asked %d times, want a new promise at the start, after the write and at its end", r.stillAsks)
+		}
+		// The balances (every 5 s, at 0, 5 and 10 s) were each time
+		// checked before the promise of the moment: their versions were
+		// asked every time, and moved once, with the write.
+		if n := r.count(exchange.OpAccounts); n != 2 {
+			t.Errorf("promise=%v: balances fetched %d times, want 2", promise, n)
+		}
+		r.mu.Lock()
+		balancesAsked := r.asked[PartBalances]
+		r.mu.Unlock()
+		if balancesAsked != 3 {
+			t.Errorf("promise=%v: balances' version asked %d times", promise, balancesAsked)
+		}
+	}
+}
+
+// TestPollerChecksWhatThePromiseDidNotSee: an answer last checked before
+// the promise was made may have moved in between, so it is checked once
+// when next due, even while the promise holds.
+func TestPollerChecksWhatThePromiseDidNotSee(t *testing.T) {
+	r := &stillReader{countingReader: newCountingReader(), versions: map[Part]int64{}, asked: map[Part]int{}}
+	r.until = pollStart.Add(time.Second) // the first promise ends at 1 s
+	v := clock.NewVirtual(pollStart)
+	p, err := NewPoller(PollerOptions{Reader: r, Clock: v, Demand: Demand{
+		Parts:        PartSet(0).Add(PartPositions).Add(PartBalances),
+		ProductTypes: []exchange.ProductType{exchange.USDTFutures},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for s := range 7 {
+		if s == 1 {
+			// Between 0 and 1 s the balances' version moved (a price),
+			// then a promise is made at 1 s, when they are not due.
+			r.mu.Lock()
+			r.versions[PartBalances]++
+			r.until = pollStart.Add(time.Hour)
+			r.mu.Unlock()
+		}
+		if err := p.PollDue(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		v.Advance(time.Second)
+	}
+	if n := r.count(exchange.OpAccounts); n != 2 {
+		t.Fatalf("balances fetched %d times, want 2: the move before the promise was missed", n)
+	}
+}
