@@ -142,9 +142,10 @@ func newRunner(ctx context.Context, opts Options) (*runner, error) {
 		rep: &Report{Version: ReportVersion, Source: opts.Source, From: stamp(opts.From), To: stamp(opts.To), Step: opts.Step.String(),
 			Firings: []Firing{}, Orders: []Order{}, Fills: []Fill{}, Positions: []PositionsAt{}, Equity: []EquityPoint{},
 			Prices: []PriceSeries{}, Sessions: []SessionBand{}}}
-	// The plain account, as a live exchange is read, when every State is to
-	// be built afresh: the reports of both ways are compared in tests.
-	var reader marketdata.Reader = acct
+	// The account as a live exchange is read (textReader) when every State
+	// is to be built afresh, or when its market has no books in numbers (a
+	// recording): the reports of both ways are compared in tests.
+	var reader marketdata.Reader = textReader{acct}
 	if acct.HasBookNumbers() && !opts.EvaluateEveryTick {
 		reader = newNumericReader(acct)
 	}

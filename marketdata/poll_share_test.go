@@ -70,7 +70,7 @@ func TestPollerSharesUnchangedData(t *testing.T) {
 	}{{"strings decoded anew", false}, {"numbers handed back", true}} {
 		t.Run(tc.name, func(t *testing.T) {
 			br := &bookReader{countingReader: newCountingReader(), bid: "250.00",
-				nums: &NumericBook{Bids: []BookLevel{{250, 7}, {249.5, 3}}, Asks: []BookLevel{{250.1, 5}, {250.3, 9}}, TS: exchange.MillisOf(pollStart)}}
+				nums: &NumericBook{Bids: []BookLevel{{Price: 250, Size: 7}, {Price: 249.5, Size: 3}}, Asks: []BookLevel{{Price: 250.1, Size: 5}, {Price: 250.3, Size: 9}}, TS: exchange.MillisOf(pollStart)}}
 			var r Reader = br
 			if tc.numeric {
 				r = numericBookReader{br}
@@ -96,7 +96,7 @@ func TestPollerSharesUnchangedData(t *testing.T) {
 
 			br.mu.Lock()
 			br.bid = "250.05"
-			br.nums = &NumericBook{Bids: []BookLevel{{250.05, 7}, {249.5, 3}}, Asks: br.nums.Asks, TS: br.nums.TS}
+			br.nums = &NumericBook{Bids: []BookLevel{{Price: 250.05, Size: 7}, {Price: 249.5, Size: 3}}, Asks: br.nums.Asks, TS: br.nums.TS}
 			br.mu.Unlock()
 			third := tick(t, p, v)
 			if third.SameData(second) {
@@ -135,8 +135,8 @@ func TestNumericBookEqualsParsed(t *testing.T) {
 	fromStrings := build(t, in)
 	in.Books[0].Levels = &NumericBook{
 		// Out of order like the strings fixture: the builder must sort a copy.
-		Bids: []BookLevel{{249.80, 50}, {249.90, 30}, {249.00, 100}},
-		Asks: []BookLevel{{250.10, 10}, {251.00, 100}, {250.30, 20}},
+		Bids: []BookLevel{{Price: 249.80, Size: 50}, {Price: 249.90, Size: 30}, {Price: 249.00, Size: 100}},
+		Asks: []BookLevel{{Price: 250.10, Size: 10}, {Price: 251.00, Size: 100}, {Price: 250.30, Size: 20}},
 		TS:   in.Books[0].Book.TS,
 	}
 	shared := slicesOf(in.Books[0].Levels)
@@ -161,8 +161,8 @@ func slicesOf(nb *NumericBook) [][]BookLevel {
 func TestNumericBookDepthOnDemand(t *testing.T) {
 	in := fullInput()
 	whole := &NumericBook{
-		Bids: []BookLevel{{249.90, 30}, {249.80, 50}, {249.00, 100}},
-		Asks: []BookLevel{{250.10, 10}, {250.30, 20}, {251.00, 100}},
+		Bids: []BookLevel{{Price: 249.90, Size: 30}, {Price: 249.80, Size: 50}, {Price: 249.00, Size: 100}},
+		Asks: []BookLevel{{Price: 250.10, Size: 10}, {Price: 250.30, Size: 20}, {Price: 251.00, Size: 100}},
 		TS:   in.Books[0].Book.TS,
 	}
 	in.Books[0].Book, in.Books[0].Levels = exchange.StockOrderBook{}, whole

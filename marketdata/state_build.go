@@ -33,16 +33,9 @@ type BookInput struct {
 }
 
 // NumericBook is an order book in numbers, as a NumericBookReader hands it
-// over: each number is the float64 that parsing the exchange's decimal
-// string would give, so a State built from it equals one built from Book.
-// With Depth set, Bids and Asks hold only the best level of each side, and
-// Depth returns every level when a rule first reads the depth (so that a
-// book nobody reads deeply is never drawn deeply).
-type NumericBook struct {
-	Bids, Asks []BookLevel
-	TS         exchange.Millis
-	Depth      func() (bids, asks []BookLevel)
-}
+// over (see exchange.BookNumbers): a State built from it equals one built
+// from the decimal text.
+type NumericBook = exchange.BookNumbers
 
 // FillsInput is one fetch of the platform fills of a stock pair.
 type FillsInput struct {

@@ -64,7 +64,7 @@ func (p *numParser) levels(side string, ls []exchange.PriceLevel) []BookLevel {
 			p.err = fmt.Errorf("%s[%d]: invalid level [%q, %q]", side, i, string(l.Price()), string(l.Size()))
 			return nil
 		}
-		out = append(out, BookLevel{price, size})
+		out = append(out, BookLevel{Price: price, Size: size})
 	}
 	return out
 }

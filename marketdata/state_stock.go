@@ -71,7 +71,7 @@ func (s *Stock) depth() (bids, asks []BookLevel) {
 
 // BookLevel is one level of an order book in numbers: a price in quote coin
 // and the size in shares there.
-type BookLevel struct{ Price, Size float64 }
+type BookLevel = exchange.LevelNumbers
 
 var (
 	two         = decimal.NewFromInt(2)

@@ -170,7 +170,7 @@ const (
 
 // Level is one level of a synthetic book in numbers: Price and Size are
 // the float64 values that parsing the level's decimal text gives.
-type Level struct{ Price, Size float64 }
+type Level = exchange.LevelNumbers
 
 // drawnBook is the synthetic book of one step of an instrument at one
 // price (a moving step's price may change within it). Only the best level
@@ -394,11 +394,7 @@ func (m *Market) StockOrderBook(symbol string, t time.Time) (exchange.StockOrder
 // of each side at once (Bids and Asks, empty when the side is), and every
 // level when Depth is called, drawn then, once per price step. The slices
 // are shared and read-only.
-type BookNumbers struct {
-	Bids, Asks []Level
-	TS         exchange.Millis
-	Depth      func() (bids, asks []Level)
-}
+type BookNumbers = exchange.BookNumbers
 
 // StockBookNumbers is StockOrderBook in numbers: the same levels, with no
 // decimal text written. Asked again within the same step, it returns the

@@ -183,12 +183,19 @@ func (m *Market) FuturesOpen(t time.Time, isRwa bool) bool {
 }
 
 // States returns the states response at t: the US market, its daylight type
-// at t and the four sessions in Eastern time.
+// at t and the four sessions in Eastern time. The caller owns the answer:
+// it is a copy of one written once.
 func (m *Market) States(t time.Time) []exchange.MarketState {
-	daylight := exchange.Standard
+	s := m.states[0][0]
 	if IsDST(t) {
-		daylight = exchange.DST
+		s = m.states[1][0]
 	}
+	s.StateList = slices.Clone(s.StateList)
+	return []exchange.MarketState{s}
+}
+
+// marketStates is the answer of States in daylight.
+func marketStates(daylight exchange.DaylightType) []exchange.MarketState {
 	list := make([]exchange.SessionWindow, 0, len(usSessions))
 	for _, w := range usSessions[1:] {
 		list = append(list, sessionWindow(w))

@@ -58,6 +58,9 @@ type Market struct {
 	pairs       []*stockPair // scenario order
 	pairBySym   map[string]*stockPair
 	cal         calendar
+	// states are the two answers of States (standard time, daylight
+	// saving), written once: pollers ask every minute. States copies them.
+	states [2][]exchange.MarketState
 }
 
 // instrument is a symbol whose price, book and fills the market can tell.
@@ -142,6 +145,7 @@ func New(opts Options) (*Market, error) {
 		return nil, err
 	}
 	m.cal = cal
+	m.states = [2][]exchange.MarketState{marketStates(exchange.Standard), marketStates(exchange.DST)}
 	if !opts.End.IsZero() && opts.End.Before(opts.Start) {
 		return nil, fmt.Errorf("market: end %s before start %s", opts.End, opts.Start)
 	}
