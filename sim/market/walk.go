@@ -40,10 +40,24 @@ type walk struct {
 
 	mu         sync.Mutex
 	blockStart []float64 // sum of the shocks of all blocks before block b
+	// cur is where the last draw stopped: walks are asked about step after
+	// step, so the next step's price is one more shock, not a block's
+	// generator drawn again from its start.
+	cur walkCursor
 
 	// last is the price of the last step asked about: pollers ask about the
 	// same step many times, and drawing it costs up to walkBlock-1 normals.
 	last atomic.Pointer[walkPrice]
+}
+
+// walkCursor is the state of block b's generator after its first k
+// shocks, whose sum, with every block before b, is sum.
+type walkCursor struct {
+	rng  *rand.Rand
+	b    int64
+	k    int
+	sum  float64
+	used bool
 }
 
 // walkPrice is the price of step i.
@@ -175,22 +189,33 @@ func (w *walk) priceAt(i int64) float64 {
 	if last := w.last.Load(); last != nil && last.i == i {
 		return last.price
 	}
-	b, k := i/walkBlock, int(i%walkBlock)
-	sum := w.sumBefore(b)
-	r := w.block(b)
-	for range k {
-		sum += r.NormFloat64()
-	}
+	sum := w.shocksBefore(i)
 	p := w.start * math.Exp(w.sigma*sum)
 	w.last.Store(&walkPrice{i: i, price: p})
 	return p
 }
 
-// sumBefore returns the sum of the shocks of blocks 0..b-1, extending the
-// cache as far as needed.
-func (w *walk) sumBefore(b int64) float64 {
+// shocksBefore returns the sum of the shocks of steps 0..i-1: from the
+// cursor when i is later in its block, else from the start of i's block.
+// The shocks are added in the same order either way, so the sum is the
+// same to the bit.
+func (w *walk) shocksBefore(i int64) float64 {
+	b, k := i/walkBlock, int(i%walkBlock)
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	c := &w.cur
+	if !c.used || c.b != b || c.k > k {
+		*c = walkCursor{rng: w.block(b), b: b, sum: w.sumBefore(b), used: true}
+	}
+	for ; c.k < k; c.k++ {
+		c.sum += c.rng.NormFloat64()
+	}
+	return c.sum
+}
+
+// sumBefore returns the sum of the shocks of blocks 0..b-1, extending the
+// cache as far as needed. The caller holds w.mu.
+func (w *walk) sumBefore(b int64) float64 {
 	for int64(len(w.blockStart)) <= b {
 		n := int64(len(w.blockStart)) - 1
 		sum := w.blockStart[n]

@@ -52,6 +52,28 @@ func TestWalkIndependentOfQueryOrder(t *testing.T) {
 	}
 }
 
+// TestWalkStepByStep asks second after second, as pollers do (each price
+// one more shock from where the last stopped), and backwards (each price
+// drawn from its block's start): the prices agree to the bit.
+func TestWalkStepByStep(t *testing.T) {
+	start := utc("2026-03-09T00:00:00Z").Add(37 * time.Second)
+	const n = 3*walkBlock + 5
+	forward, backward := walkMarket(t, 42, time.Time{}), walkMarket(t, 42, time.Time{})
+	want := make([]decimal.Decimal, n)
+	for i := range n {
+		want[i], _ = forward.PriceAt("W", start.Add(time.Duration(i)*time.Second))
+	}
+	for i := n - 1; i >= 0; i-- {
+		got, _ := backward.PriceAt("W", start.Add(time.Duration(i)*time.Second))
+		if !got.Equal(want[i]) {
+			t.Fatalf("second %d: backwards %s, forwards %s", i, got, want[i])
+		}
+	}
+	if want[0].Equal(want[n-1]) && want[1].Equal(want[n-2]) {
+		t.Fatal("the walk did not move: the test compares nothing")
+	}
+}
+
 func TestWalkSeeds(t *testing.T) {
 	at := utc("2026-03-09T05:00:00Z")
 	a, _ := walkMarket(t, 1, time.Time{}).PriceAt("W", at)
