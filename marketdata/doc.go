@@ -16,7 +16,7 @@
 //     error that wraps ErrMissingData and says what is missing. A position
 //     that is known to be flat is not missing: its size is 0 when the
 //     positions of its product type were fetched.
-//   - Each part records when it was fetched (State.Parts and the per-object
+//   - Each part records when it was fetched (State.Part and the per-object
 //     times), so the engine can refuse to act on stale data.
 //
 // The field tables (Objects) document every field with its type and unit; the

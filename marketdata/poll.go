@@ -184,8 +184,9 @@ type Poller struct {
 	gen, lastGen uint64
 	last         *State
 	lastErr      error
-	lastMarket   bool // whether last knew the market session
-	rebuild      bool // PollerOptions.RebuildEveryTick, as last set
+	lastMarket   bool        // whether last knew the market session
+	rebuild      bool        // PollerOptions.RebuildEveryTick, as last set
+	slab         []stateSlot // the next States that share their data
 	session      SessionCache
 }
 
@@ -669,7 +670,11 @@ func (p *Poller) State(now time.Time) (*State, error) {
 		if haveMkt {
 			m = &mkt
 		}
-		st, err = p.last.advance(now, m)
+		if len(p.slab) == 0 {
+			p.slab = make([]stateSlot, stateSlab)
+		}
+		st, err = p.last.advance(&p.slab[0], now, m)
+		p.slab = p.slab[1:]
 		err = errors.Join(err, p.lastErr)
 	} else {
 		in := p.in
@@ -699,8 +704,8 @@ func (p *Poller) pollTimes(st *State) {
 		}
 	}
 	for part, at := range oldest {
-		if Part(part) != PartMarket && st.Parts[part].Fetched && !at.IsZero() {
-			st.Parts[part].At = at
+		if Part(part) != PartMarket && st.Fetched(Part(part)) && !at.IsZero() {
+			st.setPart(Part(part), at)
 		}
 	}
 }
@@ -716,8 +721,7 @@ func (p *Poller) Stale(st *State, parts PartSet) (Part, bool) {
 		if iv == 0 {
 			return part, true // read but never polled: a bug in the demand
 		}
-		ps := st.Parts[part]
-		if !ps.Fetched || st.Now.Sub(ps.At) > StaleAfter*iv {
+		if !st.Fetched(part) || st.age[part] > StaleAfter*iv {
 			return part, true
 		}
 	}

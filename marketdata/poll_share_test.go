@@ -85,7 +85,7 @@ func TestPollerSharesUnchangedData(t *testing.T) {
 			if !second.Now.Equal(v.Now()) || second.Now.Equal(first.Now) {
 				t.Errorf("the shared State is at %s, the tick at %s", second.Now, v.Now())
 			}
-			if at := second.Parts[PartStockBook].At; !at.Equal(v.Now()) {
+			if at := second.Part(PartStockBook).At; !at.Equal(v.Now()) {
 				t.Errorf("stock_book fetched at %s, want the poll that just confirmed it (%s)", at, v.Now())
 			}
 			m1, _ := first.Market(0)

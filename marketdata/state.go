@@ -205,8 +205,11 @@ type scope struct {
 type State struct {
 	// Now is the time of the tick, from the engine's clock.
 	Now time.Time
-	// Parts says which parts were fetched and when.
-	Parts [numParts]PartStatus
+	// fetched are the parts fetched, and age how long before Now each was
+	// last polled (Part gives both): a duration is a third of a time's
+	// size, and a State is made every tick.
+	fetched PartSet
+	age     [numParts]time.Duration
 
 	eastern time.Time // Now in US Eastern time
 	market  *Market
@@ -266,7 +269,21 @@ func (s *State) SameSession(o *State) bool {
 }
 
 // Fetched reports whether part p was fetched.
-func (s *State) Fetched(p Part) bool { return p < numParts && s.Parts[p].Fetched }
+func (s *State) Fetched(p Part) bool { return p < numParts && s.fetched.Has(p) }
+
+// Part says whether part p was fetched and when it was last polled.
+func (s *State) Part(p Part) PartStatus {
+	if !s.Fetched(p) {
+		return PartStatus{}
+	}
+	return PartStatus{Fetched: true, At: s.Now.Add(-s.age[p])}
+}
+
+// setPart records that part p was last polled at.
+func (s *State) setPart(p Part, at time.Time) {
+	s.fetched = s.fetched.Add(p)
+	s.age[p] = s.Now.Sub(at)
+}
 
 // Market returns the market session. need is NeedSessionOpen for the fields
 // that only have a value while a session is in progress.

@@ -53,7 +53,7 @@ func (s *State) Balance(coin string) (*Balance, error) {
 			return b, nil
 		}
 	}
-	if !s.Parts[PartBalances].Fetched {
+	if !s.Fetched(PartBalances) {
 		return nil, missing("balance "+coin, "no accounts were fetched")
 	}
 	return nil, missing("balance "+coin, "no fetched account has this margin coin")
@@ -80,7 +80,7 @@ func (s *State) DiscountTiers(coin string) ([]*DiscountTier, error) {
 	if ts, ok := s.discounts[coin]; ok {
 		return ts, nil
 	}
-	if !s.Parts[PartDiscount].Fetched {
+	if !s.Fetched(PartDiscount) {
 		return nil, missing("discount tiers of "+coin, "the discount tiers were not fetched")
 	}
 	return nil, missing("discount tiers of "+coin, "the exchange lists no tiers for this coin")
@@ -138,7 +138,7 @@ func newSpotRecord(w *exchange.SpotRecord, now time.Time) (*SpotRecord, error) {
 
 // SpotRecords returns the fetched spot records, newest first.
 func (s *State) SpotRecords() ([]*SpotRecord, error) {
-	if !s.Parts[PartSpotRecords].Fetched {
+	if !s.Fetched(PartSpotRecords) {
 		return nil, missing("spot records", "the spot records were not fetched")
 	}
 	return s.spotRecords, nil

@@ -43,7 +43,7 @@ type Position struct {
 
 	// At is when the positions of this product type were fetched with this
 	// answer; a later poll that brought the same answer does not move it
-	// (State.Parts has the time of the latest poll).
+	// (State.Part has the time of the latest poll).
 	At time.Time
 
 	have Need
@@ -200,7 +200,7 @@ func (s *State) flatPosition(symbol, side string, pt exchange.ProductType, at ti
 // Positions returns every open position (each side separately, never the
 // derived net ones), or an error when no positions were fetched.
 func (s *State) Positions() ([]*Position, error) {
-	if !s.Parts[PartPositions].Fetched {
+	if !s.Fetched(PartPositions) {
 		return nil, missing("positions", "no positions were fetched")
 	}
 	return s.positions, nil

@@ -353,7 +353,7 @@ func TestParts(t *testing.T) {
 			t.Errorf("part %s not fetched", p)
 		}
 	}
-	if got := s.Parts[PartStockInfo].At; !got.Equal(now.Add(-time.Minute)) {
+	if got := s.Part(PartStockInfo).At; !got.Equal(now.Add(-time.Minute)) {
 		t.Errorf("stock info fetched at %v", got)
 	}
 	empty := build(t, BuildInput{Now: now})
