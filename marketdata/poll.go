@@ -619,22 +619,16 @@ func find[T any](xs []T, match func(T) bool) (T, bool) {
 }
 
 // replace returns xs with the element matching same replaced by x (or x
-// appended). The old slice is not modified: States built earlier share it.
+// appended), in place: NewState keeps nothing of its input's slices (it
+// copies what it keeps), so no State built earlier sees the change.
 func replace[T any](xs []T, x T, same func(T) bool) []T {
-	out := make([]T, 0, len(xs)+1)
-	done := false
-	for _, old := range xs {
-		if same(old) {
-			out = append(out, x)
-			done = true
-			continue
+	for i := range xs {
+		if same(xs[i]) {
+			xs[i] = x
+			return xs
 		}
-		out = append(out, old)
 	}
-	if !done {
-		out = append(out, x)
-	}
-	return out
+	return append(xs, x)
 }
 
 // SetRebuildEveryTick switches PollerOptions.RebuildEveryTick: the engine

@@ -96,7 +96,8 @@ type BuildOptions struct {
 }
 
 // NewState builds the State of one tick. Derived values are computed here,
-// once. Data that does not parse (an invalid number from the exchange) is
+// once. The State keeps nothing of in's slices (the pollers change them in
+// place), only the answers' own slices, which are never changed. Data that does not parse (an invalid number from the exchange) is
 // left out as if it had not been fetched - a position list with one bad
 // record is dropped whole, since a partial list would make other symbols
 // look flat - and reported in the returned error; the State is usable
