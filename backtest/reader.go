@@ -29,7 +29,7 @@ type textReader struct{ marketdata.Reader }
 
 // Version is the simulator's version of the answers of part, for the parts
 // whose answers it can version.
-func (r *numericReader) Version(ctx context.Context, part marketdata.Part, _ string) ([3]int64, bool) {
+func (r *numericReader) Version(ctx context.Context, part marketdata.Part, key string) ([3]int64, bool) {
 	var op exchange.Op
 	switch part {
 	case marketdata.PartStockBook:
@@ -45,5 +45,6 @@ func (r *numericReader) Version(ctx context.Context, part marketdata.Part, _ str
 	default:
 		return [3]int64{}, false
 	}
-	return r.AnswerVersion(ctx, op)
+	// The key of the positions and the balances is their product type.
+	return r.AnswerVersion(ctx, op, exchange.ProductType(key))
 }

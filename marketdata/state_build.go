@@ -385,9 +385,10 @@ func (b *builder) balances(fetches []BalancesInput) {
 func (s *State) advance(slot *stateSlot, now time.Time, m *MarketFetch) (*State, error) {
 	*slot = stateSlot{st: State{Now: now, fetched: s.fetched &^ PartSet(0).Add(PartMarket), content: s.content}}
 	n := &slot.st
+	later := now.Sub(s.Now)
 	for p := range n.age { // the same polls, seen from now
 		if n.fetched.Has(Part(p)) {
-			n.age[p] = s.age[p] + now.Sub(s.Now)
+			n.age[p] = s.age[p] + later
 		}
 	}
 	var err error

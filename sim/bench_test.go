@@ -171,7 +171,7 @@ func BenchmarkAnswerVersion(b *testing.B) {
 			for b.Loop() {
 				vc.Advance(time.Second)
 				for _, op := range ops {
-					if _, ok := a.AnswerVersion(ctx, op); !ok {
+					if _, ok := a.AnswerVersion(ctx, op, ""); !ok {
 						b.Fatalf("no version of %s", op)
 					}
 				}

@@ -19,7 +19,7 @@ import (
 func pollVersions(t *testing.T, a *sim.Account) {
 	t.Helper()
 	for _, op := range []exchange.Op{exchange.OpAllPositions, exchange.OpOrdersPending, exchange.OpAccounts} {
-		if _, ok := a.AnswerVersion(ctx, op); !ok {
+		if _, ok := a.AnswerVersion(ctx, op, ""); !ok {
 			t.Fatalf("no version of %s", op)
 		}
 	}

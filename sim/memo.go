@@ -141,12 +141,13 @@ type epochCache struct {
 }
 
 // AnswerVersion returns what the answer of op depends on now, for any
-// request: while it is the same, asking again gives the very same answer
-// (it is the key the memo uses, so the memo's tests cover it). A backtest's
-// pollers ask it instead of the question and skip what cannot have changed.
-// ok is false for the operations it cannot tell about, and when memoising
-// is off.
-func (a *Account) AnswerVersion(ctx context.Context, op exchange.Op) (v [3]int64, ok bool) {
+// request about product type pt (about any product type when pt is empty;
+// ignored by the operations that are not about one): while it is the same,
+// asking again gives the very same answer (it is the key the memo uses, so
+// the memo's tests cover it). A backtest's pollers ask it instead of the
+// question and skip what cannot have changed. ok is false for the
+// operations it cannot tell about, and when memoising is off.
+func (a *Account) AnswerVersion(ctx context.Context, op exchange.Op, pt exchange.ProductType) (v [3]int64, ok bool) {
 	a.x.lock()
 	defer a.x.mu.Unlock()
 	if a.x.noMemo {
@@ -155,7 +156,7 @@ func (a *Account) AnswerVersion(ctx context.Context, op exchange.Op) (v [3]int64
 	var k stateKey
 	switch op {
 	case exchange.OpAllPositions, exchange.OpSinglePosition, exchange.OpAccounts:
-		k = a.x.stateKey(true, false)
+		k = a.x.stateKey(a.pricesMove(op, pt), false)
 	case exchange.OpOrdersPending:
 		k = a.x.stateKey(false, a.x.faults.VisibilityDelay > 0)
 	case exchange.OpStrategyOrders:
@@ -187,6 +188,28 @@ func (a *Account) StillUntil(ctx context.Context) (mark uint64, until time.Time)
 // an account, an order, a position or a balance. It takes no lock and does
 // not catch up with the clock.
 func (a *Account) Mark() uint64 { return a.x.rev.Load() }
+
+// pricesMove reports whether the answer of op about product type pt (any
+// product type when pt is empty) moves with prices: the positions of pt
+// when there is one, the accounts of pt when a position is held in one of
+// their margin coins (its unrealised P&L, and in cross margin every
+// liquidation price of that coin, follow the price). Otherwise the answer
+// holds until the state changes, whatever the prices do.
+func (a *Account) pricesMove(op exchange.Op, pt exchange.ProductType) bool {
+	for _, p := range a.positions {
+		switch {
+		case pt == "":
+			return true
+		case op == exchange.OpAccounts:
+			if a.x.isMarginCoin(pt, p.c.marginCoin) {
+				return true
+			}
+		case p.c.productType == pt:
+			return true
+		}
+	}
+	return false
+}
 
 func (x *Exchange) stillUntil() time.Time {
 	none := x.now.Add(time.Nanosecond)

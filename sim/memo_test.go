@@ -337,27 +337,35 @@ func (r *memoRig) checkVersions(where string) {
 		a := r.acct(key)
 		asks := []struct {
 			op  exchange.Op
+			pt  exchange.ProductType
 			ask func() (any, error)
 		}{
-			{exchange.OpAllPositions, func() (any, error) {
+			{exchange.OpAllPositions, exchange.USDTFutures, func() (any, error) {
 				return a.AllPositions(ctx, exchange.AllPositionsRequest{ProductType: exchange.USDTFutures})
 			}},
-			{exchange.OpAccounts, func() (any, error) {
+			{exchange.OpAccounts, exchange.USDTFutures, func() (any, error) {
 				return a.Accounts(ctx, exchange.AccountsRequest{ProductType: exchange.USDTFutures})
 			}},
-			{exchange.OpOrdersPending, func() (any, error) {
+			// Mostly without positions: their versions hold across prices.
+			{exchange.OpAllPositions, exchange.COINFutures, func() (any, error) {
+				return a.AllPositions(ctx, exchange.AllPositionsRequest{ProductType: exchange.COINFutures})
+			}},
+			{exchange.OpAccounts, exchange.COINFutures, func() (any, error) {
+				return a.Accounts(ctx, exchange.AccountsRequest{ProductType: exchange.COINFutures})
+			}},
+			{exchange.OpOrdersPending, "", func() (any, error) {
 				return a.PendingOrders(ctx, exchange.PendingOrdersRequest{ProductType: exchange.USDTFutures})
 			}},
-			{exchange.OpStrategyOrders, func() (any, error) {
+			{exchange.OpStrategyOrders, "", func() (any, error) {
 				return a.StrategyOrders(ctx, exchange.StrategyOrdersRequest{Category: "usdt-futures"})
 			}},
-			{exchange.OpStockOrderBook, func() (any, error) {
+			{exchange.OpStockOrderBook, "", func() (any, error) {
 				return a.StockOrderBook(ctx, exchange.StockOrderBookRequest{Symbol: r.pairs[0]})
 			}},
 		}
 		for _, q := range asks {
-			name := key + " " + string(q.op)
-			v, ok := a.AnswerVersion(ctx, q.op)
+			name := key + " " + string(q.op) + " " + string(q.pt)
+			v, ok := a.AnswerVersion(ctx, q.op, q.pt)
 			if !ok {
 				r.t.Fatalf("%s: no version for %s", where, name)
 			}

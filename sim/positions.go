@@ -92,7 +92,7 @@ func (a *Account) AllPositions(ctx context.Context, req exchange.AllPositionsReq
 	if err := validate(exchange.OpAllPositions, req, a.x.now); err != nil {
 		return nil, err
 	}
-	return memoised(a.x, &a.memo.allPositions, req, a.x.stateKey(true, false), func() ([]exchange.Position, error) {
+	return memoised(a.x, &a.memo.allPositions, req, a.x.stateKey(a.pricesMove(exchange.OpAllPositions, req.ProductType), false), func() ([]exchange.Position, error) {
 		return a.positionRecords(func(p *position) bool {
 			return p.c.productType == req.ProductType && (req.MarginCoin == "" || p.c.marginCoin == req.MarginCoin)
 		}), nil
@@ -161,7 +161,7 @@ func (a *Account) SinglePosition(ctx context.Context, req exchange.SinglePositio
 	if err := a.checkMarginCoin(op, c, req.MarginCoin); err != nil {
 		return nil, err
 	}
-	return memoised(a.x, &a.memo.singlePosition, req, a.x.stateKey(true, false), func() ([]exchange.Position, error) {
+	return memoised(a.x, &a.memo.singlePosition, req, a.x.stateKey(a.pricesMove(exchange.OpSinglePosition, req.ProductType), false), func() ([]exchange.Position, error) {
 		return a.positionRecords(func(p *position) bool { return p.c == c }), nil
 	})
 }
@@ -178,6 +178,16 @@ func (x *Exchange) marginCoins(pt exchange.ProductType) []string {
 	return coins
 }
 
+// isMarginCoin reports whether coin is a margin coin of product type pt.
+func (x *Exchange) isMarginCoin(pt exchange.ProductType, coin string) bool {
+	for _, c := range x.contracts {
+		if c.productType == pt && c.marginCoin == coin {
+			return true
+		}
+	}
+	return false
+}
+
 // Accounts returns one item per margin coin of the product type (GET
 // accounts), with the account's position mode for it. The answer is
 // memoised: its slice is shared and read-only.
@@ -187,7 +197,7 @@ func (a *Account) Accounts(ctx context.Context, req exchange.AccountsRequest) ([
 	if err := validate(exchange.OpAccounts, req, a.x.now); err != nil {
 		return nil, err
 	}
-	return memoised(a.x, &a.memo.accounts, req, a.x.stateKey(true, false), func() ([]exchange.Account, error) {
+	return memoised(a.x, &a.memo.accounts, req, a.x.stateKey(a.pricesMove(exchange.OpAccounts, req.ProductType), false), func() ([]exchange.Account, error) {
 		return a.accountRecords(req.ProductType), nil
 	})
 }
