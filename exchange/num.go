@@ -175,6 +175,14 @@ func ShortDecimal(f float64) (coef uint64, exp int32, ok bool) {
 	if !(f >= 0) || f > math.MaxFloat64 {
 		return 0, 0, false
 	}
+	if c, e, ok := shortDecimalFast(f); ok {
+		return c, e, true
+	}
+	return shortDecimalDigits(f)
+}
+
+// shortDecimalDigits is ShortDecimal from the digits strconv writes.
+func shortDecimalDigits(f float64) (coef uint64, exp int32, ok bool) {
 	var buf [64]byte
 	s := strconv.AppendFloat(buf[:0], f, 'f', -1, 64)
 	places := int32(-1)
@@ -194,3 +202,28 @@ func ShortDecimal(f float64) (coef uint64, exp int32, ok bool) {
 	}
 	return coef, -max(places, 0), true
 }
+
+// shortDecimalFast finds ShortDecimal's answer without writing digits, for
+// the numbers prices and sizes are (a few places, well inside float64's
+// precision): the fewest places e at which some integer c gives back f as
+// c / 10^e. While f x 10^e stays below 2^50, two integers are several
+// floats apart there, so at most one c does, Round(f x 10^e) finds it, and
+// the division, of two exact numbers, is rounded as parsing c x 10^-e is:
+// c with the fewest places is the shortest decimal. false when none is
+// found that way; ShortDecimal then writes the digits.
+func shortDecimalFast(f float64) (uint64, int32, bool) {
+	for e := range int32(len(pow10f)) {
+		x := f * pow10f[e]
+		if x >= 1<<50 {
+			return 0, 0, false
+		}
+		if c := math.Round(x); c/pow10f[e] == f {
+			return uint64(c), -e, true
+		}
+	}
+	return 0, 0, false
+}
+
+// pow10f are the powers of ten shortDecimalFast tries, all exact in
+// float64.
+var pow10f = [...]float64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12}
