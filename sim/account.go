@@ -221,8 +221,8 @@ func (p *position) unrealised(mark decimal.Decimal) decimal.Decimal {
 // avg + (margin+free)/size*(1-mmr); never below zero. Documented in
 // docs/scenarios.md as an approximation: the simulator does not liquidate.
 // pp are p's parts now (leverage and margin); the isolated price, which
-// does not depend on free, is kept in them.
-func (p *position) liquidation(pp *positionParts, mmr, free decimal.Decimal) decimal.Decimal {
+// does not depend on free, is kept in them. keep is 1 - mmr.
+func (p *position) liquidation(pp *positionParts, mmr, keep, free decimal.Decimal) decimal.Decimal {
 	if p.size.IsZero() {
 		return decimal.Zero
 	}
@@ -238,7 +238,7 @@ func (p *position) liquidation(pp *positionParts, mmr, free decimal.Decimal) dec
 		}
 		return pp.isolated
 	}
-	cushion := pp.margin.Add(free).Mul(one.Sub(mmr))
+	cushion := pp.margin.Add(free).Mul(keep)
 	if p.c.inverse {
 		cushion = cushion.Mul(p.avg)
 	}
@@ -261,6 +261,7 @@ func (p *position) roundLiquidation(liq decimal.Decimal) decimal.Decimal {
 // funds is the state of one margin coin of a.
 type funds struct {
 	balance, posMargin, orderMargin, unrealised decimal.Decimal
+	avail                                       decimal.Decimal // available(), computed once by fundsOf
 }
 
 func (f funds) equity() decimal.Decimal { return f.balance.Add(f.unrealised) }
@@ -302,6 +303,7 @@ func (a *Account) fundsOf(coin string, answer bool) funds {
 		}
 	}
 	f.orderMargin = a.reserved[coin]
+	f.avail = f.available()
 	return f
 }
 

@@ -219,6 +219,16 @@ func BenchmarkPriceStepAnswers(b *testing.B) {
 			_, err := a.Accounts(ctx, exchange.AccountsRequest{ProductType: exchange.USDTFutures})
 			return err
 		}},
+		// The books of the three stock pairs in numbers, top only, as a
+		// backtest's pollers read them.
+		{"StockBookNumbers", func(a *sim.Account) error {
+			for _, p := range []string{"TSLAUSDT", "NVDAUSDT", "AAPLUSDT"} {
+				if _, err := a.StockBookNumbers(ctx, p); err != nil {
+					return err
+				}
+			}
+			return nil
+		}},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
 			vc, a := pollRig(b, sim.Demo())

@@ -82,6 +82,10 @@ type Exchange struct {
 	tradeSeq uint64
 	modifies []*pendingModify // due in order of appearance time, then creation
 
+	// keepRate is 1 - set.MaintenanceMarginRate: the share of a crossed
+	// position's cushion that its liquidation price keeps (see liquidation).
+	keepRate decimal.Decimal
+
 	rev        atomic.Uint64 // state revision, see changed; read without the lock by Mark
 	noMemo     bool          // tests: answer every query afresh
 	epochCache epochCache    // see marketEpoch
@@ -117,6 +121,7 @@ func New(sc *Scenario, opts Options) (*Exchange, error) {
 	}
 	tmp.applyDefaults()
 	x.set, x.step = tmp.Settings, tmp.Clock.Step
+	x.keepRate = one.Sub(x.set.MaintenanceMarginRate)
 	checked := *sc
 	checked.Settings, checked.Clock = x.set, tmp.Clock
 	if errs := checked.check(); len(errs) > 0 {

@@ -99,6 +99,16 @@ func (o *order) priceAvg() decimal.Decimal {
 
 func num(d decimal.Decimal) exchange.Num { return exchange.NumOf(d) }
 
+// roundedNum is num(d.Round(places)). A d with no more than places
+// decimal places is written as it is: rounding it only appends zeros,
+// which num trims again.
+func roundedNum(d decimal.Decimal, places int32) exchange.Num {
+	if d.Exponent() >= -places {
+		return num(d)
+	}
+	return num(d.Round(places))
+}
+
 func priceNum(d decimal.Decimal) exchange.Num {
 	if d.IsZero() {
 		return ""

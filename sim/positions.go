@@ -19,8 +19,8 @@ func (a *Account) positionRecord(p *position, f funds) exchange.Position {
 	rec.MarginMode, rec.PosMode = p.marginMode, a.mode[p.c.productType]
 	rec.MarkPrice = num(mark)
 	u, _ := a.unrealisedNow(p, pp) // zero without a price, as unrealised(zero) is
-	rec.UnrealizedPL = num(u.Round(8))
-	rec.LiquidationPrice = num(p.liquidation(pp, a.x.set.MaintenanceMarginRate, f.available()))
+	rec.UnrealizedPL = roundedNum(u, 8)
+	rec.LiquidationPrice = num(p.liquidation(pp, a.x.set.MaintenanceMarginRate, a.x.keepRate, f.avail))
 	return rec
 }
 
@@ -72,9 +72,9 @@ func (a *Account) parts(p *position) *positionParts {
 	pp := positionParts{rev: a.x.rev.Load(), ok: true, lev: lev, margin: margin, rec: exchange.Position{
 		Symbol: p.c.spec.Symbol, MarginCoin: p.c.marginCoin, HoldSide: holdSide(p.long),
 		Total: num(p.size), Available: num(p.size.Sub(locked)), Locked: num(locked),
-		OpenPriceAvg: num(p.avg.Round(p.c.pricePlace + 4)),
-		Leverage:     num(lev), AchievedProfits: num(p.achieved.Round(8)),
-		MarginSize: num(margin.Round(8)), BreakEvenPrice: num(breakEven.Round(p.c.pricePlace + 4)),
+		OpenPriceAvg: roundedNum(p.avg, p.c.pricePlace+4),
+		Leverage:     num(lev), AchievedProfits: roundedNum(p.achieved, 8),
+		MarginSize: roundedNum(margin, 8), BreakEvenPrice: roundedNum(breakEven, p.c.pricePlace+4),
 		CTime: exchange.MillisOf(p.cTime), UTime: exchange.MillisOf(p.uTime),
 	}}
 	if a.x.noMemo {
@@ -127,20 +127,29 @@ func (a *Account) positionRecords(match func(*position) bool) []exchange.Positio
 }
 
 // coinFunds are the funds of the margin coins one answer needs, each
-// computed once.
+// computed once: the first maxAnswerCoins of them are kept in arrays (an
+// answer rarely spans more coins), so that the cache allocates nothing;
+// the funds of further coins are computed each time they are asked for.
 type coinFunds struct {
-	coins []string
-	funds []funds
+	n     int
+	coins [maxAnswerCoins]string
+	funds [maxAnswerCoins]funds
 }
 
+// maxAnswerCoins is how many margin coins a coinFunds keeps.
+const maxAnswerCoins = 4
+
 func (fc *coinFunds) of(a *Account, coin string) funds {
-	for i, c := range fc.coins {
+	for i, c := range fc.coins[:fc.n] {
 		if c == coin {
 			return fc.funds[i]
 		}
 	}
 	f := a.answerFunds(coin)
-	fc.coins, fc.funds = append(fc.coins, coin), append(fc.funds, f)
+	if fc.n < maxAnswerCoins {
+		fc.coins[fc.n], fc.funds[fc.n] = coin, f
+		fc.n++
+	}
 	return f
 }
 
@@ -207,10 +216,10 @@ func (a *Account) accountRecords(pt exchange.ProductType) []exchange.Account {
 	out := []exchange.Account{}
 	for _, coin := range a.x.marginCoins(pt) {
 		f := a.answerFunds(coin)
-		avail := num(f.available().Round(8))
+		avail := roundedNum(f.avail, 8)
 		out = append(out, exchange.Account{
-			MarginCoin: coin, Available: avail, Locked: num(f.orderMargin.Round(8)),
-			AccountEquity: num(f.equity().Round(8)), UnrealizedPL: num(f.unrealised.Round(8)),
+			MarginCoin: coin, Available: avail, Locked: roundedNum(f.orderMargin, 8),
+			AccountEquity: roundedNum(f.equity(), 8), UnrealizedPL: roundedNum(f.unrealised, 8),
 			CrossedMaxAvailable: avail, IsolatedMaxAvailable: avail,
 			PosMode: a.mode[pt],
 		})

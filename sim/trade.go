@@ -216,7 +216,7 @@ func (a *Account) admit(in intent) (o *order, hideID bool, err error) {
 		if open.IsPositive() {
 			value := c.value(open, ref)
 			need := value.DivRound(o.leverage, 12).Add(value.Mul(c.takerFee))
-			if avail := a.funds(c.marginCoin).available(); need.GreaterThan(avail) {
+			if avail := a.funds(c.marginCoin).avail; need.GreaterThan(avail) {
 				return nil, false, apiErr(op, exchange.CodeBalanceNotEnough, fmt.Sprintf("insufficient balance: the order needs %s %s, %s is available", need.Round(8), c.marginCoin, avail.Round(8)))
 			}
 		}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"math"
-	"math/bits"
 	"strconv"
 	"sync"
 	"time"
@@ -85,11 +84,11 @@ func (in *instrument) num(n int64) exchange.Num {
 
 // appendPrice appends the price of n ticks.
 func (in *instrument) appendPrice(dst []byte, n int64) []byte {
-	hi, lo := bits.Mul64(uint64(n), uint64(in.tickCoef))
-	if n < 0 || hi != 0 || lo > math.MaxInt64 {
+	v, ok := in.scaledTicks(n)
+	if !ok {
 		return append(dst, decimal.NewFromInt(n).Mul(in.tick).String()...)
 	}
-	return appendScaled(dst, int64(lo), in.tickExp)
+	return appendScaled(dst, v, in.tickExp)
 }
 
 // formatScaled writes v*10^exp (v >= 0) as decimal.Decimal.String does:
@@ -174,27 +173,43 @@ type Level = exchange.LevelNumbers
 
 // drawnBook is the synthetic book of one step of an instrument at one
 // price (a moving step's price may change within it). Only the best level
-// of each side is drawn at once: the rest is drawn on first use (depth), and
-// its decimal text after that (levelsText), since a backtest's rules mostly
-// read the top of the book and never need the text.
+// of each side is drawn at once, into the book itself (one allocation with
+// its numbers): the rest is drawn on first use (depth), and its decimal
+// text after that (levelsText), since a backtest's rules mostly read the
+// top of the book and never need the text.
 type drawnBook struct {
-	st      step
-	mid     int64
-	ts      exchange.Millis
-	sizeExp int32
-	q       quote
-	key     uint64
-	base    float64
+	id        stepID
+	mid, half int64 // the quote's, in ticks: mid is the price the book was drawn at
+	ts        exchange.Millis
+	key       uint64
+	base      float64
+	sizeExp   int32
 
-	top     [2][]rawLevel // the best level of bids and asks; empty when the side is
-	topNums [2][]Level    // len == cap: appending copies
-	numbers BookNumbers   // handed out as is: its Depth is made once
+	// topLen is how many of the best levels each side has (0 or 1):
+	// side s's is topRaw[s] and topNums[s], so that a side's levels are
+	// the slice [s : s+topLen[s]] of each array.
+	topLen  [2]uint8
+	topRaw  [2]rawLevel
+	topNums [2]Level
+	numbers BookNumbers // handed out as is: its Depth is made once
 
 	depthOnce sync.Once
-	raw       [2][]rawLevel // every level; bids, asks
-	nums      [2][]Level    // len == cap: appending copies
-	textOnce  sync.Once
-	text      [2][]exchange.PriceLevel // len == cap
+	deep      *deepBook // set by depthOnce
+}
+
+// deepBook is every level of a drawnBook, drawn on first use.
+type deepBook struct {
+	raw      [2][]rawLevel // bids, asks
+	nums     [2][]Level    // len == cap: appending copies
+	textOnce sync.Once
+	text     [2][]exchange.PriceLevel // len == cap
+}
+
+// top is the best level of side (0 bids, 1 asks) in integers; empty when
+// the side is.
+func (b *drawnBook) top(side int) []rawLevel {
+	end := side + int(b.topLen[side])
+	return b.topRaw[side:end:end]
 }
 
 // rawLevel is a level in integers: the price in ticks and the size in size
@@ -219,10 +234,9 @@ const shortBook = 2
 
 // text1 writes the first n levels of one side as text.
 func (b *drawnBook) text1(in *instrument, side, n int) []exchange.PriceLevel {
-	raw := b.top[side]
+	raw := b.top(side)
 	if n > len(raw) {
-		all, _ := b.depth(in)
-		raw = all[side]
+		raw = b.depth(in).raw[side]
 	}
 	raw = raw[:min(n, len(raw))]
 	out := make([]exchange.PriceLevel, len(raw))
@@ -237,7 +251,7 @@ func (b *drawnBook) text1(in *instrument, side, n int) []exchange.PriceLevel {
 func (in *instrument) drawn(t time.Time) *drawnBook {
 	st := in.path.stepAt(t)
 	p := in.priced(t, st)
-	if b := in.lastBook.Load(); b != nil && b.st.same(st) && b.mid == p.ticks {
+	if b := in.lastBook.Load(); b != nil && b.id == st.id() && b.mid == p.ticks {
 		return b
 	}
 	b := in.draw(st, in.quote(p))
@@ -248,31 +262,35 @@ func (in *instrument) drawn(t time.Time) *drawnBook {
 // draw starts the book of step st at quote q: a pure function of the
 // instrument, the step and the price. Only the best levels are drawn here.
 func (in *instrument) draw(st step, q quote) *drawnBook {
-	b := &drawnBook{st: st, mid: q.mid, ts: exchange.MillisOf(in.bookTime(st)), sizeExp: -q.sizePlaces,
-		q: q, key: st.key(), base: q.sizeUnits(levelNotional)}
-	for side := range b.top {
-		b.top[side] = in.drawSide(b, side, 1)
-		b.topNums[side] = in.numbers(b, b.top[side])
+	b := &drawnBook{id: st.id(), mid: q.mid, half: q.half, ts: exchange.MillisOf(in.bookTime(st)),
+		key: st.key(), base: q.sizeUnits(levelNotional), sizeExp: -q.sizePlaces}
+	var nums [2][]Level
+	for side := range b.topRaw {
+		// Drawn into the book's own arrays: at most one level fits.
+		top := in.drawSide(b.topRaw[side:side:side+1], b, side, 1)
+		b.topLen[side] = uint8(len(top))
+		nums[side] = in.numbers(b.topNums[side:side:side+len(top)], b, top)
 	}
-	b.numbers = BookNumbers{Bids: b.topNums[0], Asks: b.topNums[1], TS: b.ts, Depth: func() (bids, asks []Level) {
-		_, nums := b.depth(in)
-		return nums[0], nums[1]
+	b.numbers = BookNumbers{Bids: nums[0], Asks: nums[1], TS: b.ts, Depth: func() (bids, asks []Level) {
+		d := b.depth(in)
+		return d.nums[0], d.nums[1]
 	}}
 	return b
 }
 
-// drawSide draws the first n levels of one side (0 bids, 1 asks). Level k
-// is hashed from (seed, side, k, key): its size from that hash, its
-// distance from the level before from the hash mixed once more. Fewer
-// levels are the first of more: the top is the book's own first level.
-func (in *instrument) drawSide(b *drawnBook, side, n int) []rawLevel {
+// drawSide appends the first n levels of one side (0 bids, 1 asks) to
+// raw. Level k is hashed from (seed, side, k, key): its size from that
+// hash, its distance from the level before from the hash mixed once more.
+// Fewer levels are the first of more: the top is the book's own first
+// level.
+func (in *instrument) drawSide(raw []rawLevel, b *drawnBook, side, n int) []rawLevel {
 	sd := uint64(sideBid)
-	px, dir := b.q.bid(), int64(-1)
+	q := quote{mid: b.mid, half: b.half} // the part of the quote that the levels' prices need
+	px, dir := q.bid(), int64(-1)
 	if side == 1 {
-		sd, px, dir = sideAsk, b.q.ask(), 1
+		sd, px, dir = sideAsk, q.ask(), 1
 	}
 	hs := hash(in.seed, sd)
-	raw := make([]rawLevel, 0, n)
 	for k := range n {
 		h := mix(mix(hs, uint64(k)), b.key) // hash(in.seed, sd, k, key)
 		if k > 0 {
@@ -286,31 +304,34 @@ func (in *instrument) drawSide(b *drawnBook, side, n int) []rawLevel {
 	return raw
 }
 
-// numbers are the levels raw in numbers.
-func (in *instrument) numbers(b *drawnBook, raw []rawLevel) []Level {
-	nums := make([]Level, len(raw))
-	for k, l := range raw {
-		nums[k] = Level{Price: in.priceFloat(l.px), Size: scaledFloat(l.units, b.sizeExp)}
+// numbers appends the levels raw in numbers to nums.
+func (in *instrument) numbers(nums []Level, b *drawnBook, raw []rawLevel) []Level {
+	for _, l := range raw {
+		nums = append(nums, Level{Price: in.priceFloat(l.px), Size: scaledFloat(l.units, b.sizeExp)})
 	}
 	return nums
 }
 
 // depth draws every level, once.
-func (b *drawnBook) depth(in *instrument) ([2][]rawLevel, [2][]Level) {
+func (b *drawnBook) depth(in *instrument) *deepBook {
 	b.depthOnce.Do(func() {
-		for side := range b.raw {
-			b.raw[side] = in.drawSide(b, side, MaxLevels)
-			b.nums[side] = in.numbers(b, b.raw[side])
+		d := &deepBook{}
+		for side := range d.raw {
+			d.raw[side] = in.drawSide(make([]rawLevel, 0, MaxLevels), b, side, MaxLevels)
+			n := len(d.raw[side])
+			d.nums[side] = in.numbers(make([]Level, 0, n), b, d.raw[side]) // len == cap
 		}
+		b.deep = d
 	})
-	return b.raw, b.nums
+	return b.deep
 }
 
 // levelsText returns the book's levels as decimal text, written once: every
 // price and size into one buffer that becomes one string the levels slice.
 func (b *drawnBook) levelsText(in *instrument) [2][]exchange.PriceLevel {
-	raw, _ := b.depth(in)
-	b.textOnce.Do(func() {
+	d := b.depth(in)
+	raw := d.raw
+	d.textOnce.Do(func() {
 		buf := make([]byte, 0, 2*MaxLevels*20)
 		var ends [2][MaxLevels][2]int // per side and level: the end of the price and of the size
 		for side, raw := range raw {
@@ -330,10 +351,10 @@ func (b *drawnBook) levelsText(in *instrument) [2][]exchange.PriceLevel {
 				levels[k] = exchange.PriceLevel{exchange.Num(text[from:e[0]]), exchange.Num(text[e[0]:e[1]])}
 				from = e[1]
 			}
-			b.text[side] = levels
+			d.text[side] = levels
 		}
 	})
-	return b.text
+	return d.text
 }
 
 // maxExactInt is the largest integer below which every integer is a float64.
@@ -355,12 +376,12 @@ func scaledFloat(v int64, exp int32) float64 {
 
 // priceFloat is the price of n ticks as parsing its text gives.
 func (in *instrument) priceFloat(n int64) float64 {
-	hi, lo := bits.Mul64(uint64(n), uint64(in.tickCoef))
-	if n < 0 || hi != 0 || lo > math.MaxInt64 {
+	v, ok := in.scaledTicks(n)
+	if !ok {
 		f, _ := strconv.ParseFloat(string(in.appendPrice(nil, n)), 64)
 		return f
 	}
-	return scaledFloat(int64(lo), in.tickExp)
+	return scaledFloat(v, in.tickExp)
 }
 
 // gapTicks is the distance in ticks from a level to the next, from the

@@ -110,3 +110,33 @@ func TestShortBookIsTheTop(t *testing.T) {
 		}
 	}
 }
+
+// TestTopLevelsDoNotAlias: the best levels live in one array inside the
+// drawn book, so a side's slice must end where its level does: appending
+// to the bids copies them and leaves the asks and the shared book as they
+// were.
+func TestTopLevelsDoNotAlias(t *testing.T) {
+	m := newTestMarket(t)
+	at := utc("2026-03-10T14:00:00Z")
+	nb, err := m.StockBookNumbers("NVDAUSDT", at)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(nb.Bids) != 1 || len(nb.Asks) != 1 || cap(nb.Bids) != 1 || cap(nb.Asks) != 1 {
+		t.Fatalf("top levels: len %d/%d cap %d/%d, want 1 each", len(nb.Bids), len(nb.Asks), cap(nb.Bids), cap(nb.Asks))
+	}
+	ask := nb.Asks[0]
+	grown := append(nb.Bids, Level{Price: -1, Size: -1})
+	grown[0] = Level{Price: -2, Size: -2}
+	again, err := m.StockBookNumbers("NVDAUSDT", at)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.Asks[0] != ask || nb.Asks[0] != ask || again.Bids[0].Price <= 0 {
+		t.Fatalf("appending to the bids changed the book: asks %v then %v, bids %v", ask, again.Asks[0], again.Bids[0])
+	}
+	bids, asks := again.Depth()
+	if bids[0] != again.Bids[0] || asks[0] != again.Asks[0] {
+		t.Fatalf("the top %v/%v is not the depth's first level %v/%v", again.Bids[0], again.Asks[0], bids[0], asks[0])
+	}
+}

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"math"
+	"math/bits"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -92,12 +94,20 @@ type instrument struct {
 const maxFillMemo = 4096
 
 // pricedStep is the price of an instrument at a step (at one instant of it,
-// at, when the step is moving).
+// at, when the step is moving). Its decimal is made on first use: the books
+// of most steps need only the ticks.
 type pricedStep struct {
-	st    step
-	at    int64 // UnixNano
-	ticks int64
-	price decimal.Decimal
+	id      stepID
+	at      int64 // UnixNano
+	ticks   int64
+	decOnce sync.Once
+	dec     decimal.Decimal
+}
+
+// price is p's price as a decimal.
+func (p *pricedStep) price(in *instrument) decimal.Decimal {
+	p.decOnce.Do(func() { p.dec = in.decimalOf(p.ticks) })
+	return p.dec
 }
 
 // newInstrument builds the instrument of symbol; origin is the scenario
@@ -251,7 +261,28 @@ func (m *Market) Tick(symbol string) (decimal.Decimal, bool) {
 
 // price is the path's price rounded to the tick, never below one tick.
 func (in *instrument) price(t time.Time) decimal.Decimal {
-	return in.priced(t, in.path.stepAt(t)).price
+	return in.priced(t, in.path.stepAt(t)).price(in)
+}
+
+// decimalOf is the price of n ticks, decimal.NewFromInt(n).Mul(in.tick)
+// to the coefficient and exponent: from the product of the coefficients
+// when it fits in 64 bits, which saves the multiplication's allocations.
+func (in *instrument) decimalOf(n int64) decimal.Decimal {
+	if v, ok := in.scaledTicks(n); ok {
+		return decimal.New(v, in.tickExp)
+	}
+	return decimal.NewFromInt(n).Mul(in.tick)
+}
+
+// scaledTicks is the coefficient of the price of n ticks at exponent
+// in.tickExp (n * in.tickCoef); false when it is negative or does not fit
+// in an int64.
+func (in *instrument) scaledTicks(n int64) (int64, bool) {
+	hi, lo := bits.Mul64(uint64(n), uint64(in.tickCoef))
+	if n < 0 || hi != 0 || lo > math.MaxInt64 {
+		return 0, false
+	}
+	return int64(lo), true
 }
 
 // ticks is the path's price in whole ticks, at least one.
@@ -263,11 +294,11 @@ func (in *instrument) ticks(t time.Time) int64 {
 // is the last step asked about.
 func (in *instrument) priced(t time.Time, st step) *pricedStep {
 	at := t.UnixNano()
-	if p := in.lastPrice.Load(); p != nil && p.st.same(st) && (!st.moving || p.at == at) {
+	if p := in.lastPrice.Load(); p != nil && p.id == st.id() && (!st.moving || p.at == at) {
 		return p
 	}
 	n := max(in.path.ticks(t, st, in.tick), 1)
-	p := &pricedStep{st: st, at: at, ticks: n, price: decimal.NewFromInt(n).Mul(in.tick)}
+	p := &pricedStep{id: st.id(), at: at, ticks: n}
 	in.lastPrice.Store(p)
 	return p
 }

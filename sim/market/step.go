@@ -43,8 +43,12 @@ func (s step) key() uint64 {
 	return uint64(s.seg)
 }
 
-// same reports whether s and o are the same step of one path.
-func (s step) same(o step) bool { return s.seg == o.seg && s.sub == o.sub }
+// stepID identifies a step within its path: what the memos of prices and
+// books keep of it (a whole step is 72 bytes, its id 16).
+type stepID struct{ seg, sub int64 }
+
+// id is s's identity within its path.
+func (s step) id() stepID { return stepID{s.seg, s.sub} }
 
 // epoch is s's part of Market.Epoch at t (which falls in s): a value that
 // is never above t and that differs at two times unless the price is the
