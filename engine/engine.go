@@ -134,48 +134,11 @@ type ruleRun struct {
 	state    RuleState
 	traces   ring
 	stats    RuleStats
-	// reuse says when last may stand for running the condition again.
+	// reuse says when last may stand for running the condition again, and
+	// keys what of the data the condition reads.
 	reuse reuse
+	keys  marketdata.Keys
 	last  lastRun
-}
-
-// reuse is when a condition's last result holds on another State.
-type reuse uint8
-
-const (
-	// reuseNever: the condition reads something that moves on every tick
-	// (now, minutes to the close, an age), or EvaluateEveryTick is set.
-	reuseNever reuse = iota
-	// reuseSameData: the condition reads nothing that moves with time; its
-	// result is the same on every State with the same data
-	// (State.SameData).
-	reuseSameData
-	// reuseSameSession: it also reads the session's fields (market.session,
-	// market.is_open), so the State must also have the same session
-	// (State.SameSession).
-	reuseSameSession
-)
-
-// reuseOf is the reuse a condition with reads allows.
-func reuseOf(reads rules.Reads, everyTick bool) reuse {
-	switch {
-	case everyTick || reads.Clock:
-		return reuseNever
-	case reads.Time:
-		return reuseSameSession
-	}
-	return reuseSameData
-}
-
-// holds reports whether a result computed on from holds on st.
-func (u reuse) holds(st, from *marketdata.State) bool {
-	switch u {
-	case reuseSameData:
-		return st.SameData(from)
-	case reuseSameSession:
-		return st.SameData(from) && st.SameSession(from)
-	}
-	return false
 }
 
 // lastRun is the last result of a rule's condition and the State it was
@@ -259,6 +222,7 @@ func (e *Engine) plan(rs *rules.RuleSet, saved map[string]RuleState, stats map[s
 			traces: newRing(e.opts.TraceDepth),
 			stats:  stats[r.Name],
 			reuse:  reuseOf(r.Condition.Reads, e.opts.EvaluateEveryTick),
+			keys:   keysOf(r.Condition.Reads),
 		}
 		if run.timing.Once == OncePerSession {
 			run.reads = run.reads.Add(marketdata.PartMarket)
@@ -383,7 +347,7 @@ func (e *Engine) condition(r *ruleRun, st *marketdata.State) (bool, error) {
 	switch {
 	case c.st == st && c.tick == e.ticks:
 		return c.ok, c.err
-	case r.reuse.holds(st, c.st):
+	case r.reuse.holds(st, c.st, &r.keys):
 		r.stats.Reused++
 		c.st, c.tick = st, e.ticks
 		return c.ok, c.err

@@ -242,6 +242,13 @@ type content struct {
 
 	balances []*Balance
 	posModes map[exchange.ProductType]string
+
+	// The answers the positions, orders and stock pairs were built from
+	// (never changed), to tell which symbols' data two contents share
+	// (SameKeys).
+	srcPositions []PositionsInput
+	srcOrders    []OrdersInput
+	srcInfo      []exchange.StockInfo
 }
 
 // SameData reports whether s and o hold the same fetched data (they differ at

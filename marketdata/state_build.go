@@ -152,6 +152,7 @@ func (b *builder) stocks(info *StockInfoInput, books []BookInput, fills []FillsI
 	var infoAt time.Time
 	if info != nil {
 		infoAt = info.At
+		b.s.srcInfo = info.Pairs
 		b.fetched(PartStockInfo, info.At)
 		for i := range info.Pairs {
 			infos[info.Pairs[i].Symbol] = &info.Pairs[i]
@@ -247,6 +248,7 @@ func (b *builder) positions(fetches []PositionsInput) {
 		}
 		b.fetched(PartPositions, f.At)
 		b.s.positionScope = append(b.s.positionScope, scope{f.ProductType, f.Symbol, f.At})
+		b.s.srcPositions = append(b.s.srcPositions, f)
 		for _, p := range built {
 			k := posKey{p.Symbol, p.Side}
 			if b.s.positionIndex[k] == nil {
@@ -280,6 +282,7 @@ func (b *builder) orders(fetches []OrdersInput) {
 		}
 		b.fetched(PartOrders, f.At)
 		b.s.ordersScope = append(b.s.ordersScope, scope{f.ProductType, f.Symbol, f.At})
+		b.s.srcOrders = append(b.s.srcOrders, f)
 		for _, o := range built {
 			b.s.ordersBySym[o.Symbol] = append(b.s.ordersBySym[o.Symbol], o)
 			b.s.orders = append(b.s.orders, o)

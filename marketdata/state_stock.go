@@ -48,6 +48,7 @@ type Stock struct {
 	bids, asks []BookLevel // for depth; bids descending, asks ascending
 	more       *moreLevels // the rest of the book, when bids and asks are its top
 	have       Need
+	src        stockSource // what it was built from (State.SameKeys)
 }
 
 // moreLevels is the rest of a book handed over top first (NumericBook's
@@ -141,6 +142,7 @@ func newStock(symbol string, info *exchange.StockInfo, infoAt time.Time, book *B
 			return nil, fmt.Errorf("stock %s fills: %w", symbol, err)
 		}
 		s.setTrades(trades, fills.At, now, window)
+		s.src.fills = fills.Fills
 	}
 	return s, nil
 }
@@ -157,6 +159,7 @@ func tradableNow(s *Stock, m *Market) bool {
 
 func (s *Stock) setBook(in *BookInput, now time.Time, cache *ParseCache) error {
 	s.BookAt = in.At
+	s.src.levels, s.src.bids, s.src.asks, s.src.ts, s.src.bookAt = in.Levels, in.Book.Bids, in.Book.Asks, in.Book.TS, in.At
 	ts := in.Book.TS
 	if in.Levels != nil {
 		s.bids, s.asks = sortBook(in.Levels.Bids, in.Levels.Asks)
