@@ -112,24 +112,42 @@ func sameScopes(a, b []scope) bool {
 }
 
 // sameRecords reports whether the fetches a and b hold the same records of
-// symbol, in the same order.
+// symbol, in the same order. It walks both at once and copies nothing.
 func sameRecords[F any, R comparable](a, b []F, symbol string, records func(F) []R, symbolOf func(*R) string) bool {
-	var ra, rb []R
-	for _, f := range a {
-		for _, r := range records(f) {
-			if symbolOf(&r) == symbol {
-				ra = append(ra, r)
-			}
+	ca, cb := recordCursor[F, R]{fetches: a, records: records}, recordCursor[F, R]{fetches: b, records: records}
+	for {
+		ra, rb := ca.next(symbol, symbolOf), cb.next(symbol, symbolOf)
+		switch {
+		case ra == nil || rb == nil:
+			return ra == rb
+		case ra != rb && *ra != *rb:
+			return false
 		}
 	}
-	for _, f := range b {
-		for _, r := range records(f) {
-			if symbolOf(&r) == symbol {
-				rb = append(rb, r)
+}
+
+// recordCursor walks the records of a list of fetches.
+type recordCursor[F any, R any] struct {
+	fetches []F
+	records func(F) []R
+	cur     []R
+}
+
+// next returns the next record of symbol, nil after the last.
+func (c *recordCursor[F, R]) next(symbol string, symbolOf func(*R) string) *R {
+	for {
+		for len(c.cur) > 0 {
+			r := &c.cur[0]
+			c.cur = c.cur[1:]
+			if symbolOf(r) == symbol {
+				return r
 			}
 		}
+		if len(c.fetches) == 0 {
+			return nil
+		}
+		c.cur, c.fetches = c.records(c.fetches[0]), c.fetches[1:]
 	}
-	return slices.Equal(ra, rb)
 }
 
 func positionsOf(f PositionsInput) []exchange.Position { return f.Positions }

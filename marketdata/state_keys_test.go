@@ -90,3 +90,36 @@ func TestSameKeys(t *testing.T) {
 		t.Error("a State is the same as no State")
 	}
 }
+
+// TestSameRecords walks fetches of records with the symbol's records spread
+// over them, some missing, some extra, some changed.
+func TestSameRecords(t *testing.T) {
+	p := func(sym, size string) exchange.Position {
+		return exchange.Position{Symbol: sym, Total: exchange.Num(size)}
+	}
+	fetch := func(ps ...exchange.Position) PositionsInput { return PositionsInput{Positions: ps} }
+	tests := []struct {
+		name string
+		a, b []PositionsInput
+		want bool
+	}{
+		{"none", nil, nil, true},
+		{"empty fetches", []PositionsInput{fetch()}, nil, true},
+		{"the same, other symbols differ", []PositionsInput{fetch(p("X", "1"), p("Y", "1"))}, []PositionsInput{fetch(p("Y", "2"), p("X", "1"))}, true},
+		{"split over fetches", []PositionsInput{fetch(p("X", "1")), fetch(p("X", "2"))}, []PositionsInput{fetch(p("X", "1"), p("X", "2"))}, true},
+		{"changed", []PositionsInput{fetch(p("X", "1"))}, []PositionsInput{fetch(p("X", "2"))}, false},
+		{"one more", []PositionsInput{fetch(p("X", "1"))}, []PositionsInput{fetch(p("X", "1"), p("X", "1"))}, false},
+		{"one fewer", []PositionsInput{fetch(p("X", "1"), p("Y", "1"))}, []PositionsInput{fetch(p("Y", "1"))}, false},
+		{"order", []PositionsInput{fetch(p("X", "1"), p("X", "2"))}, []PositionsInput{fetch(p("X", "2"), p("X", "1"))}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := sameRecords(tt.a, tt.b, "X", positionsOf, positionSymbol); got != tt.want {
+				t.Errorf("sameRecords = %v, want %v", got, tt.want)
+			}
+			if got := sameRecords(tt.b, tt.a, "X", positionsOf, positionSymbol); got != tt.want {
+				t.Errorf("sameRecords, swapped = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
