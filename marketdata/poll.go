@@ -382,8 +382,13 @@ func (p *Poller) PollDue(ctx context.Context) error {
 	if len(kept) > 0 {
 		// A kept answer is as fresh as a fetch now.
 		p.mu.Lock()
+		var iv time.Duration // tasks mostly share an interval: one addition for them
+		var due time.Time
 		for _, t := range kept {
-			t.due, t.okAt = now.Add(t.interval), now
+			if t.interval != iv {
+				iv, due = t.interval, now.Add(t.interval)
+			}
+			t.due, t.okAt = due, now
 		}
 		p.mu.Unlock()
 	}
@@ -698,7 +703,11 @@ func (p *Poller) pollTimes(st *State) {
 		}
 	}
 	for part, at := range oldest {
-		if Part(part) != PartMarket && st.Fetched(Part(part)) && !at.IsZero() {
+		switch {
+		case Part(part) == PartMarket || !st.Fetched(Part(part)) || at.IsZero():
+		case at == st.Now: // polled this tick, the common case: no arithmetic
+			st.age[part] = 0
+		default:
 			st.setPart(Part(part), at)
 		}
 	}

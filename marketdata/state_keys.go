@@ -45,6 +45,18 @@ func (s *State) SameKeys(o *State, k *Keys) bool {
 	case k.Whole:
 		return false
 	}
+	// Books first: they change at every price step, so most conditions
+	// that differ differ there.
+	if k.Parts.Has(PartStockBook) || k.Parts.Has(PartStockTrades) {
+		if !sameView(s.srcInfo, o.srcInfo) {
+			return false
+		}
+		for _, pair := range k.Pairs {
+			if !s.sameStockSource(o, pair, k.Parts) {
+				return false
+			}
+		}
+	}
 	if k.Parts.Has(PartPositions) {
 		if !sameScopes(s.positionScope, o.positionScope) {
 			return false
@@ -61,16 +73,6 @@ func (s *State) SameKeys(o *State, k *Keys) bool {
 		}
 		for _, sym := range k.Futures {
 			if s.productOf[sym] != o.productOf[sym] || !sameRecords(s.srcOrders, o.srcOrders, sym, ordersOf, orderSymbol) {
-				return false
-			}
-		}
-	}
-	if k.Parts.Has(PartStockBook) || k.Parts.Has(PartStockTrades) {
-		if !sameView(s.srcInfo, o.srcInfo) {
-			return false
-		}
-		for _, pair := range k.Pairs {
-			if !s.sameStockSource(o, pair, k.Parts) {
 				return false
 			}
 		}
