@@ -223,12 +223,13 @@ type content struct {
 	stocks      []*Stock          // sorted by symbol
 	stockByName map[string]*Stock // by pair symbol and by stock code
 
-	positions     []*Position          // open positions, sorted by symbol then side
-	positionIndex map[posKey]*Position // open positions and the derived net ones
-	positionScope []scope              // what the position fetches covered
-	productOf     map[string]exchange.ProductType
-	flatMu        sync.Mutex           // guards flat; see Position
-	flat          map[posKey]*Position // memo of flat positions handed out
+	positions     []*Position                     // open positions, sorted by symbol then side
+	positionIndex map[posKey]*Position            // open positions and the derived net ones
+	positionScope []scope                         // what the position fetches covered
+	contractPT    map[string]exchange.ProductType // shared by States; see product
+	productOf     map[string]exchange.ProductType // what the fetches say, when the contracts do not
+	flatMu        sync.Mutex                      // guards flat; see Position
+	flat          map[posKey]*Position            // memo of flat positions handed out
 
 	orders        []*Order // sorted by symbol, then age (oldest first)
 	ordersBySym   map[string][]*Order
@@ -249,6 +250,16 @@ type content struct {
 	srcPositions []PositionsInput
 	srcOrders    []OrdersInput
 	srcInfo      []exchange.StockInfo
+}
+
+// product returns the product type of a futures symbol: what the fetches
+// say, else what the contracts say.
+func (c *content) product(symbol string) (exchange.ProductType, bool) {
+	if pt, ok := c.productOf[symbol]; ok {
+		return pt, true
+	}
+	pt, ok := c.contractPT[symbol]
+	return pt, ok
 }
 
 // SameData reports whether s and o hold the same fetched data (they differ at

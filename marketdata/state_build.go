@@ -148,9 +148,10 @@ func (b *builder) market(in *MarketFetch) {
 }
 
 func (b *builder) stocks(info *StockInfoInput, books []BookInput, fills []FillsInput, window time.Duration, cache *ParseCache) {
-	infos := map[string]*exchange.StockInfo{}
+	var infos map[string]*exchange.StockInfo
 	var infoAt time.Time
 	if info != nil {
+		infos = make(map[string]*exchange.StockInfo, len(info.Pairs))
 		infoAt = info.At
 		b.s.srcInfo = info.Pairs
 		b.fetched(PartStockInfo, info.At)
@@ -158,32 +159,30 @@ func (b *builder) stocks(info *StockInfoInput, books []BookInput, fills []FillsI
 			infos[info.Pairs[i].Symbol] = &info.Pairs[i]
 		}
 	}
-	bookOf := map[string]*BookInput{}
+	// Books and fills are fetched only for the pairs the rules read: a
+	// few, looked up by scanning.
 	for i := range books {
-		bookOf[books[i].Symbol] = &books[i]
 		b.fetched(PartStockBook, books[i].At)
 	}
-	fillsOf := map[string]*FillsInput{}
 	for i := range fills {
-		fillsOf[fills[i].Symbol] = &fills[i]
 		b.fetched(PartStockTrades, fills[i].At)
 	}
-	symbols := make([]string, 0, len(infos)+len(books))
+	symbols := make([]string, 0, len(infos)+len(books)+len(fills))
 	for sym := range infos {
 		symbols = append(symbols, sym)
 	}
-	for sym := range bookOf {
-		symbols = append(symbols, sym)
+	for i := range books {
+		symbols = append(symbols, books[i].Symbol)
 	}
-	for sym := range fillsOf {
-		symbols = append(symbols, sym)
+	for i := range fills {
+		symbols = append(symbols, fills[i].Symbol)
 	}
 	slices.Sort(symbols)
 	symbols = slices.Compact(symbols)
 
 	b.s.stockByName = make(map[string]*Stock, 2*len(symbols))
 	for _, sym := range symbols {
-		st, err := newStock(sym, infos[sym], infoAt, bookOf[sym], fillsOf[sym], b.now, window, b.s.market, cache)
+		st, err := newStock(sym, infos[sym], infoAt, bySymbol(books, sym), bySymbol(fills, sym), b.now, window, b.s.market, cache)
 		if err != nil {
 			b.fail(err)
 			continue
@@ -199,28 +198,45 @@ func (b *builder) stocks(info *StockInfoInput, books []BookInput, fills []FillsI
 	}
 }
 
+// bySymbol returns the input of symbol in ins (the last, as a map built
+// from them would), nil when there is none.
+func bySymbol[T interface{ symbol() string }](ins []T, symbol string) *T {
+	for i := len(ins) - 1; i >= 0; i-- {
+		if ins[i].symbol() == symbol {
+			return &ins[i]
+		}
+	}
+	return nil
+}
+
+func (b BookInput) symbol() string  { return b.Symbol }
+func (f FillsInput) symbol() string { return f.Symbol }
+
 // products learns the product type of every futures symbol, from the
-// contracts and from the fetches that name a product type.
+// contracts (a map shared by the States built from one list) and from the
+// fetches that name a product type (which take precedence).
 func (b *builder) products(contracts []ProductContract, pos []PositionsInput, ords []OrdersInput) {
-	b.s.productOf = make(map[string]exchange.ProductType, len(contracts))
-	for _, c := range contracts {
-		b.s.productOf[c.Symbol] = c.ProductType
+	b.s.contractPT = b.cache.productTypes(contracts)
+	learn := func(sym string, pt exchange.ProductType) {
+		if cur, ok := b.s.product(sym); sym == "" || (ok && cur == pt) {
+			return // known so already
+		}
+		if b.s.productOf == nil {
+			b.s.productOf = map[string]exchange.ProductType{}
+		}
+		b.s.productOf[sym] = pt
 	}
 	for _, f := range pos {
 		for _, p := range f.Positions {
-			b.s.productOf[p.Symbol] = f.ProductType
+			learn(p.Symbol, f.ProductType)
 		}
-		if f.Symbol != "" {
-			b.s.productOf[f.Symbol] = f.ProductType
-		}
+		learn(f.Symbol, f.ProductType)
 	}
 	for _, f := range ords {
 		for _, o := range f.Orders {
-			b.s.productOf[o.Symbol] = f.ProductType
+			learn(o.Symbol, f.ProductType)
 		}
-		if f.Symbol != "" {
-			b.s.productOf[f.Symbol] = f.ProductType
-		}
+		learn(f.Symbol, f.ProductType)
 	}
 }
 

@@ -21,6 +21,30 @@ type ParseCache struct {
 	books map[string]cachedBook
 	fills map[string]cachedFills
 	lists map[string]any // a cachedList, by kind and key of the fetch
+	// contracts is the product type of every contract of the last list
+	// of contracts, which a Poller passes unchanged to every State.
+	contracts    []ProductContract
+	contractsMap map[string]exchange.ProductType
+}
+
+// productTypes returns the product type of every contract, made once per
+// list of contracts; the map is shared and read-only.
+func (c *ParseCache) productTypes(contracts []ProductContract) map[string]exchange.ProductType {
+	if c != nil {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if c.contractsMap != nil && sameView(c.contracts, contracts) {
+			return c.contractsMap
+		}
+	}
+	m := make(map[string]exchange.ProductType, len(contracts))
+	for _, k := range contracts {
+		m[k.Symbol] = k.ProductType
+	}
+	if c != nil {
+		c.contracts, c.contractsMap = contracts, m
+	}
+	return m
 }
 
 // cachedList is one fetched list parsed, without the ages, which follow

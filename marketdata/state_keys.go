@@ -62,7 +62,7 @@ func (s *State) SameKeys(o *State, k *Keys) bool {
 			return false
 		}
 		for _, sym := range k.Futures {
-			if s.productOf[sym] != o.productOf[sym] || !sameRecords(s.srcPositions, o.srcPositions, sym, positionsOf, positionSymbol) {
+			if !sameProduct(s, o, sym) || !sameRecords(s.srcPositions, o.srcPositions, sym, positionsOf, positionSymbol) {
 				return false
 			}
 		}
@@ -72,7 +72,7 @@ func (s *State) SameKeys(o *State, k *Keys) bool {
 			return false
 		}
 		for _, sym := range k.Futures {
-			if s.productOf[sym] != o.productOf[sym] || !sameRecords(s.srcOrders, o.srcOrders, sym, ordersOf, orderSymbol) {
+			if !sameProduct(s, o, sym) || !sameRecords(s.srcOrders, o.srcOrders, sym, ordersOf, orderSymbol) {
 				return false
 			}
 		}
@@ -156,3 +156,10 @@ func positionsOf(f PositionsInput) []exchange.Position { return f.Positions }
 func positionSymbol(p *exchange.Position) string       { return p.Symbol }
 func ordersOf(f OrdersInput) []exchange.PendingOrder   { return f.Orders }
 func orderSymbol(o *exchange.PendingOrder) string      { return o.Symbol }
+
+// sameProduct reports whether s and o know sym as the same product type.
+func sameProduct(s, o *State, sym string) bool {
+	a, okA := s.product(sym)
+	b, okB := o.product(sym)
+	return a == b && okA == okB
+}

@@ -70,7 +70,7 @@ func (s *State) Orders(symbol string) ([]*Order, error) {
 	if os, ok := s.ordersBySym[symbol]; ok {
 		return os, nil
 	}
-	pt, ok := s.productOf[symbol]
+	pt, ok := s.product(symbol)
 	if !ok {
 		return nil, missing("orders of "+symbol, "the symbol is not a known futures contract")
 	}
@@ -226,7 +226,7 @@ func (s *State) StrategyOrders(symbol string) ([]*StrategyOrder, error) {
 		return os, nil
 	}
 	what := "strategy orders of " + symbol
-	pt, ok := s.productOf[symbol]
+	pt, ok := s.product(symbol)
 	if !ok {
 		return nil, missing(what, "the symbol is not a known futures contract")
 	}

@@ -159,7 +159,7 @@ func (s *State) Position(symbol, side string, need Need) (*Position, error) {
 		}
 		return p, check("position "+symbol+" "+side, p.have, need)
 	}
-	pt, ok := s.productOf[symbol]
+	pt, ok := s.product(symbol)
 	if !ok {
 		return nil, missing(positionName(symbol, side), "the symbol is not a known futures contract")
 	}
