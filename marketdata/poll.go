@@ -332,20 +332,22 @@ func (p *Poller) PollDue(ctx context.Context) error {
 	still := p.stillHolds(ctx, now)
 	var dueBuf, keptBuf [16]*task
 	due, kept := dueBuf[:0], keptBuf[:0]
+	var next nextDue
 	p.mu.Lock()
 	for _, t := range p.tasks {
-		if !t.due.After(now) {
+		switch {
+		case t.due.After(now):
+		case still && t.fetched && t.verOK && !t.okAt.Before(p.stillAt):
+			// Checked since the promise was made, which still holds: the
+			// answer held is as fresh as a fetch now.
+			t.due, t.okAt = next.at(now, t.interval), now
+		default:
 			due = append(due, t)
 		}
 	}
 	p.mu.Unlock()
 	for _, t := range due {
 		held := t.fetched && t.verOK
-		if still && held && !t.okAt.Before(p.stillAt) {
-			// Checked since the promise was made, which still holds.
-			kept = append(kept, t)
-			continue
-		}
 		var ver [3]int64
 		var verOK bool
 		if p.versioner != nil {
@@ -382,17 +384,26 @@ func (p *Poller) PollDue(ctx context.Context) error {
 	if len(kept) > 0 {
 		// A kept answer is as fresh as a fetch now.
 		p.mu.Lock()
-		var iv time.Duration // tasks mostly share an interval: one addition for them
-		var due time.Time
 		for _, t := range kept {
-			if t.interval != iv {
-				iv, due = t.interval, now.Add(t.interval)
-			}
-			t.due, t.okAt = due, now
+			t.due, t.okAt = next.at(now, t.interval), now
 		}
 		p.mu.Unlock()
 	}
 	return errors.Join(errs...)
+}
+
+// nextDue is now plus an interval, added once for the tasks that share
+// one (most do).
+type nextDue struct {
+	iv  time.Duration
+	due time.Time
+}
+
+func (n *nextDue) at(now time.Time, iv time.Duration) time.Time {
+	if iv != n.iv {
+		n.iv, n.due = iv, now.Add(iv)
+	}
+	return n.due
 }
 
 // stillHolds reports whether the reader's last StillUntil promise holds at
