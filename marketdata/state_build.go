@@ -286,10 +286,9 @@ func (b *builder) positions(fetches []PositionsInput) {
 }
 
 func (b *builder) orders(fetches []OrdersInput) {
-	b.s.ordersBySym = map[string][]*Order{}
 	for _, f := range fetches {
 		pt := f.ProductType
-		built, err := agedList(b.cache, "orders "+string(pt), f.Orders, b.now,
+		built, err := agedList(b.cache, listKey{"orders", string(pt)}, f.Orders, b.now,
 			func(w *exchange.PendingOrder) (*Order, time.Time, error) { return parseOrder(w, pt) },
 			func(o *Order, age float64) { o.AgeSeconds = age })
 		if err != nil {
@@ -300,6 +299,9 @@ func (b *builder) orders(fetches []OrdersInput) {
 		b.s.ordersScope = append(b.s.ordersScope, scope{f.ProductType, f.Symbol, f.At})
 		b.s.srcOrders = append(b.s.srcOrders, f)
 		for _, o := range built {
+			if b.s.ordersBySym == nil {
+				b.s.ordersBySym = map[string][]*Order{}
+			}
 			b.s.ordersBySym[o.Symbol] = append(b.s.ordersBySym[o.Symbol], o)
 			b.s.orders = append(b.s.orders, o)
 		}
@@ -314,9 +316,8 @@ func (b *builder) orders(fetches []OrdersInput) {
 }
 
 func (b *builder) strategyOrders(fetches []StrategyOrdersInput) {
-	b.s.strategyBySym = map[string][]*StrategyOrder{}
 	for _, f := range fetches {
-		built, err := agedList(b.cache, "strategy "+string(f.Category), f.Orders, b.now, parseStrategyOrder,
+		built, err := agedList(b.cache, listKey{"strategy", string(f.Category)}, f.Orders, b.now, parseStrategyOrder,
 			func(o *StrategyOrder, age float64) { o.AgeSeconds = age })
 		if err != nil {
 			b.fail(fmt.Errorf("strategy orders of %s: %w", f.Category, err))
@@ -325,6 +326,9 @@ func (b *builder) strategyOrders(fetches []StrategyOrdersInput) {
 		b.fetched(PartStrategyOrders, f.At)
 		b.s.strategyScope = append(b.s.strategyScope, f.Category)
 		for _, o := range built {
+			if b.s.strategyBySym == nil {
+				b.s.strategyBySym = map[string][]*StrategyOrder{}
+			}
 			b.s.strategyBySym[o.Symbol] = append(b.s.strategyBySym[o.Symbol], o)
 		}
 	}
@@ -370,7 +374,6 @@ func (b *builder) spotRecords(in *SpotRecordsInput) {
 }
 
 func (b *builder) balances(fetches []BalancesInput) {
-	b.s.posModes = map[exchange.ProductType]string{}
 	for _, f := range fetches {
 		built := make([]*Balance, 0, len(f.Accounts))
 		var err error
@@ -389,6 +392,9 @@ func (b *builder) balances(fetches []BalancesInput) {
 		b.s.balances = append(b.s.balances, built...)
 		for _, bal := range built {
 			if bal.PositionMode != "" {
+				if b.s.posModes == nil {
+					b.s.posModes = map[exchange.ProductType]string{}
+				}
 				b.s.posModes[f.ProductType] = bal.PositionMode
 			}
 		}

@@ -20,7 +20,7 @@ type ParseCache struct {
 	mu    sync.Mutex
 	books map[string]cachedBook
 	fills map[string]cachedFills
-	lists map[string]any // a cachedList, by kind and key of the fetch
+	lists map[listKey]any // a cachedList
 	// contracts is the product type of every contract of the last list
 	// of contracts, which a Poller passes unchanged to every State.
 	contracts    []ProductContract
@@ -47,6 +47,9 @@ func (c *ParseCache) productTypes(contracts []ProductContract) map[string]exchan
 	return m
 }
 
+// listKey names a fetched list: its kind and the key it was fetched for.
+type listKey struct{ kind, key string }
+
 // cachedList is one fetched list parsed, without the ages, which follow
 // the tick.
 type cachedList[W, T any] struct {
@@ -67,7 +70,7 @@ type cachedBook struct {
 
 // NewParseCache returns an empty cache.
 func NewParseCache() *ParseCache {
-	return &ParseCache{books: map[string]cachedBook{}, fills: map[string]cachedFills{}, lists: map[string]any{}}
+	return &ParseCache{books: map[string]cachedBook{}, fills: map[string]cachedFills{}, lists: map[listKey]any{}}
 }
 
 // levels returns the parsed, sorted bids and asks of book b of symbol.
@@ -139,7 +142,7 @@ func (c *ParseCache) trades(symbol string, fills []exchange.StockFill) ([]trade,
 // once per fetch (through c, under key, when c is set) and then copied
 // with its age, which parse leaves out and setAge sets from the creation
 // time parse returns (zero: no age).
-func agedList[W, T any](c *ParseCache, key string, src []W, now time.Time,
+func agedList[W, T any](c *ParseCache, key listKey, src []W, now time.Time,
 	parse func(*W) (*T, time.Time, error), setAge func(*T, float64)) ([]*T, error) {
 	var l cachedList[W, T]
 	hit := false
