@@ -57,24 +57,29 @@ func (s *State) SameKeys(o *State, k *Keys) bool {
 			}
 		}
 	}
-	if k.Parts.Has(PartPositions) {
-		if !sameScopes(s.positionScope, o.positionScope) {
-			return false
-		}
-		for _, sym := range k.Futures {
-			if !sameProduct(s, o, sym) || !sameRecords(s.srcPositions, o.srcPositions, sym, positionsOf, positionSymbol) {
-				return false
-			}
-		}
+	if k.Parts.Has(PartPositions) && !sameFutures(s, o, k.Futures, s.positionScope, o.positionScope, func(sym string) bool {
+		return sameRecords(s.srcPositions, o.srcPositions, sym, positionsOf, positionSymbol)
+	}) {
+		return false
 	}
-	if k.Parts.Has(PartOrders) {
-		if !sameScopes(s.ordersScope, o.ordersScope) {
+	if k.Parts.Has(PartOrders) && !sameFutures(s, o, k.Futures, s.ordersScope, o.ordersScope, func(sym string) bool {
+		return sameRecords(s.srcOrders, o.srcOrders, sym, ordersOf, orderSymbol)
+	}) {
+		return false
+	}
+	return true
+}
+
+// sameFutures reports whether s and o fetched the same product types and
+// symbols (scopes a and b), know each of symbols as the same product type,
+// and hold the same records of each (same).
+func sameFutures(s, o *State, symbols []string, a, b []scope, same func(symbol string) bool) bool {
+	if !sameScopes(a, b) {
+		return false
+	}
+	for _, sym := range symbols {
+		if !sameProduct(s, o, sym) || !same(sym) {
 			return false
-		}
-		for _, sym := range k.Futures {
-			if !sameProduct(s, o, sym) || !sameRecords(s.srcOrders, o.srcOrders, sym, ordersOf, orderSymbol) {
-				return false
-			}
 		}
 	}
 	return true

@@ -82,37 +82,11 @@ func BenchmarkPollRound(b *testing.B) {
 		step time.Duration
 	}{{"same-tick", 0}, {"next-tick", time.Second}} {
 		b.Run(tc.name, func(b *testing.B) {
-			sc := sim.Demo()
-			vc := clock.NewVirtual(sc.Clock.Start)
-			x, err := sim.New(sc, sim.Options{Clock: vc})
-			if err != nil {
-				b.Fatal(err)
-			}
-			a, _ := x.Account("demo-key")
-			for _, req := range []exchange.PlaceOrderRequest{
-				simtest.Order("BTCUSDT", exchange.Buy, exchange.Market, "0.01", ""),
-				simtest.Order("BTCUSDT", exchange.Buy, exchange.Limit, "0.01", "80000"),
-				simtest.Order("ETHUSDT", exchange.Sell, exchange.Limit, "0.1", "4000"),
-			} {
-				if _, err := a.PlaceOrder(ctx, req); err != nil {
-					b.Fatal(err)
-				}
-			}
-			pairs := []string{"TSLAUSDT", "NVDAUSDT", "AAPLUSDT"}
+			vc, a := pollRig(b, sim.Demo())
 			b.ReportAllocs()
 			for b.Loop() {
 				vc.Advance(tc.step)
-				for _, p := range pairs {
-					if _, err := a.StockOrderBook(ctx, exchange.StockOrderBookRequest{Symbol: p}); err != nil {
-						b.Fatal(err)
-					}
-				}
-				if _, err := a.AllPositions(ctx, exchange.AllPositionsRequest{ProductType: exchange.USDTFutures}); err != nil {
-					b.Fatal(err)
-				}
-				if _, err := a.PendingOrders(ctx, exchange.PendingOrdersRequest{ProductType: exchange.USDTFutures}); err != nil {
-					b.Fatal(err)
-				}
+				pollRound(b, a)
 			}
 		})
 	}
@@ -185,21 +159,10 @@ func BenchmarkAnswerVersion(b *testing.B) {
 // no price moves: the part of a backtest's ticks that should cost nothing.
 func BenchmarkPollRoundQuiet(b *testing.B) {
 	vc, a := pollRig(b, quietDemo())
-	pairs := []string{"TSLAUSDT", "NVDAUSDT", "AAPLUSDT"}
 	b.ReportAllocs()
 	for b.Loop() {
 		vc.Advance(time.Second)
-		for _, p := range pairs {
-			if _, err := a.StockOrderBook(ctx, exchange.StockOrderBookRequest{Symbol: p}); err != nil {
-				b.Fatal(err)
-			}
-		}
-		if _, err := a.AllPositions(ctx, exchange.AllPositionsRequest{ProductType: exchange.USDTFutures}); err != nil {
-			b.Fatal(err)
-		}
-		if _, err := a.PendingOrders(ctx, exchange.PendingOrdersRequest{ProductType: exchange.USDTFutures}); err != nil {
-			b.Fatal(err)
-		}
+		pollRound(b, a)
 	}
 }
 
@@ -240,5 +203,22 @@ func BenchmarkPriceStepAnswers(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// pollRound asks what a backtest's pollers ask at a tick: the books of
+// three stock pairs, the positions and the pending orders.
+func pollRound(b *testing.B, a *sim.Account) {
+	b.Helper()
+	for _, p := range []string{"TSLAUSDT", "NVDAUSDT", "AAPLUSDT"} {
+		if _, err := a.StockOrderBook(ctx, exchange.StockOrderBookRequest{Symbol: p}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if _, err := a.AllPositions(ctx, exchange.AllPositionsRequest{ProductType: exchange.USDTFutures}); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := a.PendingOrders(ctx, exchange.PendingOrdersRequest{ProductType: exchange.USDTFutures}); err != nil {
+		b.Fatal(err)
 	}
 }
