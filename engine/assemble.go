@@ -48,11 +48,13 @@ type AssembleOptions struct {
 type Assembly struct {
 	Catalog *rules.Catalog
 	Rules   *rules.RuleSet
-	Load    func(ctx context.Context) (*rules.RuleSet, error)
-	Modes   map[exchange.ProductType]exchange.PosMode
-	Guard   *actions.Guard
-	Poller  *marketdata.Poller
-	Engine  *Engine
+	// Load loads the rules again; after Assemble it rejects (with
+	// marketdata.ErrNotPolled) rules that read what the pollers do not fetch.
+	Load   func(ctx context.Context) (*rules.RuleSet, error)
+	Modes  map[exchange.ProductType]exchange.PosMode
+	Guard  *actions.Guard
+	Poller *marketdata.Poller
+	Engine *Engine
 }
 
 // Assemble reads the catalog and the position modes from the venue, loads
@@ -89,6 +91,20 @@ func Assemble(ctx context.Context, opts AssembleOptions, eng Options) (*Assembly
 	po.Demand, po.Contracts = Demand(a.Rules, cat), cat.Contracts
 	if a.Poller, err = marketdata.NewPoller(po); err != nil {
 		return nil, err
+	}
+	// The pollers are planned for the rules loaded now. A reload whose
+	// rules read more is rejected, with what is missing, rather than run
+	// with data that would never come (its rules would stay stale).
+	load := a.Load
+	a.Load = func(ctx context.Context) (*rules.RuleSet, error) {
+		rs, err := load(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if err := a.Poller.Covers(Demand(rs, cat)); err != nil {
+			return nil, fmt.Errorf("the new rules read what the running engine does not poll (%w); restart it to poll that", err)
+		}
+		return rs, nil
 	}
 	disp := actions.NewDispatcher(actions.DispatcherOptions{Venue: opts.Trader, Guard: a.Guard, Clock: opts.Clock, Logger: log.Named("actions")})
 	exec := actions.NewExecutor(actions.ExecutorOptions{Dispatcher: disp, Catalog: cat, Modes: a.Modes, Pricer: opts.Pricer, Logger: log.Named("actions")})

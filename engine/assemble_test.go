@@ -10,6 +10,7 @@ import (
 
 	"github.com/tickrules/tickrules/clock"
 	"github.com/tickrules/tickrules/engine"
+	"github.com/tickrules/tickrules/marketdata"
 	"github.com/tickrules/tickrules/sim"
 )
 
@@ -62,5 +63,57 @@ rules:
 	}
 	if tr := asm.Engine.Traces("watch"); len(tr) != 1 || tr[0].Reason == "" {
 		t.Errorf("traces %+v", tr)
+	}
+}
+
+// TestReloadRejectsWhatIsNotPolled: reloaded rules that read only what the
+// pollers fetch are accepted; rules that read a part, a product type or a
+// stock pair nobody polls are rejected with what is missing, so the running
+// rules stay instead of new ones waiting forever for data.
+func TestReloadRejectsWhatIsNotPolled(t *testing.T) {
+	sc := sim.Demo()
+	v := clock.NewVirtual(sc.Clock.Start)
+	x, err := sim.New(sc, sim.Options{Clock: v})
+	if err != nil {
+		t.Fatal(err)
+	}
+	acct, _ := x.Account("demo-key")
+	dir := t.TempDir()
+	write := func(when string) {
+		t.Helper()
+		body := "rules:\n  - name: r\n    when: " + when + "\n    actions:\n      - cancel_all: {}\n"
+		if err := os.WriteFile(filepath.Join(dir, "r.yaml"), []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(`position("TSLAUSDT", "long").size > 0 && stock("TSLA").bid > 0`)
+	asm, err := engine.Assemble(context.Background(), engine.AssembleOptions{Reader: acct, Catalog: acct, Accounts: acct,
+		Trader: acct, Pricer: acct, Clock: v, RuleDirs: []string{dir}}, engine.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		when    string
+		missing string // "" when accepted
+	}{
+		{`position("NVDAUSDT", "short").size > 0`, ""},
+		{`stock("TSLA").spread_bps > 5`, ""},
+		{`balance("USDT").available > 0`, "not polled: balances"},
+		{`position("BTCUSD", "long").size > 0`, "positions COIN-FUTURES"},
+		{`stock("NVDA").bid > 0`, "stock_book NVDAUSDT"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.when, func(t *testing.T) {
+			write(tt.when)
+			rs, err := asm.Load(context.Background())
+			switch {
+			case tt.missing == "" && err != nil:
+				t.Fatalf("rejected: %v", err)
+			case tt.missing == "" && len(rs.Rules) != 1:
+				t.Fatalf("accepted %d rules", len(rs.Rules))
+			case tt.missing != "" && (!errors.Is(err, marketdata.ErrNotPolled) || !strings.Contains(err.Error(), tt.missing) || !strings.Contains(err.Error(), "restart")):
+				t.Fatalf("error %v: want ErrNotPolled naming %q and saying to restart", err, tt.missing)
+			}
+		})
 	}
 }

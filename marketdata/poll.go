@@ -7,6 +7,7 @@ import (
 	"math"
 	"reflect"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -212,21 +213,7 @@ func NewPoller(opts PollerOptions) (*Poller, error) {
 	p.still, _ = opts.Reader.(StillVersioner)
 	d := opts.Demand
 	for _, part := range d.Parts.Parts() {
-		var keys []string
-		switch part {
-		case PartStockBook, PartStockTrades:
-			keys = d.StockPairs
-		case PartPositions, PartOrders, PartBalances:
-			for _, pt := range d.ProductTypes {
-				keys = append(keys, string(pt))
-			}
-		case PartStrategyOrders:
-			for _, c := range d.Categories {
-				keys = append(keys, string(c))
-			}
-		default:
-			keys = []string{""}
-		}
+		keys := d.keys(part)
 		if len(keys) == 0 {
 			return nil, fmt.Errorf("poller: part %s is read but names no %s", part, keyKind(part))
 		}
@@ -240,6 +227,27 @@ func NewPoller(opts PollerOptions) (*Poller, error) {
 		p.intervals[part] = iv
 	}
 	return p, nil
+}
+
+// keys are the keys part is fetched for: the stock pairs, product types or
+// categories demanded, or one empty key for a part fetched whole.
+func (d Demand) keys(part Part) []string {
+	var keys []string
+	switch part {
+	case PartStockBook, PartStockTrades:
+		keys = d.StockPairs
+	case PartPositions, PartOrders, PartBalances:
+		for _, pt := range d.ProductTypes {
+			keys = append(keys, string(pt))
+		}
+	case PartStrategyOrders:
+		for _, c := range d.Categories {
+			keys = append(keys, string(c))
+		}
+	default:
+		keys = []string{""}
+	}
+	return keys
 }
 
 func keyKind(p Part) string {
@@ -278,6 +286,40 @@ func (p *Poller) Interval(part Part) time.Duration {
 		return 0
 	}
 	return p.intervals[part]
+}
+
+// ErrNotPolled is returned by Covers when the pollers do not fetch some of
+// a demand.
+var ErrNotPolled = errors.New("not polled")
+
+// Covers reports whether the poller fetches everything d demands; the error
+// (ErrNotPolled) names what it does not. Pollers are planned once: rules
+// that read more need a new Poller.
+func (p *Poller) Covers(d Demand) error {
+	polled := map[Part]map[string]bool{}
+	for _, t := range p.tasks {
+		if polled[t.part] == nil {
+			polled[t.part] = map[string]bool{}
+		}
+		polled[t.part][t.key] = true
+	}
+	var missing []string
+	for _, part := range d.Parts.Parts() {
+		keys := polled[part]
+		if keys == nil {
+			missing = append(missing, part.String())
+			continue
+		}
+		for _, k := range d.keys(part) {
+			if !keys[k] {
+				missing = append(missing, part.String()+" "+k)
+			}
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	return fmt.Errorf("%w: %s", ErrNotPolled, strings.Join(missing, ", "))
 }
 
 // Parts returns the set of parts the poller fetches.
