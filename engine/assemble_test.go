@@ -3,8 +3,6 @@ package engine_test
 import (
 	"context"
 	"errors"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -22,13 +20,7 @@ func TestAssemble(t *testing.T) {
 		t.Fatal(err)
 	}
 	acct, _ := x.Account("demo-hedge-key")
-	write := func(body string) string {
-		dir := t.TempDir()
-		if err := os.WriteFile(filepath.Join(dir, "r.yaml"), []byte(body), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		return dir
-	}
+	write := func(body string) string { return writeRules(t, "", body) }
 	opts := func(dir string) engine.AssembleOptions {
 		return engine.AssembleOptions{Reader: acct, Catalog: acct, Accounts: acct, Trader: acct, Pricer: acct, Clock: v, RuleDirs: []string{dir}}
 	}
@@ -81,10 +73,7 @@ func TestReloadRejectsWhatIsNotPolled(t *testing.T) {
 	dir := t.TempDir()
 	write := func(when string) {
 		t.Helper()
-		body := "rules:\n  - name: r\n    when: " + when + "\n    actions:\n      - cancel_all: {}\n"
-		if err := os.WriteFile(filepath.Join(dir, "r.yaml"), []byte(body), 0o600); err != nil {
-			t.Fatal(err)
-		}
+		writeRules(t, dir, "rules:\n  - name: r\n    when: "+when+"\n    actions:\n      - cancel_all: {}\n")
 	}
 	write(`position("TSLAUSDT", "long").size > 0 && stock("TSLA").bid > 0`)
 	asm, err := engine.Assemble(context.Background(), engine.AssembleOptions{Reader: acct, Catalog: acct, Accounts: acct,

@@ -3,8 +3,6 @@ package engine_test
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -62,19 +60,7 @@ func demoWorld(b testing.TB, ruleYAML string) (*sim.Exchange, *sim.Account, *clo
 		b.Fatal(err)
 	}
 	acct, _ := x.Account("demo-key")
-	ctx := context.Background()
-	cat, err := rules.FetchCatalog(ctx, acct)
-	if err != nil {
-		b.Fatal(err)
-	}
-	dir := b.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "r.yaml"), []byte(ruleYAML), 0o600); err != nil {
-		b.Fatal(err)
-	}
-	rs, errs := rules.Load(ctx, []string{dir}, rules.LoadOptions{Catalog: cat})
-	if rs == nil {
-		b.Fatalf("rules: %v", errs)
-	}
+	cat, rs := loadRules(b, acct, ruleYAML)
 	return x, acct, v, cat, rs
 }
 

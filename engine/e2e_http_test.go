@@ -7,8 +7,6 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -19,7 +17,6 @@ import (
 	"github.com/tickrules/tickrules/engine"
 	"github.com/tickrules/tickrules/exchange"
 	"github.com/tickrules/tickrules/marketdata"
-	"github.com/tickrules/tickrules/rules"
 	"github.com/tickrules/tickrules/sim"
 	"github.com/tickrules/tickrules/sim/server"
 )
@@ -112,18 +109,7 @@ func newHTTPRig(t *testing.T, mode exchange.PosMode, ruleYAML string, o rigOptio
 	}
 
 	ctx := context.Background()
-	cat, err := rules.FetchCatalog(ctx, client)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "r.yaml"), []byte(ruleYAML), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	rs, errs := rules.Load(ctx, []string{dir}, rules.LoadOptions{Catalog: cat})
-	if rs == nil {
-		t.Fatalf("rules: %v", errs)
-	}
+	cat, rs := loadRules(t, client, ruleYAML)
 	as, err := client.Accounts(ctx, exchange.AccountsRequest{ProductType: exchange.USDTFutures})
 	if err != nil || len(as) == 0 || as[0].PosMode != mode {
 		t.Fatalf("accounts: %+v, %v; want %s", as, err, mode)

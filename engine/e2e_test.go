@@ -2,8 +2,6 @@ package engine_test
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -46,10 +44,7 @@ func newRigAt(t *testing.T, after time.Duration, apiKey, ruleYAML string) *rig {
 	if !ok {
 		t.Fatalf("no account %s", apiKey)
 	}
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "r.yaml"), []byte(ruleYAML), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	dir := writeRules(t, "", ruleYAML)
 	r := &rig{t: t, v: v, x: x, acct: acct}
 	// The same wiring as engine run and engine backtest.
 	asm, err := engine.Assemble(context.Background(), engine.AssembleOptions{Reader: acct, Catalog: acct, Accounts: acct,
