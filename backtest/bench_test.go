@@ -77,3 +77,45 @@ func BenchmarkBacktest(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkDataPath measures what the issue calls "the simulator and State
+// building": one tick's polls and State, without the engine. "tick" steps a
+// second at a time, as the backtest does (a price step every ten); "step"
+// steps ten seconds, so that every tick is a price step. A week is run at
+// most, then a new run starts (outside the timing).
+func BenchmarkDataPath(b *testing.B) {
+	dir := writeManyRules(b, 10)
+	for _, c := range []struct {
+		name string
+		step time.Duration
+	}{{"tick", time.Second}, {"step", 10 * time.Second}} {
+		b.Run(c.name, func(b *testing.B) {
+			ctx := context.Background()
+			b.ReportAllocs()
+			var r *runner
+			var t, end time.Time
+			for b.Loop() {
+				if r == nil || t.After(end) {
+					b.StopTimer()
+					sc := sim.Demo()
+					opts := Options{Scenario: sc, RuleDirs: []string{dir}, Getenv: func(string) string { return "" }}
+					if err := opts.defaults(); err != nil {
+						b.Fatal(err)
+					}
+					var err error
+					if r, err = newRunner(ctx, opts); err != nil {
+						b.Fatal(err)
+					}
+					t, end = opts.From, opts.From.Add(7*24*time.Hour)
+					b.StartTimer()
+				}
+				r.v.Set(t)
+				_ = r.asm.Poller.PollDue(ctx)
+				if _, err := r.asm.Poller.State(t); err != nil {
+					b.Fatal(err)
+				}
+				t = t.Add(c.step)
+			}
+		})
+	}
+}

@@ -60,7 +60,7 @@ type cachedList[W, T any] struct {
 
 type cachedFills struct {
 	fills  []exchange.StockFill // the fetched fills: the key
-	trades []trade              // parsed; shared read-only
+	trades *tradeList           // parsed; shared
 }
 
 type cachedBook struct {
@@ -116,26 +116,32 @@ func sortBook(bids, asks []BookLevel) ([]BookLevel, []BookLevel) {
 	return bids, asks
 }
 
-// trades returns the parsed fills of symbol.
-func (c *ParseCache) trades(symbol string, fills []exchange.StockFill) ([]trade, error) {
+// trades returns the parsed fills of symbol. A list not seen before is
+// parsed with the numbers of the one before it (parseTrades).
+func (c *ParseCache) trades(symbol string, fills []exchange.StockFill) (*tradeList, error) {
+	var prev cachedFills
 	if c != nil {
 		c.mu.Lock()
-		e, ok := c.fills[symbol]
+		prev = c.fills[symbol]
 		c.mu.Unlock()
-		if ok && sameView(e.fills, fills) {
-			return e.trades, nil
+		if prev.trades != nil && sameView(prev.fills, fills) {
+			return prev.trades, nil
 		}
 	}
-	ts, err := parseTrades(fills)
+	var oldTrades []trade
+	if prev.trades != nil {
+		oldTrades = prev.trades.trades
+	}
+	l, err := parseTrades(fills, prev.fills, oldTrades)
 	if err != nil {
 		return nil, err
 	}
 	if c != nil {
 		c.mu.Lock()
-		c.fills[symbol] = cachedFills{fills: fills, trades: ts}
+		c.fills[symbol] = cachedFills{fills: fills, trades: l}
 		c.mu.Unlock()
 	}
-	return ts, nil
+	return l, nil
 }
 
 // agedList returns the objects of one fetched list as of now: each parsed

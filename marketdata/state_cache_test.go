@@ -44,8 +44,10 @@ func TestParseCache(t *testing.T) {
 	if a.Volume != p.Volume || a.VWAP != p.VWAP || a.LastPrice != p.LastPrice || a.TradesCount != p.TradesCount || b.LastTradeAgeSeconds != p.LastTradeAgeSeconds {
 		t.Errorf("cached fills differ: volume %v vwap %v last %v, want %v %v %v", a.Volume, a.VWAP, a.LastPrice, p.Volume, p.VWAP, p.LastPrice)
 	}
-	if e1, e2 := cache.fills["TSLAUSDT"], cache.fills["TSLAUSDT"]; len(e1.trades) == 0 || &e1.trades[0] != &e2.trades[0] {
+	if e := cache.fills["TSLAUSDT"]; e.trades == nil {
 		t.Error("the fills were not cached")
+	} else if again, err := cache.trades("TSLAUSDT", e.fills); err != nil || again != e.trades {
+		t.Errorf("the same fetched fills were parsed again (%v)", err)
 	}
 	// The same cached fills at a later tick: the trade window moves.
 	in.Now = in.Now.Add(3 * time.Minute)

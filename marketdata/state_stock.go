@@ -195,55 +195,6 @@ func (s *Stock) setBook(in *BookInput, now time.Time, cache *ParseCache) error {
 	return nil
 }
 
-// trade is one platform fill in numbers.
-type trade struct {
-	price, size float64
-	ts          time.Time
-}
-
-// parseTrades reads the numbers of fills.
-func parseTrades(fills []exchange.StockFill) ([]trade, error) {
-	var p numParser
-	out := make([]trade, len(fills))
-	for i := range fills {
-		f := &fills[i]
-		out[i] = trade{price: p.num("price", f.Price), size: p.num("size", f.Size), ts: f.TS.Time()}
-		if p.err != nil {
-			return nil, p.err
-		}
-	}
-	return out, nil
-}
-
-// setTrades computes last price from the newest fill, and volume, count and
-// VWAP over the fills in (now-window, now].
-func (s *Stock) setTrades(trades []trade, at, now time.Time, window time.Duration) {
-	s.TradesAt = at
-	s.have |= NeedTrades
-	from := now.Add(-window)
-	var newest time.Time
-	var notional float64
-	for _, t := range trades {
-		price, size, ts := t.price, t.size, t.ts
-		if newest.IsZero() || ts.After(newest) {
-			newest, s.LastPrice = ts, price
-			s.have |= NeedLastTrade
-		}
-		if ts.After(from) && !ts.After(now) {
-			s.Volume += size
-			s.TradesCount++
-			notional += price * size
-		}
-	}
-	if s.have&NeedLastTrade != 0 {
-		s.LastTradeAgeSeconds = now.Sub(newest).Seconds()
-	}
-	if s.Volume > 0 {
-		s.VWAP = notional / s.Volume
-		s.have |= NeedWindowTrades
-	}
-}
-
 func cmpFloat(a, b float64) int {
 	switch {
 	case a < b:

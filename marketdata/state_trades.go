@@ -1,0 +1,151 @@
+package marketdata
+
+import (
+	"slices"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/tickrules/tickrules/exchange"
+)
+
+// trade is one platform fill in numbers.
+type trade struct {
+	price, size float64
+	ts          time.Time
+}
+
+// tradeList is one fetched list of platform fills in numbers, with what a
+// Stock derives from it at any time: the newest fill, and the sums over the
+// fills of the trade window. A rule that reads the window makes a State be
+// built every tick, mostly from the same list: the window's members are
+// found by binary search over the fills' times, and its sums are kept
+// while the same fills are in it. A tradeList is never changed once made,
+// but for that memo.
+type tradeList struct {
+	trades []trade
+	newest int         // index of the newest fill, -1 when none
+	times  []time.Time // the fills' times, ascending
+
+	mu  sync.Mutex
+	win tradeSums // of the last window asked for
+}
+
+// tradeSums are the sums over the fills of one trade window. lo and hi
+// say which fills they are: times[lo:hi] of the list.
+type tradeSums struct {
+	lo, hi           int
+	ok               bool
+	volume, notional float64
+	count            int
+}
+
+// parseTrades reads the numbers of fills. Where old, the list fetched
+// before, holds the same fill (a new list is mostly the old one shifted by
+// the fills that came since), its numbers are taken from oldTrades instead
+// of parsed again.
+func parseTrades(fills, old []exchange.StockFill, oldTrades []trade) (*tradeList, error) {
+	var p numParser
+	out := make([]trade, len(fills))
+	off := shiftOf(fills, old)
+	for i := range fills {
+		f := &fills[i]
+		if j := i + off; j >= 0 && j < len(old) && old[j] == *f {
+			out[i] = oldTrades[j]
+			continue
+		}
+		out[i] = trade{price: p.num("price", f.Price), size: p.num("size", f.Size), ts: f.TS.Time()}
+		if p.err != nil {
+			return nil, p.err
+		}
+	}
+	return newTradeList(out), nil
+}
+
+// shiftOf returns off such that fills[i] may be old[i+off]: where the first
+// fill of either list is in the other. Each pair is compared again before
+// it is used, so a wrong guess costs a parse, never a wrong number.
+func shiftOf(fills, old []exchange.StockFill) int {
+	if len(fills) == 0 || len(old) == 0 {
+		return 0
+	}
+	for k := range fills {
+		if fills[k] == old[0] {
+			return -k
+		}
+	}
+	for k := range old {
+		if old[k] == fills[0] {
+			return k
+		}
+	}
+	return 0
+}
+
+func newTradeList(trades []trade) *tradeList {
+	l := &tradeList{trades: trades, newest: -1, times: make([]time.Time, len(trades))}
+	var newest time.Time
+	for i, t := range trades {
+		// The first of the latest fills; a fill without a time counts
+		// until one with a time comes (as the window's reading always did).
+		if newest.IsZero() || t.ts.After(newest) {
+			newest, l.newest = t.ts, i
+		}
+		l.times[i] = t.ts
+	}
+	// The exchange sends the newest first: reversed, not sorted.
+	switch {
+	case slices.IsSortedFunc(l.times, time.Time.Compare):
+	case slices.IsSortedFunc(l.times, func(a, b time.Time) int { return b.Compare(a) }):
+		slices.Reverse(l.times)
+	default:
+		slices.SortFunc(l.times, time.Time.Compare)
+	}
+	return l
+}
+
+// window returns the sums over the fills in (from, to]. They are added in
+// the order of the list, whatever the window: the same fills give the same
+// sums to the last bit, memo or not.
+func (l *tradeList) window(from, to time.Time) tradeSums {
+	// The fills at or before a time are the first ones of times: two
+	// windows with the same counts hold the same fills.
+	lo := sort.Search(len(l.times), func(i int) bool { return l.times[i].After(from) })
+	hi := sort.Search(len(l.times), func(i int) bool { return l.times[i].After(to) })
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.win.ok && l.win.lo == lo && l.win.hi == hi {
+		return l.win
+	}
+	s := tradeSums{lo: lo, hi: hi, ok: true}
+	if lo < hi {
+		for _, t := range l.trades {
+			if t.ts.After(from) && !t.ts.After(to) {
+				s.volume += t.size
+				s.count++
+				s.notional += t.price * t.size
+			}
+		}
+	}
+	l.win = s
+	return s
+}
+
+// setTrades computes last price from the newest fill, and volume, count and
+// VWAP over the fills in (now-window, now].
+func (s *Stock) setTrades(l *tradeList, at, now time.Time, window time.Duration) {
+	s.TradesAt = at
+	s.have |= NeedTrades
+	if l.newest >= 0 {
+		t := l.trades[l.newest]
+		s.LastPrice = t.price
+		s.LastTradeAgeSeconds = now.Sub(t.ts).Seconds()
+		s.have |= NeedLastTrade
+	}
+	w := l.window(now.Add(-window), now)
+	s.Volume, s.TradesCount = w.volume, w.count
+	if s.Volume > 0 {
+		s.VWAP = w.notional / s.Volume
+		s.have |= NeedWindowTrades
+	}
+}
