@@ -3,6 +3,7 @@ package marketdata
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -66,6 +67,12 @@ func TestTradeWindowMatchesScan(t *testing.T) {
 	for seed := range uint64(200) {
 		r := rand.New(rand.NewPCG(seed, 7))
 		trades := randomTrades(r, r.IntN(40), base)
+		switch seed % 3 { // as the exchange sends them (newest first), oldest first, or mixed
+		case 1:
+			slices.SortStableFunc(trades, func(a, b trade) int { return b.ts.Compare(a.ts) })
+		case 2:
+			slices.SortStableFunc(trades, func(a, b trade) int { return a.ts.Compare(b.ts) })
+		}
 		l := newTradeList(trades)
 		now := base
 		for tick := range 60 {

@@ -247,22 +247,25 @@ func (b *drawnBook) text1(in *instrument, side, n int) []exchange.PriceLevel {
 }
 
 // drawn returns the book at t, from the memo when t falls in the step (and
-// at the price) of the last book drawn.
+// at the price) of the last book drawn. A book is drawn into its priced
+// step; lastBook keeps the last one, so that a moving step asked at a new
+// instant at the same price hands out the same book.
 func (in *instrument) drawn(t time.Time) *drawnBook {
 	st := in.path.stepAt(t)
 	p := in.priced(t, st)
 	if b := in.lastBook.Load(); b != nil && b.id == st.id() && b.mid == p.ticks {
 		return b
 	}
-	b := in.draw(st, in.quote(p))
-	in.lastBook.Store(b)
-	return b
+	p.bookOnce.Do(func() { in.draw(&p.book, st, in.quote(p)) })
+	in.lastBook.Store(&p.book)
+	return &p.book
 }
 
-// draw starts the book of step st at quote q: a pure function of the
-// instrument, the step and the price. Only the best levels are drawn here.
-func (in *instrument) draw(st step, q quote) *drawnBook {
-	b := &drawnBook{id: st.id(), mid: q.mid, half: q.half, ts: exchange.MillisOf(in.bookTime(st)),
+// draw starts the book of step st at quote q into b: a pure function of
+// the instrument, the step and the price. Only the best levels are drawn
+// here.
+func (in *instrument) draw(b *drawnBook, st step, q quote) {
+	*b = drawnBook{id: st.id(), mid: q.mid, half: q.half, ts: in.stamps.stamp(in.bookTime(st)),
 		key: st.key(), base: q.sizeUnits(levelNotional), sizeExp: -q.sizePlaces}
 	var nums [2][]Level
 	for side := range b.topRaw {
@@ -275,7 +278,6 @@ func (in *instrument) draw(st step, q quote) *drawnBook {
 		d := b.depth(in)
 		return d.nums[0], d.nums[1]
 	}}
-	return b
 }
 
 // drawSide appends the first n levels of one side (0 bids, 1 asks) to

@@ -74,6 +74,7 @@ type instrument struct {
 	tickF    float64 // tick as a float, for sizes
 	seed     uint64  // varies book sizes and fills between symbols
 	origin   time.Time
+	stamps   *stampCache // shared by the market's instruments; nil writes each stamp
 
 	// lastPrice is the price at the last step asked about, lastBook the
 	// book of the last step drawn: pollers ask about one step again and
@@ -94,14 +95,19 @@ type instrument struct {
 const maxFillMemo = 4096
 
 // pricedStep is the price of an instrument at a step (at one instant of it,
-// at, when the step is moving). Its decimal is made on first use: the books
-// of most steps need only the ticks.
+// at, when the step is moving). Its decimal and its book are made on first
+// use: the books of most steps need only the ticks, and most instruments
+// are asked either for a price or for a book. The book lives in the same
+// allocation as the price: a new step of a polled book costs one.
 type pricedStep struct {
 	id      stepID
 	at      int64 // UnixNano
 	ticks   int64
 	decOnce sync.Once
 	dec     decimal.Decimal
+
+	bookOnce sync.Once
+	book     drawnBook // set by bookOnce (see instrument.drawn)
 }
 
 // price is p's price as a decimal.
@@ -124,6 +130,29 @@ func newInstrument(symbol string, path series, tick decimal.Decimal, origin time
 		path: path, tick: tick, tickCoef: coef.Int64(), tickExp: tick.Exponent(), tickF: tick.InexactFloat64(),
 		seed: symbolSeed(symbol), origin: origin,
 	}, nil
+}
+
+// stampCache is the text of the last book time written. Walks with the
+// same step start their steps at the same times, so the books of one price
+// step share one stamp: written once, not once per book.
+type stampCache struct {
+	mu sync.Mutex
+	at int64 // UnixMilli of ms
+	ms exchange.Millis
+}
+
+// stamp is t as Millis, from c when it is the last time written.
+func (c *stampCache) stamp(t time.Time) exchange.Millis {
+	if c == nil {
+		return exchange.MillisOf(t)
+	}
+	at := t.UnixMilli()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.ms == "" || c.at != at {
+		c.at, c.ms = at, exchange.MillisOf(t)
+	}
+	return c.ms
 }
 
 type stockPair struct {
@@ -192,6 +221,10 @@ func New(opts Options) (*Market, error) {
 		}
 		m.pairs = append(m.pairs, pair)
 		m.pairBySym[ps.Symbol] = pair
+	}
+	stamps := &stampCache{}
+	for _, inst := range m.instruments {
+		inst.stamps = stamps
 	}
 	return m, nil
 }

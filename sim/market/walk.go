@@ -6,7 +6,6 @@ import (
 	"math/bits"
 	"math/rand/v2"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -44,10 +43,12 @@ type walk struct {
 	// step, so the next step's price is one more shock, not a block's
 	// generator drawn again from its start.
 	cur walkCursor
-
-	// last is the price of the last step asked about: pollers ask about the
-	// same step many times, and drawing it costs up to walkBlock-1 normals.
-	last atomic.Pointer[walkPrice]
+	// last is the price of the last step asked about: several instruments
+	// may follow one walk, and drawing a step again costs up to
+	// walkBlock-1 normals. Kept under mu as a value: a step's price is
+	// asked once per instrument, so a lock costs less than allocating an
+	// entry for lock-free reads.
+	last walkPrice
 }
 
 // walkCursor is the state of block b's generator after its first k
@@ -60,10 +61,11 @@ type walkCursor struct {
 	used bool
 }
 
-// walkPrice is the price of step i.
+// walkPrice is the price of step i; ok is false until one is kept.
 type walkPrice struct {
 	i     int64
 	price float64
+	ok    bool
 }
 
 func newWalk(spec WalkSpec, start, end time.Time) (*walk, error) {
@@ -186,23 +188,22 @@ func (w *walk) priceAt(i int64) float64 {
 	if w.sigma == 0 {
 		return w.start
 	}
-	if last := w.last.Load(); last != nil && last.i == i {
-		return last.price
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.last.ok && w.last.i == i {
+		return w.last.price
 	}
-	sum := w.shocksBefore(i)
-	p := w.start * math.Exp(w.sigma*sum)
-	w.last.Store(&walkPrice{i: i, price: p})
+	p := w.start * math.Exp(w.sigma*w.shocksBefore(i))
+	w.last = walkPrice{i: i, price: p, ok: true}
 	return p
 }
 
 // shocksBefore returns the sum of the shocks of steps 0..i-1: from the
 // cursor when i is later in its block, else from the start of i's block.
 // The shocks are added in the same order either way, so the sum is the
-// same to the bit.
+// same to the bit. The caller holds w.mu.
 func (w *walk) shocksBefore(i int64) float64 {
 	b, k := i/walkBlock, int(i%walkBlock)
-	w.mu.Lock()
-	defer w.mu.Unlock()
 	c := &w.cur
 	if !c.used || c.b != b || c.k > k {
 		*c = walkCursor{rng: w.block(b), b: b, sum: w.sumBefore(b), used: true}
