@@ -42,8 +42,13 @@ func (m *Market) StockFills(symbol string, t time.Time, limit int) ([]exchange.S
 		limit = MaxStockFills
 	}
 	oldest := t.AddDate(0, -3, 0)
-	if prev := p.lastFills(limit); prev.reusable(oldest, limit) && m.sameNewest(p, prev, t, oldest) {
+	prev := p.lastFills(limit)
+	if prev.reusable(oldest, limit) && m.sameNewest(p, prev, t, oldest) {
 		return prev.fills, nil
+	}
+	if a := m.extendFills(p, prev, t, oldest, limit); a != nil {
+		p.storeFills(limit, a)
+		return a.fills, nil
 	}
 	out := make([]exchange.StockFill, 0, limit) // an empty answer is [], not null
 	newest := int64(0)
@@ -59,6 +64,39 @@ func (m *Market) StockFills(symbol string, t time.Time, limit int) ([]exchange.S
 		p.storeFills(limit, &fillAnswer{at: t, oldest: oldest, newest: newest, last: out[len(out)-1].TS.Time(), fills: out})
 	}
 	return out, nil
+}
+
+// extendFills returns the answer at t from prev, asked earlier, and the
+// fills since: nil when it cannot. A poll a few seconds after the last one
+// finds a fill or two more; scanning the hundred before them again (each
+// checked against the calendar) was most of a backtest's stock-fills time.
+// The answer at t is the fills after prev.at, newest first, then the
+// newest of [oldest, prev.at]: those are prev's, as long as the window's
+// start did not move back (which would let older fills in) and prev held
+// enough of them (it was full, or it held every fill of its window).
+func (m *Market) extendFills(p *stockPair, prev *fillAnswer, t, oldest time.Time, limit int) *fillAnswer {
+	if prev == nil || t.Before(prev.at) || oldest.Before(prev.oldest) {
+		return nil
+	}
+	var fresh []exchange.StockFill
+	newest := int64(0)
+	m.scanFills(p, t, prev.at.Add(time.Nanosecond), func(slot int64, at time.Time) bool {
+		if len(fresh) == 0 {
+			newest = slot
+		}
+		fresh = append(fresh, p.inst.fill(slot, at))
+		return len(fresh) < limit
+	})
+	if len(fresh) == 0 {
+		return nil // prev is too old for the window, or empty: scanned afresh
+	}
+	kept := prev.fills[:min(len(prev.fills), limit-len(fresh))]
+	for len(kept) > 0 && kept[len(kept)-1].TS.Time().Before(oldest) {
+		kept = kept[:len(kept)-1]
+	}
+	out := make([]exchange.StockFill, 0, len(fresh)+len(kept))
+	out = append(append(out, fresh...), kept...)
+	return &fillAnswer{at: t, oldest: oldest, newest: newest, last: out[len(out)-1].TS.Time(), fills: out}
 }
 
 // fillAnswer is the last stock-fills answer of a pair for one limit.

@@ -198,3 +198,50 @@ func BenchmarkStockFills(b *testing.B) {
 		m.StockFills("TSLAUSDT", at, 100)
 	}
 }
+
+// TestStockFillsExtendedAsTheWindowMoves: an answer made from the one
+// before and the fills since (extendFills) drops the fills the
+// three-month window's start has passed. A sparse pair trades five minutes
+// in April and again from late on July 14 (Eastern): asked a few times
+// after that, its answers hold the newest July fills and fewer and fewer
+// April ones, as a market that never answered before gives them.
+func TestStockFillsExtendedAsTheWindowMoves(t *testing.T) {
+	opts := testOptions()
+	opts.StockPairs = []StockPairSpec{{Symbol: "SPARSE", Code: "SPR", PricePath: "NVDA", TradingPeriod: allPeriods, WeekendTradable: true}}
+	opts.Calendar = CalendarSpec{RegularClosed: []string{}, Closures: []ClosureSpec{
+		{Remark: "long", Start: "2026-03-02 00:00", End: "2026-04-15 00:00"},
+		{Remark: "long", Start: "2026-04-15 00:05", End: "2026-07-14 23:58"},
+	}}
+	m, err := New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	april := 0
+	for i, at := range []string{"2026-07-15T04:01:00Z", "2026-07-15T04:03:00Z", "2026-07-15T04:04:30Z", "2026-07-15T04:06:00Z"} {
+		got, err := m.StockFills("SPARSE", utc(at), 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fresh, err := New(opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, _ := fresh.StockFills("SPARSE", utc(at), 100)
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("StockFills at %s: from the answer before %d fills, fresh %d", at, len(got), len(want))
+		}
+		n := 0
+		for _, f := range got {
+			if f.TS.Time().Month() == time.April {
+				n++
+			}
+		}
+		if i > 0 && n >= april {
+			t.Errorf("at %s %d April fills, %d before: the window's start should have passed some", at, n, april)
+		}
+		april = n
+	}
+	if april != 0 {
+		t.Errorf("%d April fills left after the window passed them all", april)
+	}
+}
