@@ -172,9 +172,11 @@ func agedList[W, T any](c *ParseCache, key listKey, src []W, now time.Time,
 			c.mu.Unlock()
 		}
 	}
+	// The copies in one allocation: a list is copied every tick.
+	objs := make([]T, len(l.protos))
 	out := make([]*T, len(l.protos))
 	for i, p := range l.protos {
-		o := new(T)
+		o := &objs[i]
 		*o = *p
 		if !l.born[i].IsZero() {
 			setAge(o, now.Sub(l.born[i]).Seconds())
