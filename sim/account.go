@@ -209,92 +209,49 @@ func (p *position) margin(lev decimal.Decimal) decimal.Decimal {
 
 // unrealised P&L of p at mark.
 func (p *position) unrealised(mark decimal.Decimal) decimal.Decimal {
-	if mark.IsZero() {
-		return decimal.Zero
-	}
-	return p.c.pnl(p.long, p.size, p.avg, mark)
+	return unrealisedOf(p.c.inverse, p.long, p.size, p.avg, mark)
 }
 
-// liquidation price: isolated long avg*(1 - 1/lev + mmr), short
-// avg*(1 + 1/lev - mmr); crossed positions also draw on the free balance
-// of the margin coin: long avg - (margin+free)/size*(1-mmr), short
-// avg + (margin+free)/size*(1-mmr); never below zero. Documented in
-// docs/scenarios.md as an approximation: the simulator does not liquidate.
-// pp are p's parts now (leverage and margin); the isolated price, which
-// does not depend on free, is kept in them. keep is 1 - mmr.
-func (p *position) liquidation(pp *positionParts, mmr, keep, free decimal.Decimal) decimal.Decimal {
+// liquidationIn is p's liquidation price in N: isolated long
+// avg*(1 - 1/lev + mmr), short avg*(1 + 1/lev - mmr); crossed positions
+// also draw on the free balance of the margin coin (see
+// crossedLiquidation); never below zero. Documented in docs/scenarios.md
+// as an approximation: the simulator does not liquidate. pp are p's parts
+// now (leverage and margin); the isolated price, which does not depend on
+// free, is kept in them.
+func liquidationIn[N number[N], K numberKind[N]](x *Exchange, p *position, pp *positionParts, free N) N {
+	var k K
 	if p.size.IsZero() {
-		return decimal.Zero
+		var zero N
+		return zero
 	}
 	if p.marginMode == exchange.Isolated || free.IsNegative() {
-		if !pp.isolatedSet {
-			f := one.Div(pp.lev).Sub(mmr)
-			if p.long {
-				pp.isolated = p.roundLiquidation(p.avg.Mul(one.Sub(f)))
-			} else {
-				pp.isolated = p.roundLiquidation(p.avg.Mul(one.Add(f)))
-			}
-			pp.isolatedSet = true
+		return k.of(p.isolatedLiquidation(pp, x.set.MaintenanceMarginRate))
+	}
+	size, avg, margin := k.position(p, pp)
+	return crossedLiquidation(p.c.inverse, p.long, avg, size, margin, free, k.of(x.keepRate), p.c.pricePlace)
+}
+
+// isolatedLiquidation is p's isolated liquidation price, computed once per
+// state (kept in pp).
+func (p *position) isolatedLiquidation(pp *positionParts, mmr decimal.Decimal) decimal.Decimal {
+	if !pp.isolatedSet {
+		f := one.Div(pp.lev).Sub(mmr)
+		if p.long {
+			pp.isolated = roundLiquidation(p.avg.Mul(one.Sub(f)), p.c.pricePlace)
+		} else {
+			pp.isolated = roundLiquidation(p.avg.Mul(one.Add(f)), p.c.pricePlace)
 		}
-		return pp.isolated
+		pp.isolatedSet = true
 	}
-	cushion := pp.margin.Add(free).Mul(keep)
-	if p.c.inverse {
-		cushion = cushion.Mul(p.avg)
-	}
-	per := cushion.DivRound(p.size, 12)
-	if p.long {
-		return p.roundLiquidation(p.avg.Sub(per))
-	}
-	return p.roundLiquidation(p.avg.Add(per))
-}
-
-// roundLiquidation is a liquidation price as records give it: never below
-// zero, at the contract's price places.
-func (p *position) roundLiquidation(liq decimal.Decimal) decimal.Decimal {
-	if liq.IsNegative() {
-		liq = decimal.Zero
-	}
-	return liq.Round(p.c.pricePlace)
-}
-
-// funds is the state of one margin coin of a.
-type funds struct {
-	balance, posMargin, orderMargin, unrealised decimal.Decimal
-	avail                                       decimal.Decimal // available(), computed once by fundsOf
-}
-
-func (f funds) equity() decimal.Decimal { return f.balance.Add(f.unrealised) }
-
-// available is what new orders may use: equity minus the margin positions
-// and open orders hold, never below zero.
-func (f funds) available() decimal.Decimal {
-	v := f.equity().Sub(f.posMargin).Sub(f.orderMargin)
-	if v.IsNegative() {
-		return decimal.Zero
-	}
-	return v
+	return pp.isolated
 }
 
 // funds is the state of coin now, for the checks of new orders.
-func (a *Account) funds(coin string) funds { return a.fundsOf(coin, false) }
-
-// answerFunds is funds for the answers of the queries: the margins and
-// unrealised P&L of the positions come from their parts.
-func (a *Account) answerFunds(coin string) funds { return a.fundsOf(coin, true) }
-
-func (a *Account) fundsOf(coin string, answer bool) funds {
+func (a *Account) funds(coin string) funds {
 	f := funds{balance: a.balance[coin]}
 	for _, p := range a.positions {
 		if p.c.marginCoin != coin {
-			continue
-		}
-		if answer {
-			pp := a.parts(p)
-			f.posMargin = f.posMargin.Add(pp.margin)
-			if u, ok := a.unrealisedNow(p, pp); ok {
-				f.unrealised = f.unrealised.Add(u)
-			}
 			continue
 		}
 		f.posMargin = f.posMargin.Add(p.margin(a.leverageOf(p.c.spec.Symbol)))
@@ -303,6 +260,26 @@ func (a *Account) fundsOf(coin string, answer bool) funds {
 		}
 	}
 	f.orderMargin = a.reserved[coin]
+	f.avail = f.available()
+	return f
+}
+
+// answerFunds is funds in N for the answers of the queries: the margins
+// come from the positions' parts.
+func answerFunds[N number[N], K numberKind[N]](a *Account, coin string) fundsIn[N] {
+	var k K
+	f := fundsIn[N]{balance: k.of(a.balance[coin])}
+	for _, p := range a.positions {
+		if p.c.marginCoin != coin {
+			continue
+		}
+		size, avg, margin := k.position(p, a.parts(p))
+		f.posMargin = f.posMargin.Add(margin)
+		if mark, ok := k.price(a.x, p.c); ok {
+			f.unrealised = f.unrealised.Add(unrealisedOf(p.c.inverse, p.long, size, avg, mark))
+		}
+	}
+	f.orderMargin = k.of(a.reserved[coin])
 	f.avail = f.available()
 	return f
 }

@@ -34,6 +34,7 @@ type contract struct {
 	makerFee, takerFee      decimal.Decimal
 
 	book *restingBook
+	mark markAt // the price answers last computed with (see fixedKind.price)
 }
 
 func newContract(cs ContractSpec) (*contract, error) {
@@ -164,16 +165,7 @@ func (c *contract) value(size, price decimal.Decimal) decimal.Decimal {
 }
 
 // pnl is the profit of closing size of a position opened at avg at price;
-// long is the position's direction. Coin-margined P&L is converted to the
-// base coin at the closing price.
+// long is the position's direction (see pnlOf).
 func (c *contract) pnl(long bool, size, avg, price decimal.Decimal) decimal.Decimal {
-	diff := price.Sub(avg)
-	if !long {
-		diff = diff.Neg()
-	}
-	p := diff.Mul(size)
-	if c.inverse && price.IsPositive() {
-		p = p.DivRound(price, 12)
-	}
-	return p
+	return pnlOf(c.inverse, long, size, avg, price)
 }

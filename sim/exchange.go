@@ -88,6 +88,7 @@ type Exchange struct {
 
 	rev        atomic.Uint64 // state revision, see changed; read without the lock by Mark
 	noMemo     bool          // tests: answer every query afresh
+	noFixed    bool          // tests: compute the answers in decimal only (see fixed)
 	epochCache epochCache    // see marketEpoch
 
 	// noMatchSkip (tests) matches every book at every step; matchSkips

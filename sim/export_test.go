@@ -26,3 +26,12 @@ func (x *Exchange) MatchSkips() uint64 {
 	defer x.mu.Unlock()
 	return x.matchSkips
 }
+
+// SetFixed turns on or off the integer arithmetic of the position and
+// account answers (see fixed), so that tests can compare its answers with
+// decimal's.
+func (x *Exchange) SetFixed(on bool) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.noFixed = !on
+}

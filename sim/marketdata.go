@@ -37,15 +37,11 @@ func (x *Exchange) ticker(req exchange.TickerRequest) ([]exchange.Ticker, error)
 	if err := validate(op, req, x.now); err != nil {
 		return nil, err
 	}
-	c, err := x.contract(op, req.ProductType, req.Symbol)
+	c, last, err := x.lastPrice(req)
 	if err != nil {
 		return nil, err
 	}
-	last, ok := x.price(c)
-	if !ok {
-		return nil, apiErr(op, exchange.CodeSymbolInvalid, fmt.Sprintf("%s has no price", c.spec.Symbol))
-	}
-	t := exchange.Ticker{Symbol: c.spec.Symbol, LastPr: num(last), MarkPrice: num(last), IndexPrice: num(last), FundingRate: "0", TS: exchange.MillisOf(x.now)}
+	t := exchange.Ticker{Symbol: c.spec.Symbol, LastPr: last, MarkPrice: last, IndexPrice: last, FundingRate: "0", TS: exchange.MillisOf(x.now)}
 	bids, asks := x.mkt.Book(c.spec.Symbol, x.now, 1)
 	if len(bids) > 0 {
 		t.BidPr, t.BidSz = bids[0].Price(), bids[0].Size()
@@ -54,6 +50,38 @@ func (x *Exchange) ticker(req exchange.TickerRequest) ([]exchange.Ticker, error)
 		t.AskPr, t.AskSz = asks[0].Price(), asks[0].Size()
 	}
 	return []exchange.Ticker{t}, nil
+}
+
+// lastPrice is the ticker's LastPr of the contract req names, validated
+// as the ticker is (req's errors are the ticker's).
+func (x *Exchange) lastPrice(req exchange.TickerRequest) (*contract, exchange.Num, error) {
+	op := exchange.OpTicker
+	c, err := x.contract(op, req.ProductType, req.Symbol)
+	if err != nil {
+		return nil, "", err
+	}
+	last, ok := fixedKind{}.price(x, c)
+	if !ok {
+		return nil, "", apiErr(op, exchange.CodeSymbolInvalid, fmt.Sprintf("%s has no price", c.spec.Symbol))
+	}
+	if !last.ok() { // a price past fixed's range: written from its decimal
+		d, _ := x.price(c)
+		return c, num(d), nil
+	}
+	return c, last.num(), nil
+}
+
+// LastPrice returns exactly the LastPr that Ticker answers for req, and
+// its errors, without building the ticker (no book is read): for readers
+// that want only the last price, such as a backtest's report sampler.
+func (a *Account) LastPrice(ctx context.Context, req exchange.TickerRequest) (exchange.Num, error) {
+	a.x.lock()
+	defer a.x.mu.Unlock()
+	if err := validate(exchange.OpTicker, req, a.x.now); err != nil {
+		return "", err
+	}
+	_, last, err := a.x.lastPrice(req)
+	return last, err
 }
 
 // marketErr answers sim/market's unknown-symbol error with 40034.

@@ -65,11 +65,26 @@ func (b *restingBook) remove(o *order) {
 }
 
 // crosses reports whether a resting order at its price fills at market price p.
-func crosses(o *order, p decimal.Decimal) bool {
+func crosses(o *order, p decimal.Decimal) bool { return fillsAt(o, p.Cmp(o.price)) }
+
+// fillsAt reports whether a resting order fills at a market price that
+// compares with its price as cmp (-1 below, 0 at, +1 above).
+func fillsAt(o *order, cmp int) bool {
 	if o.buys() {
-		return p.LessThanOrEqual(o.price)
+		return cmp <= 0
 	}
-	return p.GreaterThanOrEqual(o.price)
+	return cmp >= 0
+}
+
+// crossesMarket is crosses at c's market price now, p: compared in
+// integers (fixed), in decimal when a number does not fit.
+func (x *Exchange) crossesMarket(o *order, c *contract, p fixed) bool {
+	cmp, ok := p.cmp(fixedOf(o.price))
+	if !ok {
+		d, _ := x.price(c)
+		cmp = d.Cmp(o.price)
+	}
+	return fillsAt(o, cmp)
 }
 
 // matchResting fills the resting orders of c that the price now crosses, as
@@ -94,13 +109,13 @@ func (x *Exchange) matchResting(c *contract) {
 	if !x.mkt.FuturesOpen(x.now, c.rwa) {
 		return
 	}
-	p, ok := x.mkt.PriceAt(c.spec.Symbol, x.now)
+	p, ok := fixedKind{}.price(x, c)
 	if !ok {
 		return
 	}
 	for _, buys := range []bool{true, false} {
 		side := b.side(buys)
-		for len(*side) > 0 && crosses((*side)[0], p) {
+		for len(*side) > 0 && x.crossesMarket((*side)[0], c, p) {
 			o := (*side)[0]
 			o.acct.execute(o, o.remaining(), o.price, true)
 			if o.pending() { // a closing order whose position is gone

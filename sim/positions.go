@@ -9,19 +9,26 @@ import (
 	"github.com/tickrules/tickrules/exchange"
 )
 
-// positionRecord is p's record; f are the funds of its margin coin now.
-// Only the mark, the unrealised P&L and the liquidation price are computed
-// here: the rest holds while the state does (see positionParts).
-func (a *Account) positionRecord(p *position, f funds) exchange.Position {
+// positionRecord is p's record in N; f are the funds of its margin coin
+// now. Only the mark, the unrealised P&L and the liquidation price are
+// computed here: the rest holds while the state does (see positionParts).
+// false when a number of kind N did not fit (see fixed).
+func positionRecord[N number[N], K numberKind[N]](a *Account, p *position, f fundsIn[N]) (exchange.Position, bool) {
+	var k K
 	pp := a.parts(p)
-	mark, _ := a.x.price(p.c)
 	rec := pp.rec
 	rec.MarginMode, rec.PosMode = p.marginMode, a.mode[p.c.productType]
-	rec.MarkPrice = num(mark)
-	u, _ := a.unrealisedNow(p, pp) // zero without a price, as unrealised(zero) is
-	rec.UnrealizedPL = roundedNum(u, 8)
-	rec.LiquidationPrice = num(p.liquidation(pp, a.x.set.MaintenanceMarginRate, a.x.keepRate, f.avail))
-	return rec
+	mark, _ := k.price(a.x, p.c) // zero without a price, as is the unrealised P&L then
+	size, avg, _ := k.position(p, pp)
+	u := unrealisedOf(p.c.inverse, p.long, size, avg, mark)
+	liq := liquidationIn[N, K](a.x, p, pp, f.avail)
+	if !k.ok(mark) || !k.ok(u) || !k.ok(liq) || !k.ok(f.avail) {
+		return rec, false
+	}
+	rec.MarkPrice = k.num(mark)
+	rec.UnrealizedPL = k.rounded(u, 8)
+	rec.LiquidationPrice = k.num(liq)
+	return rec, true
 }
 
 // positionParts are what a position's record and its coin's funds need
@@ -38,14 +45,11 @@ type positionParts struct {
 	ok     bool
 	lev    decimal.Decimal
 	margin decimal.Decimal // p.margin(lev)
+	// fixed are the position's size, average price and margin in fixed.
+	fixed struct{ size, avg, margin fixed }
 	// isolated is the isolated liquidation price, once asked for.
 	isolated    decimal.Decimal
 	isolatedSet bool
-	// unrealised is the unrealised P&L at the market epoch unrealisedAt
-	// (the position's record and its coin's funds both need it).
-	unrealised   decimal.Decimal
-	unrealisedAt int64
-	unrealisedOK bool
 	// rec is the record without the fields positionRecord fills.
 	rec exchange.Position
 }
@@ -77,6 +81,7 @@ func (a *Account) parts(p *position) *positionParts {
 		MarginSize: roundedNum(margin, 8), BreakEvenPrice: roundedNum(breakEven, p.c.pricePlace+4),
 		CTime: exchange.MillisOf(p.cTime), UTime: exchange.MillisOf(p.uTime),
 	}}
+	pp.fixed.size, pp.fixed.avg, pp.fixed.margin = fixedOf(p.size), fixedOf(p.avg), fixedOf(margin)
 	if a.x.noMemo {
 		return &pp
 	}
@@ -99,53 +104,63 @@ func (a *Account) AllPositions(ctx context.Context, req exchange.AllPositionsReq
 	})
 }
 
-// unrealisedNow is p's unrealised P&L now (pp are its parts now); false
-// when its contract has no price.
-func (a *Account) unrealisedNow(p *position, pp *positionParts) (decimal.Decimal, bool) {
-	epoch := a.x.marketEpoch()
-	if pp.unrealisedOK && pp.unrealisedAt == epoch {
-		return pp.unrealised, true
-	}
-	mark, ok := a.x.price(p.c)
-	if !ok {
-		return decimal.Zero, false
-	}
-	pp.unrealised, pp.unrealisedAt, pp.unrealisedOK = p.unrealised(mark), epoch, true
-	return pp.unrealised, true
-}
-
-// positionRecords are the records of the positions that match.
+// positionRecords are the records of the positions that match: computed
+// in fixed, and again in decimal when a number does not fit in fixed (or
+// when tests turn fixed off).
 func (a *Account) positionRecords(match func(*position) bool) []exchange.Position {
-	out := []exchange.Position{}
-	var fc coinFunds
-	for _, p := range a.positions {
-		if match(p) {
-			out = append(out, a.positionRecord(p, fc.of(a, p.c.marginCoin)))
+	if !a.x.noFixed {
+		if out, ok := positionRecordsIn[fixed, fixedKind](a, match); ok {
+			return out
 		}
 	}
+	out, _ := positionRecordsIn[decimal.Decimal, decimalKind](a, match)
 	return out
+}
+
+// positionRecordsIn are the records of the positions that match, in N;
+// false when a number did not fit.
+func positionRecordsIn[N number[N], K numberKind[N]](a *Account, match func(*position) bool) ([]exchange.Position, bool) {
+	var fc coinFunds[N, K]
+	n := 0
+	for _, p := range a.positions {
+		if match(p) {
+			n++
+		}
+	}
+	out := make([]exchange.Position, 0, n)
+	for _, p := range a.positions {
+		if !match(p) {
+			continue
+		}
+		rec, ok := positionRecord[N, K](a, p, fc.of(a, p.c.marginCoin))
+		if !ok {
+			return nil, false
+		}
+		out = append(out, rec)
+	}
+	return out, true
 }
 
 // coinFunds are the funds of the margin coins one answer needs, each
 // computed once: the first maxAnswerCoins of them are kept in arrays (an
 // answer rarely spans more coins), so that the cache allocates nothing;
 // the funds of further coins are computed each time they are asked for.
-type coinFunds struct {
+type coinFunds[N number[N], K numberKind[N]] struct {
 	n     int
 	coins [maxAnswerCoins]string
-	funds [maxAnswerCoins]funds
+	funds [maxAnswerCoins]fundsIn[N]
 }
 
 // maxAnswerCoins is how many margin coins a coinFunds keeps.
 const maxAnswerCoins = 4
 
-func (fc *coinFunds) of(a *Account, coin string) funds {
+func (fc *coinFunds[N, K]) of(a *Account, coin string) fundsIn[N] {
 	for i, c := range fc.coins[:fc.n] {
 		if c == coin {
 			return fc.funds[i]
 		}
 	}
-	f := a.answerFunds(coin)
+	f := answerFunds[N, K](a, coin)
 	if fc.n < maxAnswerCoins {
 		fc.coins[fc.n], fc.funds[fc.n] = coin, f
 		fc.n++
@@ -211,18 +226,36 @@ func (a *Account) Accounts(ctx context.Context, req exchange.AccountsRequest) ([
 	})
 }
 
-// accountRecords are the accounts answer: one item per margin coin of pt.
+// accountRecords are the accounts answer: one item per margin coin of pt,
+// computed in fixed, and again in decimal when a number does not fit.
 func (a *Account) accountRecords(pt exchange.ProductType) []exchange.Account {
+	if !a.x.noFixed {
+		if out, ok := accountRecordsIn[fixed, fixedKind](a, pt); ok {
+			return out
+		}
+	}
+	out, _ := accountRecordsIn[decimal.Decimal, decimalKind](a, pt)
+	return out
+}
+
+// accountRecordsIn is accountRecords in N; false when a number did not
+// fit.
+func accountRecordsIn[N number[N], K numberKind[N]](a *Account, pt exchange.ProductType) ([]exchange.Account, bool) {
+	var k K
 	out := []exchange.Account{}
 	for _, coin := range a.x.marginCoins(pt) {
-		f := a.answerFunds(coin)
-		avail := roundedNum(f.avail, 8)
+		f := answerFunds[N, K](a, coin)
+		eq := f.equity()
+		if !k.ok(f.avail) || !k.ok(f.orderMargin) || !k.ok(eq) || !k.ok(f.unrealised) {
+			return nil, false
+		}
+		avail := k.rounded(f.avail, 8)
 		out = append(out, exchange.Account{
-			MarginCoin: coin, Available: avail, Locked: roundedNum(f.orderMargin, 8),
-			AccountEquity: roundedNum(f.equity(), 8), UnrealizedPL: roundedNum(f.unrealised, 8),
+			MarginCoin: coin, Available: avail, Locked: k.rounded(f.orderMargin, 8),
+			AccountEquity: k.rounded(eq, 8), UnrealizedPL: k.rounded(f.unrealised, 8),
 			CrossedMaxAvailable: avail, IsolatedMaxAvailable: avail,
 			PosMode: a.mode[pt],
 		})
 	}
-	return out
+	return out, true
 }

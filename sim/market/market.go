@@ -388,3 +388,16 @@ func (m *Market) pairTradable(p *stockPair, t time.Time) bool {
 	}
 	return slices.Contains(p.periods, sessionAt(t))
 }
+
+// PriceScaled is PriceAt with no decimal made: the price of symbol at t is
+// coef x 10^exp, the coefficient and exponent of PriceAt's decimal. ok is
+// false for an unknown symbol and when the coefficient does not fit in 64
+// bits (PriceAt answers then).
+func (m *Market) PriceScaled(symbol string, t time.Time) (coef int64, exp int32, ok bool) {
+	inst, ok := m.instruments[symbol]
+	if !ok {
+		return 0, 0, false
+	}
+	v, ok := inst.scaledTicks(inst.ticks(t))
+	return v, inst.tickExp, ok
+}

@@ -1,0 +1,59 @@
+package sim_test
+
+import (
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/tickrules/tickrules/clock"
+	"github.com/tickrules/tickrules/exchange"
+	"github.com/tickrules/tickrules/sim"
+	"github.com/tickrules/tickrules/sim/simtest"
+)
+
+// TestLastPriceIsTickersLastPr: LastPrice answers exactly the ticker's
+// LastPr, and the ticker's errors, for every contract of the demo's walks
+// and of the test scenario's points (held and interpolating), at times
+// from the start to two days on.
+func TestLastPriceIsTickersLastPr(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		sc   func() *sim.Scenario
+		key  string
+	}{{"demo", sim.Demo, "demo-key"}, {"points", simtest.Scenario, simtest.OneWayKey}} {
+		t.Run(tc.name, func(t *testing.T) {
+			sc := tc.sc()
+			vc := clock.NewVirtual(sc.Clock.Start)
+			x, err := sim.New(sc, sim.Options{Clock: vc})
+			if err != nil {
+				t.Fatal(err)
+			}
+			a, _ := x.Account(tc.key)
+			reqs := []exchange.TickerRequest{{Symbol: "NOSUCHUSDT", ProductType: exchange.USDTFutures}, {Symbol: "BTCUSDT"}}
+			for _, c := range sc.Contracts {
+				reqs = append(reqs, exchange.TickerRequest{Symbol: c.Symbol, ProductType: c.ProductType})
+			}
+			compared := 0
+			for i := range 400 {
+				vc.Advance(time.Duration(i%37+1) * 11 * time.Second)
+				for _, req := range reqs {
+					tk, terr := a.Ticker(ctx, req)
+					last, err := a.LastPrice(ctx, req)
+					if !reflect.DeepEqual(err, terr) {
+						t.Fatalf("%s at %s: LastPrice error %v, Ticker error %v", req.Symbol, vc.Now(), err, terr)
+					}
+					if terr != nil {
+						continue
+					}
+					if last != tk[0].LastPr || last == "" {
+						t.Fatalf("%s at %s: LastPrice %q, ticker's LastPr %q", req.Symbol, vc.Now(), last, tk[0].LastPr)
+					}
+					compared++
+				}
+			}
+			if compared < 400*len(sc.Contracts) {
+				t.Fatalf("compared %d prices: the contracts did not all answer", compared)
+			}
+		})
+	}
+}
