@@ -15,7 +15,9 @@ import (
 
 // sampleReader is what the sampler reads from the simulated account.
 type sampleReader interface {
-	Ticker(ctx context.Context, req exchange.TickerRequest) ([]exchange.Ticker, error)
+	// LastPrice is the ticker's LastPr alone: the rest of a ticker reads
+	// the book.
+	LastPrice(ctx context.Context, req exchange.TickerRequest) (exchange.Num, error)
 	Accounts(ctx context.Context, req exchange.AccountsRequest) ([]exchange.Account, error)
 	AllPositions(ctx context.Context, req exchange.AllPositionsRequest) ([]exchange.Position, error)
 	MarketStates(ctx context.Context) ([]exchange.MarketState, error)
@@ -71,18 +73,23 @@ func (s *sampler) sample(ctx context.Context, t time.Time) error {
 		return err
 	}
 	for i, c := range s.symbols {
-		p := ""
-		tk, err := s.r.Ticker(ctx, exchange.TickerRequest{Symbol: c.Symbol, ProductType: c.ProductType})
-		if err == nil && len(tk) > 0 {
-			p = string(tk[0].LastPr)
-		}
-		s.prices[i] = append(s.prices[i], p)
+		s.prices[i] = append(s.prices[i], s.lastPrice(ctx, exchange.TickerRequest{Symbol: c.Symbol, ProductType: c.ProductType}))
 	}
 	if err := s.samplePositions(ctx, t); err != nil {
 		return err
 	}
 	s.sampleSession(ctx, t)
 	return nil
+}
+
+// lastPrice is the last price the ticker gives for req; empty when there
+// is none.
+func (s *sampler) lastPrice(ctx context.Context, req exchange.TickerRequest) string {
+	p, err := s.r.LastPrice(ctx, req)
+	if err != nil {
+		return ""
+	}
+	return string(p)
 }
 
 func (s *sampler) sampleEquity(ctx context.Context) error {
