@@ -47,21 +47,32 @@ func appendSmallDecimal(dst []byte, d decimal.Decimal) ([]byte, bool) {
 		return dst, false
 	}
 	c := d.CoefficientInt64()
-	if c == 0 {
-		return append(dst, '0'), true
-	}
-	if c < 0 {
-		dst = append(dst, '-')
+	neg := c < 0
+	if neg {
 		c = -c
 	}
 	var digits [maxSmallDigits]byte
-	ds := strconv.AppendInt(digits[:0], c, 10)
+	return AppendDecimalText(dst, neg, strconv.AppendInt(digits[:0], c, 10), exp), true
+}
+
+// AppendDecimalText appends the number whose coefficient has the decimal
+// digits ds (no leading zero; "0" for zero) and the sign neg, times 10^exp,
+// as decimal.Decimal.String writes it: no exponent, the fraction's
+// trailing zeros trimmed. For writers of decimal text that do not hold a
+// decimal.Decimal (the simulator's integer arithmetic).
+func AppendDecimalText(dst []byte, neg bool, ds []byte, exp int32) []byte {
+	if len(ds) == 1 && ds[0] == '0' {
+		return append(dst, '0')
+	}
+	if neg {
+		dst = append(dst, '-')
+	}
 	if exp >= 0 {
 		dst = append(dst, ds...)
 		for range exp {
 			dst = append(dst, '0')
 		}
-		return dst, true
+		return dst
 	}
 	places := int(-exp)
 	intPart, lead, frac := ds, 0, ds[:0]
@@ -79,13 +90,13 @@ func appendSmallDecimal(dst []byte, d decimal.Decimal) ([]byte, bool) {
 		dst = append(dst, intPart...)
 	}
 	if len(frac) == 0 {
-		return dst, true
+		return dst
 	}
 	dst = append(dst, '.')
 	for range lead {
 		dst = append(dst, '0')
 	}
-	return append(dst, frac...), true
+	return append(dst, frac...)
 }
 
 // Decimal parses n. An empty Num is zero.

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"cmp"
 	"math/bits"
 	"strconv"
 
@@ -124,20 +125,10 @@ func align(f, g fixed) (fixed, fixed) {
 func cmpMag(f, g fixed) int {
 	switch {
 	case f.hi != g.hi:
-		return cmpU(f.hi, g.hi)
+		return cmp.Compare(f.hi, g.hi)
 	default:
-		return cmpU(f.lo, g.lo)
+		return cmp.Compare(f.lo, g.lo)
 	}
-}
-
-func cmpU(a, b uint64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // Add is f + g.
@@ -320,42 +311,7 @@ func (f fixed) appendText(dst []byte) []byte {
 		return append(dst, "NaN"...)
 	}
 	var buf [40]byte
-	ds := f.appendDigits(buf[:0])
-	if f.neg {
-		dst = append(dst, '-')
-	}
-	if f.exp >= 0 {
-		dst = append(dst, ds...)
-		if !f.isZeroMag() {
-			for range f.exp {
-				dst = append(dst, '0')
-			}
-		}
-		return dst
-	}
-	places := int(-f.exp)
-	whole, lead, frac := ds, 0, ds[:0]
-	if len(ds) > places {
-		whole, frac = ds[:len(ds)-places], ds[len(ds)-places:]
-	} else {
-		whole, lead, frac = nil, places-len(ds), ds
-	}
-	for len(frac) > 0 && frac[len(frac)-1] == '0' {
-		frac = frac[:len(frac)-1]
-	}
-	if whole == nil {
-		dst = append(dst, '0')
-	} else {
-		dst = append(dst, whole...)
-	}
-	if len(frac) == 0 {
-		return dst
-	}
-	dst = append(dst, '.')
-	for range lead {
-		dst = append(dst, '0')
-	}
-	return append(dst, frac...)
+	return exchange.AppendDecimalText(dst, f.neg, f.appendDigits(buf[:0]), f.exp)
 }
 
 // appendDigits appends the digits of f's magnitude.
