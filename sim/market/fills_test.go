@@ -206,12 +206,7 @@ func BenchmarkStockFills(b *testing.B) {
 // after that, its answers hold the newest July fills and fewer and fewer
 // April ones, as a market that never answered before gives them.
 func TestStockFillsExtendedAsTheWindowMoves(t *testing.T) {
-	opts := testOptions()
-	opts.StockPairs = []StockPairSpec{{Symbol: "SPARSE", Code: "SPR", PricePath: "NVDA", TradingPeriod: allPeriods, WeekendTradable: true}}
-	opts.Calendar = CalendarSpec{RegularClosed: []string{}, Closures: []ClosureSpec{
-		{Remark: "long", Start: "2026-03-02 00:00", End: "2026-04-15 00:00"},
-		{Remark: "long", Start: "2026-04-15 00:05", End: "2026-07-14 23:58"},
-	}}
+	opts := sparseOptions("2026-07-14 23:58")
 	m, err := New(opts)
 	if err != nil {
 		t.Fatal(err)

@@ -239,19 +239,27 @@ func TestEpoch(t *testing.T) {
 	}
 }
 
+// sparseOptions are the test market with one pair, SPARSE, that trades
+// at every hour but is closed from March 2, 2026 until reopen (Eastern),
+// for five minutes on April 15 apart.
+func sparseOptions(reopen string) Options {
+	opts := testOptions()
+	opts.StockPairs = []StockPairSpec{{Symbol: "SPARSE", Code: "SPR", PricePath: "NVDA", TradingPeriod: allPeriods, WeekendTradable: true}}
+	opts.Calendar = CalendarSpec{RegularClosed: []string{}, Closures: []ClosureSpec{
+		{Remark: "long", Start: "2026-03-02 00:00", End: "2026-04-15 00:00"},
+		{Remark: "long", Start: "2026-04-15 00:05", End: reopen},
+	}}
+	return opts
+}
+
 // TestStockFillsMemoWindow checks the memo of stock fills where the
 // three-month window decides: a sparse pair whose answer loses fills as
 // the window's start passes them, and month arithmetic that moves the
 // window's start back (May 31 - 3 months = March 3, June 1 - 3 months =
 // March 1).
 func TestStockFillsMemoWindow(t *testing.T) {
-	opts := testOptions()
-	opts.StockPairs = []StockPairSpec{{Symbol: "SPARSE", Code: "SPR", PricePath: "NVDA", TradingPeriod: allPeriods, WeekendTradable: true}}
-	opts.Calendar = CalendarSpec{RegularClosed: []string{}, Closures: []ClosureSpec{
-		// Closed from March 2 to August, but for five minutes on April 15.
-		{Remark: "long", Start: "2026-03-02 00:00", End: "2026-04-15 00:00"},
-		{Remark: "long", Start: "2026-04-15 00:05", End: "2026-08-01 00:00"},
-	}}
+	// Closed from March 2 to August, but for five minutes on April 15.
+	opts := sparseOptions("2026-08-01 00:00")
 	m, err := New(opts)
 	if err != nil {
 		t.Fatal(err)
