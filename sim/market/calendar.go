@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/tickrules/tickrules/exchange"
@@ -70,6 +71,7 @@ type calendar struct {
 	regular  []string      // regularConfig as published
 	closed   [7]bool       // by time.Weekday
 	closures []closureSpan // sorted by start
+	starts   *startsMemo   // nil: none kept
 }
 
 type closureSpan struct {
@@ -78,7 +80,7 @@ type closureSpan struct {
 }
 
 func newCalendar(spec CalendarSpec) (calendar, error) {
-	var c calendar
+	c := calendar{starts: &startsMemo{}}
 	names := spec.RegularClosed
 	if names == nil {
 		names = defaultRegularClosed
@@ -233,10 +235,10 @@ func (m *Market) Calendar() exchange.Calendar {
 func (c *calendar) prevBoundary(t time.Time) time.Time {
 	local := Eastern(t)
 	y, mo, d := local.Date()
+	days := c.startsOf(y, mo, d)
 	best := time.Time{}
 	for back := 0; back <= 1 && best.IsZero(); back++ {
-		for _, w := range usSessions {
-			b := EasternDate(y, mo, d-back, w.start/60, w.start%60)
+		for _, b := range days.starts[back] {
 			if !b.After(t) && b.After(best) {
 				best = b
 			}
@@ -250,4 +252,38 @@ func (c *calendar) prevBoundary(t time.Time) time.Time {
 		}
 	}
 	return best
+}
+
+// dayStarts are the session starts of an Eastern date ([0]) and of the day
+// before ([1]), which prevBoundary looks among.
+type dayStarts struct {
+	y      int
+	mo     time.Month
+	d      int
+	starts [2][len(usSessions)]time.Time
+}
+
+// startsMemo keeps the session starts of the last date asked for: a pair
+// that does not trade asks for the boundary before it on every poll, and
+// each start is a conversion from Eastern wall time.
+type startsMemo struct{ last atomic.Pointer[dayStarts] }
+
+// startsOf returns the session starts of the Eastern date y-mo-d and of the
+// day before.
+func (c *calendar) startsOf(y int, mo time.Month, d int) *dayStarts {
+	if c.starts != nil {
+		if s := c.starts.last.Load(); s != nil && s.y == y && s.mo == mo && s.d == d {
+			return s
+		}
+	}
+	s := &dayStarts{y: y, mo: mo, d: d}
+	for back := range s.starts {
+		for i, w := range usSessions {
+			s.starts[back][i] = EasternDate(y, mo, d-back, w.start/60, w.start%60)
+		}
+	}
+	if c.starts != nil {
+		c.starts.last.Store(s)
+	}
+	return s
 }

@@ -1,6 +1,7 @@
 package market
 
 import (
+	"math/rand/v2"
 	"reflect"
 	"testing"
 	"time"
@@ -184,5 +185,30 @@ func TestCalendar(t *testing.T) {
 	}
 	if c := empty.Calendar(); c.SpecificConfig == nil || len(c.SpecificConfig) != 0 {
 		t.Errorf("empty SpecificConfig = %#v, want an empty non-nil slice", c.SpecificConfig)
+	}
+}
+
+// TestPrevBoundaryMemo: the boundary before a time is the same with the
+// session starts of the last date kept as computed afresh, across days,
+// months and both daylight-saving changes, going forwards and back.
+func TestPrevBoundaryMemo(t *testing.T) {
+	spec := CalendarSpec{Closures: []ClosureSpec{{Remark: "storm", Start: "2026-03-09 10:00", End: "2026-03-09 13:00"}}}
+	kept, err := newCalendar(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fresh := kept
+	fresh.starts = nil
+	rng := rand.New(rand.NewPCG(5, 6))
+	at := utc("2026-02-27T00:00:00Z")
+	steps := []time.Duration{time.Second, 7 * time.Minute, time.Hour, 5 * time.Hour, -3 * time.Hour, 26 * time.Hour}
+	for i := range 3000 {
+		at = at.Add(steps[rng.IntN(len(steps))])
+		if at.After(utc("2026-11-05T00:00:00Z")) {
+			at = utc("2026-03-07T00:00:00Z")
+		}
+		if got, want := kept.prevBoundary(at), fresh.prevBoundary(at); !got.Equal(want) {
+			t.Fatalf("step %d: prevBoundary(%s) = %s with the memo, %s without", i, at, got, want)
+		}
 	}
 }
