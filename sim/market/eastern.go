@@ -1,6 +1,9 @@
 package market
 
-import "time"
+import (
+	"sort"
+	"time"
+)
 
 // The simulator computes US Eastern time from the date with the rule in force
 // since 2007 (daylight saving time from 02:00 local on the second Sunday of
@@ -68,10 +71,31 @@ func daysFromCivil(year int, month time.Month, day int) int64 {
 
 // IsDST reports whether US Eastern time observes daylight saving time at t.
 func IsDST(t time.Time) bool {
-	start, end := dstBoundsUnix(t.UTC().Year())
 	u := t.Unix()
+	if u >= dstSpans[0][0] && u < dstSpans[len(dstSpans)-1][1] {
+		// The span that starts last at or before u, if u is inside it.
+		i := sort.Search(len(dstSpans), func(i int) bool { return dstSpans[i][0] > u }) - 1
+		return i >= 0 && u < dstSpans[i][1]
+	}
+	start, end := dstBoundsUnix(t.UTC().Year())
 	return u >= start && u < end
 }
+
+// dstSpans are the daylight-saving spans of the years the simulator meets,
+// as dstBoundsUnix gives them: a constant table, computed once, because
+// every Eastern conversion asks whether its instant is in one.
+var dstSpans = func() (spans [dstLastYear - dstFirstYear + 1][2]int64) {
+	for i := range spans {
+		spans[i][0], spans[i][1] = dstBoundsUnix(dstFirstYear + i)
+	}
+	return spans
+}()
+
+// The years of dstSpans; other years are computed when asked.
+const (
+	dstFirstYear = 2000
+	dstLastYear  = 2100
+)
 
 // Eastern returns t in US Eastern time (a fixed zone named EST or EDT).
 func Eastern(t time.Time) time.Time {

@@ -84,3 +84,23 @@ func TestDaysFromCivil(t *testing.T) {
 		}
 	}
 }
+
+// TestIsDSTTableMatchesRule: the table of spans gives what the rule gives
+// for the years it holds, at and around each change, and the years outside
+// it are still answered by the rule.
+func TestIsDSTTableMatchesRule(t *testing.T) {
+	rule := func(at time.Time) bool {
+		start, end := dstBoundsUnix(at.UTC().Year())
+		return at.Unix() >= start && at.Unix() < end
+	}
+	for year := dstFirstYear - 5; year <= dstLastYear+5; year++ {
+		start, stop := dstBounds(year)
+		for _, at := range []time.Time{start, stop, time.Date(year, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(year, 7, 1, 0, 0, 0, 0, time.UTC)} {
+			for _, d := range []time.Duration{-time.Second, -time.Nanosecond, 0, time.Nanosecond, time.Second} {
+				if got, want := IsDST(at.Add(d)), rule(at.Add(d)); got != want {
+					t.Fatalf("IsDST(%s) = %v, the rule says %v", at.Add(d), got, want)
+				}
+			}
+		}
+	}
+}
