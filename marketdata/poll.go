@@ -730,7 +730,7 @@ func (p *Poller) State(now time.Time) (*State, error) {
 		err = errors.Join(err, p.lastErr)
 	} else {
 		in := p.in
-		in.Now = now
+		in.Now, in.Prev = now, p.last
 		if haveMkt {
 			m := mkt
 			in.Market = &m

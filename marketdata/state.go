@@ -220,8 +220,9 @@ type State struct {
 // content is everything in a State that comes from fetched answers. States
 // of different ticks share one content while no answer changes.
 type content struct {
-	stocks      []*Stock          // sorted by symbol
-	stockByName map[string]*Stock // by pair symbol and by stock code
+	stocks     []*Stock       // sorted by symbol
+	stockIndex map[string]int // in stocks, by pair symbol and by stock code; shared, read-only
+	srcInfoAt  time.Time      // when srcInfo was fetched
 
 	positions     []*Position                     // open positions, sorted by symbol then side
 	positionIndex map[posKey]*Position            // open positions and the derived net ones
@@ -315,7 +316,7 @@ func (s *State) Market(need Need) (*Market, error) {
 // Stock returns the stock pair named by its pair symbol (TSLAUSDT) or its
 // stock code (TSLA), or an error when it or a part in need is unknown.
 func (s *State) Stock(name string, need Need) (*Stock, error) {
-	st := s.stockByName[name]
+	st := s.stock(name)
 	if st == nil {
 		return nil, missing("stock "+name, "nothing was fetched for this pair")
 	}
@@ -323,6 +324,15 @@ func (s *State) Stock(name string, need Need) (*Stock, error) {
 		return st, nil // the hot path: no message is built when nothing lacks
 	}
 	return st, check("stock "+name, st.have, need)
+}
+
+// stock returns the stock pair named by its pair symbol or its stock code;
+// nil when there is none.
+func (s *State) stock(name string) *Stock {
+	if i, ok := s.stockIndex[name]; ok {
+		return s.stocks[i]
+	}
+	return nil
 }
 
 // Stocks returns every stock pair with any fetched data, sorted by symbol.

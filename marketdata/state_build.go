@@ -83,6 +83,11 @@ type BuildInput struct {
 	Discount       *DiscountInput
 	SpotRecords    *SpotRecordsInput
 	Balances       []BalancesInput
+
+	// Prev, when set, is a State built before by the same caller: what it
+	// built from the very answers in this input is copied from it, with
+	// only what follows the clock computed again (see Stock.reaged).
+	Prev *State
 }
 
 // BuildOptions tunes NewState.
@@ -112,7 +117,7 @@ func NewState(in BuildInput, opts BuildOptions) (*State, error) {
 		b.fail(err)
 	}
 	b.market(in.Market)
-	b.stocks(in.StockInfo, in.Books, in.Fills, opts.TradeWindow, opts.Parsed)
+	b.stocks(in.StockInfo, in.Books, in.Fills, opts.TradeWindow, opts.Parsed, in.Prev)
 	b.products(in.Contracts, in.Positions, in.Orders)
 	b.positions(in.Positions)
 	b.orders(in.Orders)
@@ -147,17 +152,13 @@ func (b *builder) market(in *MarketFetch) {
 	b.fetched(PartMarket, in.At)
 }
 
-func (b *builder) stocks(info *StockInfoInput, books []BookInput, fills []FillsInput, window time.Duration, cache *ParseCache) {
+func (b *builder) stocks(info *StockInfoInput, books []BookInput, fills []FillsInput, window time.Duration, cache *ParseCache, prev *State) {
 	var infos map[string]*exchange.StockInfo
 	var infoAt time.Time
 	if info != nil {
-		infos = make(map[string]*exchange.StockInfo, len(info.Pairs))
 		infoAt = info.At
-		b.s.srcInfo = info.Pairs
+		b.s.srcInfo, b.s.srcInfoAt = info.Pairs, info.At
 		b.fetched(PartStockInfo, info.At)
-		for i := range info.Pairs {
-			infos[info.Pairs[i].Symbol] = &info.Pairs[i]
-		}
 	}
 	// Books and fills are fetched only for the pairs the rules read: a
 	// few, looked up by scanning.
@@ -166,6 +167,22 @@ func (b *builder) stocks(info *StockInfoInput, books []BookInput, fills []FillsI
 	}
 	for i := range fills {
 		b.fetched(PartStockTrades, fills[i].At)
+	}
+	if prev.sameStockInputs(info, books, fills) {
+		// The pairs of the State before, aged: the common tick of a rule
+		// that reads an age.
+		b.s.stocks = make([]*Stock, len(prev.stocks))
+		for i, old := range prev.stocks {
+			b.s.stocks[i] = old.reaged(b.now, window, b.s.market)
+		}
+		b.s.stockIndex = prev.stockIndex
+		return
+	}
+	if info != nil {
+		infos = make(map[string]*exchange.StockInfo, len(info.Pairs))
+		for i := range info.Pairs {
+			infos[info.Pairs[i].Symbol] = &info.Pairs[i]
+		}
 	}
 	symbols := make([]string, 0, len(infos)+len(books)+len(fills))
 	for sym := range infos {
@@ -180,22 +197,79 @@ func (b *builder) stocks(info *StockInfoInput, books []BookInput, fills []FillsI
 	slices.Sort(symbols)
 	symbols = slices.Compact(symbols)
 
-	b.s.stockByName = make(map[string]*Stock, 2*len(symbols))
+	b.s.stockIndex = make(map[string]int, 2*len(symbols))
 	for _, sym := range symbols {
-		st, err := newStock(sym, infos[sym], infoAt, bySymbol(books, sym), bySymbol(fills, sym), b.now, window, b.s.market, cache)
-		if err != nil {
-			b.fail(err)
-			continue
+		in, book, fill := infos[sym], bySymbol(books, sym), bySymbol(fills, sym)
+		var st *Stock
+		if old := prev.stockBuiltFrom(sym, in, infoAt, book, fill); old != nil {
+			st = old.reaged(b.now, window, b.s.market)
+		} else {
+			var err error
+			if st, err = newStock(sym, in, infoAt, book, fill, b.now, window, b.s.market, cache); err != nil {
+				b.fail(err)
+				continue
+			}
 		}
+		b.s.stockIndex[sym] = len(b.s.stocks)
 		b.s.stocks = append(b.s.stocks, st)
-		b.s.stockByName[sym] = st
 	}
 	// Codes second, so that a pair symbol always wins over another pair's code.
-	for _, st := range b.s.stocks {
-		if st.Code != "" && b.s.stockByName[st.Code] == nil {
-			b.s.stockByName[st.Code] = st
+	for i, st := range b.s.stocks {
+		if _, taken := b.s.stockIndex[st.Code]; st.Code != "" && !taken {
+			b.s.stockIndex[st.Code] = i
 		}
 	}
+}
+
+// sameStockInputs reports whether s (nil: none) built its stock pairs from
+// exactly these fetches, and every pair they name built: the pairs of a
+// State from them are then s's, aged.
+func (s *State) sameStockInputs(info *StockInfoInput, books []BookInput, fills []FillsInput) bool {
+	if s == nil || (info == nil) != !s.Fetched(PartStockInfo) ||
+		(info != nil && (!sameView(s.srcInfo, info.Pairs) || !s.srcInfoAt.Equal(info.At))) {
+		return false
+	}
+	// Every pair of s must be built from these fetches, and every fetch
+	// must be of a pair of s (else it made a new pair, or failed).
+	for _, st := range s.stocks {
+		var in *exchange.StockInfo
+		if info != nil {
+			in = st.src.info
+		}
+		if !st.builtFrom(in, s.srcInfoAt, bySymbol(books, st.Symbol), bySymbol(fills, st.Symbol)) {
+			return false
+		}
+	}
+	for i := range books {
+		if st := s.stock(books[i].Symbol); st == nil || st.Symbol != books[i].Symbol {
+			return false
+		}
+	}
+	for i := range fills {
+		if st := s.stock(fills[i].Symbol); st == nil || st.Symbol != fills[i].Symbol {
+			return false
+		}
+	}
+	if info != nil {
+		for i := range info.Pairs {
+			if st := s.stock(info.Pairs[i].Symbol); st == nil || st.Symbol != info.Pairs[i].Symbol || st.src.info != &info.Pairs[i] {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// stockBuiltFrom returns the pair symbol of s (nil: none) when it was built
+// from exactly these fetches; s may be nil.
+func (s *State) stockBuiltFrom(symbol string, info *exchange.StockInfo, infoAt time.Time, book *BookInput, fills *FillsInput) *Stock {
+	if s == nil {
+		return nil
+	}
+	if old := s.stock(symbol); old != nil && old.Symbol == symbol && old.builtFrom(info, infoAt, book, fills) {
+		return old
+	}
+	return nil
 }
 
 // bySymbol returns the input of symbol in ins (the last, as a map built

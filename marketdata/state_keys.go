@@ -88,7 +88,7 @@ func sameFutures(s, o *State, symbols []string, a, b []scope, same func(symbol s
 // sameStockSource reports whether the stock pair was built from the same
 // book (and fills, when read) in s and o.
 func (s *State) sameStockSource(o *State, pair string, parts PartSet) bool {
-	a, b := s.stockByName[pair], o.stockByName[pair]
+	a, b := s.stock(pair), o.stock(pair)
 	if a == nil || b == nil {
 		return a == b
 	}
@@ -101,11 +101,13 @@ func (s *State) sameStockSource(o *State, pair string, parts PartSet) bool {
 // stockSource is what a Stock was built from, by identity: answers are
 // never changed, so the same slices are the same data.
 type stockSource struct {
+	info       *exchange.StockInfo // nil: no info fetched
 	levels     *NumericBook
 	bids, asks []exchange.PriceLevel
 	ts         exchange.Millis
-	bookAt     time.Time
+	bookAt     time.Time // zero: no book fetched
 	fills      []exchange.StockFill
+	fillsIn    bool // fills were fetched (the list may be empty)
 }
 
 func (a *stockSource) sameBook(b *stockSource) bool {

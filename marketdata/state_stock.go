@@ -47,8 +47,10 @@ type Stock struct {
 
 	bids, asks []BookLevel // for depth; bids descending, asks ascending
 	more       *moreLevels // the rest of the book, when bids and asks are its top
+	bookStamp  time.Time   // the book's time, which its age counts from
+	trades     *tradeList  // the fills in numbers; nil: not fetched
 	have       Need
-	src        stockSource // what it was built from (State.SameKeys)
+	src        stockSource // what it was built from (State.SameKeys, reaged)
 }
 
 // moreLevels is the rest of a book handed over top first (NumericBook's
@@ -118,6 +120,7 @@ func newStock(symbol string, info *exchange.StockInfo, infoAt time.Time, book *B
 	now time.Time, window time.Duration, market *Market, cache *ParseCache) (*Stock, error) {
 	s := &Stock{Symbol: symbol}
 	if info != nil {
+		s.src.info = info
 		s.have |= NeedInfo
 		s.InfoAt = infoAt
 		s.Code, s.Name = info.Code, info.Name
@@ -141,10 +144,53 @@ func newStock(symbol string, info *exchange.StockInfo, infoAt time.Time, book *B
 		if err != nil {
 			return nil, fmt.Errorf("stock %s fills: %w", symbol, err)
 		}
+		s.trades = trades
 		s.setTrades(trades, fills.At, now, window)
-		s.src.fills = fills.Fills
+		s.src.fills, s.src.fillsIn = fills.Fills, true
 	}
 	return s, nil
+}
+
+// builtFrom reports whether s was built from exactly these fetches (nil:
+// not fetched): the very answers, fetched at the same times.
+func (s *Stock) builtFrom(info *exchange.StockInfo, infoAt time.Time, book *BookInput, fills *FillsInput) bool {
+	if s.src.info != info || (info != nil && !s.InfoAt.Equal(infoAt)) {
+		return false
+	}
+	if book == nil {
+		if !s.src.bookAt.IsZero() {
+			return false
+		}
+	} else if src := (stockSource{levels: book.Levels, bids: book.Book.Bids, asks: book.Book.Asks, ts: book.Book.TS, bookAt: book.At}); !s.src.sameBook(&src) {
+		return false
+	}
+	if fills == nil {
+		return !s.src.fillsIn
+	}
+	return s.src.fillsIn && sameView(s.src.fills, fills.Fills) && s.TradesAt.Equal(fills.At)
+}
+
+// reaged returns a copy of s as newStock would build it from the same
+// fetches at now: only what follows the clock or the market session is
+// computed again (whether the pair trades now, the ages, the trade window).
+// A rule that reads an age has a State built every tick, mostly from the
+// answers of the tick before.
+func (s *Stock) reaged(now time.Time, window time.Duration, market *Market) *Stock {
+	n := *s
+	n.have &^= NeedMarket | NeedLastTrade | NeedWindowTrades
+	n.TradableNow = false
+	if n.have&NeedInfo != 0 && market != nil {
+		n.have |= NeedMarket
+		n.TradableNow = tradableNow(&n, market)
+	}
+	if n.have&NeedBook != 0 {
+		n.BookAgeSeconds = now.Sub(n.bookStamp).Seconds()
+	}
+	if n.trades != nil {
+		n.LastPrice, n.LastTradeAgeSeconds, n.VWAP = 0, 0, 0
+		n.setTrades(n.trades, n.TradesAt, now, window)
+	}
+	return &n
 }
 
 // tradableNow: a pair trades when a session in its tradingPeriod is in
@@ -187,11 +233,11 @@ func (s *Stock) setBook(in *BookInput, now time.Time, cache *ParseCache) error {
 	if tot := s.BidSize + s.AskSize; tot > 0 {
 		s.Imbalance = (s.BidSize - s.AskSize) / tot
 	}
-	stamp := ts.Time()
-	if stamp.IsZero() {
-		stamp = in.At
+	s.bookStamp = ts.Time()
+	if s.bookStamp.IsZero() {
+		s.bookStamp = in.At
 	}
-	s.BookAgeSeconds = now.Sub(stamp).Seconds()
+	s.BookAgeSeconds = now.Sub(s.bookStamp).Seconds()
 	return nil
 }
 
