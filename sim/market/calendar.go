@@ -3,6 +3,7 @@ package market
 import (
 	"fmt"
 	"slices"
+	"sort"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -71,6 +72,7 @@ type calendar struct {
 	regular  []string      // regularConfig as published
 	closed   [7]bool       // by time.Weekday
 	closures []closureSpan // sorted by start
+	edges    []time.Time   // every closure's start and end, ascending
 	starts   *startsMemo   // nil: none kept
 }
 
@@ -115,6 +117,10 @@ func newCalendar(spec CalendarSpec) (calendar, error) {
 		})
 	}
 	slices.SortStableFunc(c.closures, func(a, b closureSpan) int { return a.start.Compare(b.start) })
+	for _, cs := range c.closures {
+		c.edges = append(c.edges, cs.start, cs.end)
+	}
+	slices.SortFunc(c.edges, time.Time.Compare)
 	return c, nil
 }
 
@@ -244,12 +250,9 @@ func (c *calendar) prevBoundary(t time.Time) time.Time {
 			}
 		}
 	}
-	for _, cs := range c.closures {
-		for _, b := range [2]time.Time{cs.start, cs.end} {
-			if !b.After(t) && b.After(best) {
-				best = b
-			}
-		}
+	// The latest closure edge not after t.
+	if i := sort.Search(len(c.edges), func(i int) bool { return c.edges[i].After(t) }) - 1; i >= 0 && c.edges[i].After(best) {
+		best = c.edges[i]
 	}
 	return best
 }

@@ -188,27 +188,53 @@ func TestCalendar(t *testing.T) {
 	}
 }
 
-// TestPrevBoundaryMemo: the boundary before a time is the same with the
-// session starts of the last date kept as computed afresh, across days,
-// months and both daylight-saving changes, going forwards and back.
+// TestPrevBoundaryMemo: the boundary before a time, with the session
+// starts of the last date kept and the closures' edges searched, is what
+// looking at every session start and every closure gives, across days,
+// months, closures and both daylight-saving changes, going forwards and
+// back.
 func TestPrevBoundaryMemo(t *testing.T) {
-	spec := CalendarSpec{Closures: []ClosureSpec{{Remark: "storm", Start: "2026-03-09 10:00", End: "2026-03-09 13:00"}}}
-	kept, err := newCalendar(spec)
+	spec := CalendarSpec{Closures: []ClosureSpec{
+		{Remark: "storm", Start: "2026-03-09 10:00", End: "2026-03-09 13:00"},
+		{Remark: "long", Start: "2026-03-20 00:00", End: "2026-04-02 00:00"},
+		{Remark: "inside", Start: "2026-03-25 09:00", End: "2026-03-26 09:00"}, // inside the long one
+		{Remark: "fall", Start: "2026-11-01 00:30", End: "2026-11-01 03:00"},
+	}}
+	c, err := newCalendar(spec)
 	if err != nil {
 		t.Fatal(err)
 	}
-	fresh := kept
-	fresh.starts = nil
+	// every is prevBoundary as first written: every start, every edge.
+	every := func(at time.Time) time.Time {
+		local := Eastern(at)
+		y, mo, d := local.Date()
+		best := time.Time{}
+		for back := 0; back <= 1 && best.IsZero(); back++ {
+			for _, w := range usSessions {
+				if b := EasternDate(y, mo, d-back, w.start/60, w.start%60); !b.After(at) && b.After(best) {
+					best = b
+				}
+			}
+		}
+		for _, cs := range c.closures {
+			for _, b := range [2]time.Time{cs.start, cs.end} {
+				if !b.After(at) && b.After(best) {
+					best = b
+				}
+			}
+		}
+		return best
+	}
 	rng := rand.New(rand.NewPCG(5, 6))
 	at := utc("2026-02-27T00:00:00Z")
 	steps := []time.Duration{time.Second, 7 * time.Minute, time.Hour, 5 * time.Hour, -3 * time.Hour, 26 * time.Hour}
-	for i := range 3000 {
+	for i := range 5000 {
 		at = at.Add(steps[rng.IntN(len(steps))])
 		if at.After(utc("2026-11-05T00:00:00Z")) {
 			at = utc("2026-03-07T00:00:00Z")
 		}
-		if got, want := kept.prevBoundary(at), fresh.prevBoundary(at); !got.Equal(want) {
-			t.Fatalf("step %d: prevBoundary(%s) = %s with the memo, %s without", i, at, got, want)
+		if got, want := c.prevBoundary(at), every(at); !got.Equal(want) {
+			t.Fatalf("step %d: prevBoundary(%s) = %s, looking at every boundary %s", i, at, got, want)
 		}
 	}
 }
