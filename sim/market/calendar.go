@@ -257,6 +257,29 @@ func (c *calendar) prevBoundary(t time.Time) time.Time {
 	return best
 }
 
+// nextBoundary returns the earliest instant after t at which the session or
+// the open state can change (see prevBoundary): nothing changes between t
+// and it. The zero time when there is none (never: sessions start daily).
+func (c *calendar) nextBoundary(t time.Time) time.Time {
+	local := Eastern(t)
+	y, mo, d := local.Date()
+	// The next start is within a day: the starts of the next date ([0])
+	// and of t's date ([1]).
+	days := c.startsOf(y, mo, d+1)
+	best := time.Time{}
+	for _, day := range days.starts {
+		for _, b := range day {
+			if b.After(t) && (best.IsZero() || b.Before(best)) {
+				best = b
+			}
+		}
+	}
+	if i := sort.Search(len(c.edges), func(i int) bool { return c.edges[i].After(t) }); i < len(c.edges) && (best.IsZero() || c.edges[i].Before(best)) {
+		best = c.edges[i]
+	}
+	return best
+}
+
 // dayStarts are the session starts of an Eastern date ([0]) and of the day
 // before ([1]), which prevBoundary looks among.
 type dayStarts struct {

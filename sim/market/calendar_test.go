@@ -238,3 +238,76 @@ func TestPrevBoundaryMemo(t *testing.T) {
 		}
 	}
 }
+
+// TestNextBoundary: the next boundary after a time is the earliest session
+// start or closure edge after it, looked for among every start of three
+// days and every edge.
+func TestNextBoundary(t *testing.T) {
+	c, err := newCalendar(CalendarSpec{Closures: []ClosureSpec{
+		{Remark: "storm", Start: "2026-03-09 10:00", End: "2026-03-09 13:00"},
+		{Remark: "long", Start: "2026-03-20 00:00", End: "2026-04-02 00:00"},
+		{Remark: "fall", Start: "2026-11-01 00:30", End: "2026-11-01 03:00"},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	every := func(at time.Time) time.Time {
+		y, mo, d := Eastern(at).Date()
+		best := time.Time{}
+		consider := func(b time.Time) {
+			if b.After(at) && (best.IsZero() || b.Before(best)) {
+				best = b
+			}
+		}
+		for day := -1; day <= 1; day++ {
+			for _, w := range usSessions {
+				consider(EasternDate(y, mo, d+day, w.start/60, w.start%60))
+			}
+		}
+		for _, cs := range c.closures {
+			consider(cs.start)
+			consider(cs.end)
+		}
+		return best
+	}
+	rng := rand.New(rand.NewPCG(7, 8))
+	at := utc("2026-03-01T00:00:00Z")
+	for i := range 5000 {
+		at = at.Add(time.Duration(rng.IntN(40_000)-8_000) * time.Second)
+		if at.After(utc("2026-11-05T00:00:00Z")) {
+			at = utc("2026-03-05T00:00:00Z")
+		}
+		if got, want := c.nextBoundary(at), every(at); !got.Equal(want) {
+			t.Fatalf("step %d: nextBoundary(%s) = %s, looking at every boundary %s", i, at, got, want)
+		}
+	}
+}
+
+// TestTradableSpanMatchesCalendar: whether a pair trades, answered from the
+// span kept between two boundaries, is what the calendar says at every
+// time asked, going forwards by seconds and hours and jumping back, for a
+// pair of each kind (regular hours only, every session, weekends).
+func TestTradableSpanMatchesCalendar(t *testing.T) {
+	opts := testOptions()
+	opts.Calendar.Closures = append(opts.Calendar.Closures, ClosureSpec{Remark: "storm", Start: "2026-03-11 10:00", End: "2026-03-11 13:00"})
+	opts.StockPairs = []StockPairSpec{
+		{Symbol: "DAY", Code: "DAY", PricePath: "NVDA", TradingPeriod: []exchange.TradingPeriod{exchange.Regular}},
+		{Symbol: "ALL", Code: "ALL", PricePath: "NVDA", TradingPeriod: allPeriods, WeekendTradable: true},
+	}
+	m, err := New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(9, 10))
+	at := utc("2026-03-06T12:00:00Z")
+	steps := []time.Duration{time.Second, 2 * time.Second, 10 * time.Minute, 3 * time.Hour, -5 * time.Hour}
+	for i := range 6000 {
+		at = at.Add(steps[rng.IntN(len(steps))])
+		for _, sym := range []string{"DAY", "ALL"} {
+			p := m.pairBySym[sym]
+			if got, want := m.pairTradable(p, at), m.tradableAt(p, at); got != want {
+				t.Fatalf("step %d: %s at %s: tradable %v from the span, %v from the calendar", i, sym, at, got, want)
+			}
+		}
+	}
+}

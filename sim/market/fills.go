@@ -171,7 +171,7 @@ func (m *Market) scanFills(p *stockPair, t, oldest time.Time, yield func(slot in
 		case !m.pairTradable(p, at):
 			// Nothing changes between the last boundary and at: skip to
 			// the slot before it.
-			slot = min(slot-1, slotOf(m.cal.prevBoundary(at).Add(-time.Millisecond)))
+			slot = min(slot-1, slotOf(m.tradableSpanOf(p, at).from.Add(-time.Millisecond)))
 		default:
 			if !yield(slot, at) {
 				return

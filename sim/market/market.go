@@ -163,6 +163,10 @@ type stockPair struct {
 	// fillsByLimit is the last stock-fills answer per limit (see StockFills).
 	fillsMu      sync.Mutex
 	fillsByLimit map[int]*fillAnswer
+
+	// span is the last stretch of time between two calendar boundaries
+	// that pairTradable answered for (see tradableSpan).
+	span atomic.Pointer[tradableSpan]
 }
 
 // New checks opts and builds the market. CSV files are read here.
@@ -380,6 +384,31 @@ func (m *Market) StockTradable(symbol string, t time.Time) (bool, error) {
 }
 
 func (m *Market) pairTradable(p *stockPair, t time.Time) bool {
+	return m.tradableSpanOf(p, t).tradable
+}
+
+// tradableSpan is a stretch of time between two calendar boundaries
+// [from, until), in which whether a pair trades cannot change.
+type tradableSpan struct {
+	from, until time.Time
+	tradable    bool
+}
+
+// tradableSpanOf returns the span around t and whether p trades in it. The
+// stock-fills answers ask about every fill they look at, and a pair that
+// does not trade (a night, a weekend) is asked on every poll: each answer
+// from the calendar converts several Eastern wall times.
+func (m *Market) tradableSpanOf(p *stockPair, t time.Time) tradableSpan {
+	if s := p.span.Load(); s != nil && !t.Before(s.from) && t.Before(s.until) {
+		return *s
+	}
+	s := &tradableSpan{from: m.cal.prevBoundary(t), until: m.cal.nextBoundary(t), tradable: m.tradableAt(p, t)}
+	p.span.Store(s)
+	return *s
+}
+
+// tradableAt is whether p trades at t, from the calendar.
+func (m *Market) tradableAt(p *stockPair, t time.Time) bool {
 	if _, ok := m.cal.closureAt(t); ok {
 		return false
 	}
