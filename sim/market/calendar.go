@@ -289,16 +289,37 @@ type dayStarts struct {
 	starts [2][len(usSessions)]time.Time
 }
 
-// startsMemo keeps the session starts of the last date asked for: a pair
-// that does not trade asks for the boundary before it on every poll, and
-// each start is a conversion from Eastern wall time.
-type startsMemo struct{ last atomic.Pointer[dayStarts] }
+// startsMemo keeps the session starts of the last two dates asked for
+// (the boundaries before and after a time ask for two): a pair that does
+// not trade asks for them on every poll, and each start is a conversion
+// from Eastern wall time.
+type startsMemo struct{ last recent[dayStarts] }
+
+// recent keeps the last two values stored, newest first. Each is
+// immutable once stored, so a reader that sees either sees a right one.
+type recent[T any] struct{ v [2]atomic.Pointer[T] }
+
+// find returns the first kept value that match accepts; nil when none.
+func (r *recent[T]) find(match func(*T) bool) *T {
+	for i := range r.v {
+		if x := r.v[i].Load(); x != nil && match(x) {
+			return x
+		}
+	}
+	return nil
+}
+
+// put keeps x as the newest, the newest before it as the older.
+func (r *recent[T]) put(x *T) {
+	r.v[1].Store(r.v[0].Load())
+	r.v[0].Store(x)
+}
 
 // startsOf returns the session starts of the Eastern date y-mo-d and of the
 // day before.
 func (c *calendar) startsOf(y int, mo time.Month, d int) *dayStarts {
 	if c.starts != nil {
-		if s := c.starts.last.Load(); s != nil && s.y == y && s.mo == mo && s.d == d {
+		if s := c.starts.last.find(func(s *dayStarts) bool { return s.y == y && s.mo == mo && s.d == d }); s != nil {
 			return s
 		}
 	}
@@ -309,7 +330,7 @@ func (c *calendar) startsOf(y int, mo time.Month, d int) *dayStarts {
 		}
 	}
 	if c.starts != nil {
-		c.starts.last.Store(s)
+		c.starts.last.put(s)
 	}
 	return s
 }

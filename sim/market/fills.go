@@ -44,6 +44,15 @@ func (m *Market) StockFills(symbol string, t time.Time, limit int) ([]exchange.S
 	oldest := t.AddDate(0, -3, 0)
 	prev := p.lastFills(limit)
 	if prev.reusable(oldest, limit) && m.sameNewest(p, prev, t, oldest) {
+		if t.Sub(prev.at) > time.Minute {
+			// The same answer, known to hold up to t: the next poll looks
+			// only at what came after t, not back to the last fill (a
+			// weekend ago, for a pair that does not trade then). Not
+			// every poll: a scan of a minute costs less than the copy.
+			held := *prev
+			held.at, held.oldest = t, oldest
+			p.storeFills(limit, &held)
+		}
 		return prev.fills, nil
 	}
 	if a := m.extendFills(p, prev, t, oldest, limit); a != nil {

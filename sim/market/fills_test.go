@@ -240,3 +240,22 @@ func TestStockFillsExtendedAsTheWindowMoves(t *testing.T) {
 		t.Errorf("%d April fills left after the window passed them all", april)
 	}
 }
+
+// BenchmarkStockFillsPolled asks for a pair's fills every two seconds, as
+// the pollers do, from a Saturday on (the pair does not trade: every
+// answer is the one of Friday evening) and from a trading morning on.
+func BenchmarkStockFillsPolled(b *testing.B) {
+	for _, c := range []struct{ name, from string }{{"weekend", "2026-03-14 12:00"}, {"trading", "2026-03-10 10:00"}} {
+		b.Run(c.name, func(b *testing.B) {
+			m := newTestMarket(b)
+			at := et(c.from)
+			b.ReportAllocs()
+			for b.Loop() {
+				at = at.Add(2 * time.Second)
+				if _, err := m.StockFills("TSLAUSDT", at, 100); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

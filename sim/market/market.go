@@ -164,9 +164,10 @@ type stockPair struct {
 	fillsMu      sync.Mutex
 	fillsByLimit map[int]*fillAnswer
 
-	// span is the last stretch of time between two calendar boundaries
-	// that pairTradable answered for (see tradableSpan).
-	span atomic.Pointer[tradableSpan]
+	// spans are the last two stretches of time between two calendar
+	// boundaries that pairTradable answered for (see tradableSpan): a scan
+	// back through the fills may cross into the one before.
+	spans recent[tradableSpan]
 }
 
 // New checks opts and builds the market. CSV files are read here.
@@ -399,11 +400,11 @@ type tradableSpan struct {
 // does not trade (a night, a weekend) is asked on every poll: each answer
 // from the calendar converts several Eastern wall times.
 func (m *Market) tradableSpanOf(p *stockPair, t time.Time) tradableSpan {
-	if s := p.span.Load(); s != nil && !t.Before(s.from) && t.Before(s.until) {
+	if s := p.spans.find(func(s *tradableSpan) bool { return !t.Before(s.from) && t.Before(s.until) }); s != nil {
 		return *s
 	}
 	s := &tradableSpan{from: m.cal.prevBoundary(t), until: m.cal.nextBoundary(t), tradable: m.tradableAt(p, t)}
-	p.span.Store(s)
+	p.spans.put(s)
 	return *s
 }
 
