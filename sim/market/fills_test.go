@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"testing"
 	"time"
 
@@ -257,5 +258,60 @@ func BenchmarkStockFillsPolled(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestStockFillsAnswersNeverChange: answers made in place in a shared
+// array (fillBacking) are never changed by the answers after them: a pair
+// polled every two seconds for a trading day gives answers equal, at the
+// end, to the copies taken when they were given. Two answers made from
+// the same one (two pollers at once) do not write over each other.
+func TestStockFillsAnswersNeverChange(t *testing.T) {
+	m := newTestMarket(t)
+	at := et("2026-03-10 09:30")
+	type kept struct {
+		got, copied []exchange.StockFill
+	}
+	var all []kept
+	for range 6 * 3600 / 2 {
+		at = at.Add(2 * time.Second)
+		fills, err := m.StockFills("TSLAUSDT", at, 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := len(all); n == 0 || !slices.Equal(all[n-1].got, fills) {
+			all = append(all, kept{fills, slices.Clone(fills)})
+		}
+	}
+	if len(all) < 100 {
+		t.Fatalf("only %d different answers in six trading hours", len(all))
+	}
+	for i, k := range all {
+		if !slices.Equal(k.got, k.copied) {
+			t.Fatalf("answer %d of %d changed after it was given", i, len(all))
+		}
+	}
+
+	prev := []exchange.StockFill{{ExecID: "1"}, {ExecID: "2"}}
+	first, b, start := (*fillBacking)(nil).prepend(prev, 0, []exchange.StockFill{{ExecID: "3"}}, 2)
+	a, ba, _ := b.prepend(first, start, []exchange.StockFill{{ExecID: "4a"}}, 3)
+	c, bc, _ := b.prepend(first, start, []exchange.StockFill{{ExecID: "4c"}}, 3)
+	ids := func(fs []exchange.StockFill) (out []string) {
+		for _, f := range fs {
+			out = append(out, f.ExecID)
+		}
+		return out
+	}
+	if got := ids(first); !slices.Equal(got, []string{"3", "1", "2"}) {
+		t.Errorf("first answer %v", got)
+	}
+	if got := ids(a); !slices.Equal(got, []string{"4a", "3", "1", "2"}) || ba != b {
+		t.Errorf("the answer made in place: %v (same array %v)", got, ba == b)
+	}
+	if got := ids(c); !slices.Equal(got, []string{"4c", "3", "1", "2"}) || bc == b {
+		t.Errorf("the second answer from the same one: %v (same array %v, want a copy)", got, bc == b)
+	}
+	if got := ids(a); !slices.Equal(got, []string{"4a", "3", "1", "2"}) {
+		t.Errorf("the answer made in place changed to %v", got)
 	}
 }
