@@ -260,8 +260,8 @@ func (s *State) sameStockInputs(info *StockInfoInput, books []BookInput, fills [
 	return true
 }
 
-// stockBuiltFrom returns the pair symbol of s (nil: none) when it was built
-// from exactly these fetches; s may be nil.
+// stockBuiltFrom returns the stock pair symbol of s when it was built from
+// exactly these fetches; nil when it was not, or s has none, or s is nil.
 func (s *State) stockBuiltFrom(symbol string, info *exchange.StockInfo, infoAt time.Time, book *BookInput, fills *FillsInput) *Stock {
 	if s == nil {
 		return nil

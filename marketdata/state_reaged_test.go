@@ -59,6 +59,12 @@ func TestStocksFromPrevMatchFresh(t *testing.T) {
 		case 5: // the same book, polled at another time
 			in.Books = append([]BookInput(nil), in.Books...)
 			in.Books[0].At = in.Now
+		case 6: // an hour on: the window empties
+			in.Now = in.Now.Add(time.Hour)
+		case 7: // the same info, polled at another time
+			info := *in.StockInfo
+			info.At = in.Now
+			in.StockInfo = &info
 		case 8: // a book that does not parse, or its pair's book gone
 			if len(in.Books) == 2 {
 				in.Books = append(append([]BookInput(nil), in.Books...), BookInput{Symbol: "BADUSDT", At: in.Now,
@@ -66,12 +72,6 @@ func TestStocksFromPrevMatchFresh(t *testing.T) {
 			} else {
 				in.Books = in.Books[:2]
 			}
-		case 7: // the same info, polled at another time
-			info := *in.StockInfo
-			info.At = in.Now
-			in.StockInfo = &info
-		case 6: // an hour on: the window empties
-			in.Now = in.Now.Add(time.Hour)
 		default: // a tick
 			in.Now = in.Now.Add(time.Duration(rng.IntN(3)) * time.Second)
 		}
