@@ -235,7 +235,6 @@ type content struct {
 	orders        []*Order // sorted by symbol, then age (oldest first)
 	ordersBySym   map[string][]*Order
 	ordersScope   []scope
-	strategy      []*StrategyOrder
 	strategyBySym map[string][]*StrategyOrder
 	strategyScope []exchange.Category
 

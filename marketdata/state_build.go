@@ -372,24 +372,42 @@ func (b *builder) orders(fetches []OrdersInput) {
 		b.fetched(PartOrders, f.At)
 		b.s.ordersScope = append(b.s.ordersScope, scope{f.ProductType, f.Symbol, f.At})
 		b.s.srcOrders = append(b.s.srcOrders, f)
-		for _, o := range built {
-			if b.s.ordersBySym == nil {
-				b.s.ordersBySym = map[string][]*Order{}
-			}
-			b.s.ordersBySym[o.Symbol] = append(b.s.ordersBySym[o.Symbol], o)
-			b.s.orders = append(b.s.orders, o)
+		b.s.orders = append(b.s.orders, built...)
+	}
+	// By symbol, then oldest first: each symbol's orders are then one run.
+	slices.SortFunc(b.s.orders, func(x, y *Order) int {
+		return cmp.Or(cmp.Compare(x.Symbol, y.Symbol), cmp.Compare(y.AgeSeconds, x.AgeSeconds), cmp.Compare(x.ID, y.ID))
+	})
+	b.s.ordersBySym = runsBySymbol(b.s.orders, func(o *Order) string { return o.Symbol })
+}
+
+// runsBySymbol maps each symbol of list, sorted by symbol, to its run of
+// list: the lists by symbol of a State in one allocation, which is made
+// every tick while a rule reads an age. A run's capacity ends with it, so
+// that an append to one cannot write into the next.
+func runsBySymbol[T any](list []*T, symbol func(*T) string) map[string][]*T {
+	if len(list) == 0 {
+		return nil
+	}
+	runs := 1
+	for i := 1; i < len(list); i++ {
+		if symbol(list[i]) != symbol(list[i-1]) {
+			runs++
 		}
 	}
-	byAge := func(x, y *Order) int {
-		return cmp.Or(cmp.Compare(y.AgeSeconds, x.AgeSeconds), cmp.Compare(x.ID, y.ID))
+	m := make(map[string][]*T, runs)
+	lo := 0
+	for i := 1; i <= len(list); i++ {
+		if i == len(list) || symbol(list[i]) != symbol(list[lo]) {
+			m[symbol(list[lo])] = list[lo:i:i]
+			lo = i
+		}
 	}
-	for _, os := range b.s.ordersBySym {
-		slices.SortFunc(os, byAge)
-	}
-	slices.SortFunc(b.s.orders, func(x, y *Order) int { return cmp.Or(cmp.Compare(x.Symbol, y.Symbol), byAge(x, y)) })
+	return m
 }
 
 func (b *builder) strategyOrders(fetches []StrategyOrdersInput) {
+	var all []*StrategyOrder
 	for _, f := range fetches {
 		built, err := agedList(b.cache, listKey{"strategy", string(f.Category)}, f.Orders, b.now, parseStrategyOrder,
 			func(o *StrategyOrder, age float64) { o.AgeSeconds = age })
@@ -399,13 +417,11 @@ func (b *builder) strategyOrders(fetches []StrategyOrdersInput) {
 		}
 		b.fetched(PartStrategyOrders, f.At)
 		b.s.strategyScope = append(b.s.strategyScope, f.Category)
-		for _, o := range built {
-			if b.s.strategyBySym == nil {
-				b.s.strategyBySym = map[string][]*StrategyOrder{}
-			}
-			b.s.strategyBySym[o.Symbol] = append(b.s.strategyBySym[o.Symbol], o)
-		}
+		all = append(all, built...)
 	}
+	// By symbol, in the order fetched within one.
+	slices.SortStableFunc(all, func(x, y *StrategyOrder) int { return cmp.Compare(x.Symbol, y.Symbol) })
+	b.s.strategyBySym = runsBySymbol(all, func(o *StrategyOrder) string { return o.Symbol })
 }
 
 func (b *builder) discount(in *DiscountInput) {
