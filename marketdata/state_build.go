@@ -317,18 +317,19 @@ func (b *builder) products(contracts []ProductContract, pos []PositionsInput, or
 func (b *builder) positions(fetches []PositionsInput) {
 	b.s.positionIndex = map[posKey]*Position{}
 	for _, f := range fetches {
-		built := make([]*Position, 0, len(f.Positions))
-		var err error
-		for i := range f.Positions {
-			var p *Position
-			if p, err = newPosition(&f.Positions[i], f.ProductType, f.At, b.now); err != nil {
+		pt := f.ProductType
+		all, err := agedList(b.cache, listKey{"positions", string(pt)}, f.Positions, b.now,
+			func(w *exchange.Position) (*Position, time.Time, error) { return parsePosition(w, pt) },
+			func(p *Position, age float64) { p.AgeSeconds = age })
+		built := make([]*Position, 0, len(all))
+		for _, p := range all {
+			if err != nil {
 				break
 			}
+			p.At = f.At
 			if f.Symbol != "" && p.Symbol != f.Symbol {
 				err = fmt.Errorf("position %s in a fetch for %s", p.Symbol, f.Symbol)
-				break
-			}
-			if p.IsOpen {
+			} else if p.IsOpen {
 				built = append(built, p)
 			}
 		}

@@ -118,3 +118,35 @@ func TestParseCacheAgesFollowTheTick(t *testing.T) {
 		t.Errorf("strategy orders from the cache: %+v then %+v", s1, s2)
 	}
 }
+
+// TestParseCachePositions: positions parsed once per fetch through the
+// cache and aged per State agree with positions built without a cache, at
+// every tick: the age follows the clock, the fetch time stays the fetch's.
+func TestParseCachePositions(t *testing.T) {
+	cache := NewParseCache()
+	in := fullInput()
+	for _, later := range []time.Duration{0, time.Second, 90 * time.Minute} {
+		in.Now = now.Add(later)
+		cached, err := NewState(in, BuildOptions{Parsed: cache})
+		if err != nil {
+			t.Fatal(err)
+		}
+		plain, err := NewState(in, BuildOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, side := range []string{SideLong, SideNet} {
+			c, err := cached.Position("TSLAUSDT", side, NeedOpen)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, _ := plain.Position("TSLAUSDT", side, NeedOpen)
+			if *c != *p {
+				t.Errorf("%s later, %s: cached %+v, plain %+v", later, side, *c, *p)
+			}
+			if want := (time.Hour + later).Seconds(); c.AgeSeconds != want || !c.At.Equal(now) {
+				t.Errorf("%s later, %s: age %v at %s, want %v at %s", later, side, c.AgeSeconds, c.At, want, now)
+			}
+		}
+	}
+}

@@ -63,7 +63,9 @@ type PositionsInput struct {
 	At          time.Time
 }
 
-func newPosition(w *exchange.Position, pt exchange.ProductType, at, now time.Time) (*Position, error) {
+// parsePosition reads a position record without what follows the fetch
+// (At) and the clock (AgeSeconds, from the creation time it returns).
+func parsePosition(w *exchange.Position, pt exchange.ProductType) (*Position, time.Time, error) {
 	var p numParser
 	pos := &Position{
 		Symbol:           w.Symbol,
@@ -81,19 +83,15 @@ func newPosition(w *exchange.Position, pt exchange.ProductType, at, now time.Tim
 		LiquidationPrice: p.num("liquidationPrice", w.LiquidationPrice),
 		BreakEvenPrice:   p.num("breakEvenPrice", w.BreakEvenPrice),
 		PositionMode:     string(w.PosMode),
-		At:               at,
 	}
 	if p.err != nil {
-		return nil, fmt.Errorf("position %s %s: %w", w.Symbol, w.HoldSide, p.err)
+		return nil, time.Time{}, fmt.Errorf("position %s %s: %w", w.Symbol, w.HoldSide, p.err)
 	}
 	if pos.Side != SideLong && pos.Side != SideShort {
-		return nil, fmt.Errorf("position %s: holdSide %q is neither long nor short", w.Symbol, w.HoldSide)
-	}
-	if c := w.CTime.Time(); !c.IsZero() {
-		pos.AgeSeconds = now.Sub(c).Seconds()
+		return nil, time.Time{}, fmt.Errorf("position %s: holdSide %q is neither long nor short", w.Symbol, w.HoldSide)
 	}
 	pos.derive()
-	return pos, nil
+	return pos, w.CTime.Time(), nil
 }
 
 // derive computes the P&L ratios once per State. unrealized_pnl_pct is the
