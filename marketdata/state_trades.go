@@ -3,7 +3,7 @@ package marketdata
 import (
 	"slices"
 	"sort"
-	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/tickrules/tickrules/exchange"
@@ -27,15 +27,13 @@ type tradeList struct {
 	newest int         // index of the newest fill, -1 when none
 	times  []time.Time // the fills' times, ascending
 
-	mu  sync.Mutex
-	win tradeSums // of the last window asked for
+	win atomic.Pointer[tradeSums] // of the last window asked for
 }
 
 // tradeSums are the sums over the fills of one trade window. lo and hi
 // say which fills they are: times[lo:hi] of the list.
 type tradeSums struct {
 	lo, hi           int
-	ok               bool
 	volume, notional float64
 	count            int
 }
@@ -109,15 +107,18 @@ func newTradeList(trades []trade) *tradeList {
 // sums to the last bit, memo or not.
 func (l *tradeList) window(from, to time.Time) tradeSums {
 	// The fills at or before a time are the first ones of times: two
-	// windows with the same counts hold the same fills.
+	// windows with the same counts hold the same fills. The last window's
+	// counts hold while no fill's time passes either edge (the common
+	// tick: a second on), which takes a comparison a side.
+	if w := l.win.Load(); w != nil && l.countIs(w.lo, from) && l.countIs(w.hi, to) {
+		return *w
+	}
 	lo := sort.Search(len(l.times), func(i int) bool { return l.times[i].After(from) })
 	hi := sort.Search(len(l.times), func(i int) bool { return l.times[i].After(to) })
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.win.ok && l.win.lo == lo && l.win.hi == hi {
-		return l.win
+	if w := l.win.Load(); w != nil && w.lo == lo && w.hi == hi {
+		return *w
 	}
-	s := tradeSums{lo: lo, hi: hi, ok: true}
+	s := tradeSums{lo: lo, hi: hi}
 	if lo < hi {
 		for _, t := range l.trades {
 			if t.ts.After(from) && !t.ts.After(to) {
@@ -127,8 +128,13 @@ func (l *tradeList) window(from, to time.Time) tradeSums {
 			}
 		}
 	}
-	l.win = s
+	l.win.Store(&s)
 	return s
+}
+
+// countIs reports whether n fills are at or before t.
+func (l *tradeList) countIs(n int, t time.Time) bool {
+	return (n == 0 || !l.times[n-1].After(t)) && (n == len(l.times) || l.times[n].After(t))
 }
 
 // setTrades computes last price from the newest fill, and volume, count and
