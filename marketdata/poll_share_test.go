@@ -145,7 +145,7 @@ func TestNumericBookEqualsParsed(t *testing.T) {
 	a, _ := fromStrings.Stock("TSLAUSDT", 0)
 	b, _ := fromNumbers.Stock("TSLAUSDT", 0)
 	// What each was built from differs by design; what rules read may not.
-	a2, b2 := *a, *b
+	a2, b2 := comparableStock(a), comparableStock(b)
 	a2.src, b2.src = stockSource{}, stockSource{}
 	if !reflect.DeepEqual(a2, b2) {
 		t.Errorf("stock from numbers differs:\n strings %+v\n numbers %+v", a, b)

@@ -232,10 +232,11 @@ type content struct {
 	flatMu        sync.Mutex                      // guards flat; see Position
 	flat          map[posKey]*Position            // memo of flat positions handed out
 
-	orders        []*Order // sorted by symbol, then age (oldest first)
-	ordersBySym   map[string][]*Order
+	orders        []*Order    // sorted by symbol, then age (oldest first)
+	ordersRuns    *symbolRuns // of orders
 	ordersScope   []scope
-	strategyBySym map[string][]*StrategyOrder
+	strategy      []*StrategyOrder // sorted by symbol, in the order fetched within one
+	strategyRuns  *symbolRuns      // of strategy
 	strategyScope []exchange.Category
 
 	discounts   map[string][]*DiscountTier

@@ -111,13 +111,13 @@ func NewState(in BuildInput, opts BuildOptions) (*State, error) {
 	if opts.TradeWindow <= 0 {
 		opts.TradeWindow = DefaultTradeWindow
 	}
-	b := builder{s: &State{Now: in.Now, content: &content{}}, now: in.Now, cache: opts.Parsed}
+	b := builder{s: &State{Now: in.Now, content: &content{}}, prev: in.Prev, now: in.Now, cache: opts.Parsed}
 	var err error
 	if b.s.eastern, err = easternOf(in.Now); err != nil {
 		b.fail(err)
 	}
 	b.market(in.Market)
-	b.stocks(in.StockInfo, in.Books, in.Fills, opts.TradeWindow, opts.Parsed, in.Prev)
+	b.stocks(in.StockInfo, in.Books, in.Fills, opts.TradeWindow, opts.Parsed)
 	b.products(in.Contracts, in.Positions, in.Orders)
 	b.positions(in.Positions)
 	b.orders(in.Orders)
@@ -130,6 +130,7 @@ func NewState(in BuildInput, opts BuildOptions) (*State, error) {
 
 type builder struct {
 	s     *State
+	prev  *State // a State built before (BuildInput.Prev); nil: none
 	now   time.Time
 	cache *ParseCache
 	errs  []error
@@ -152,7 +153,8 @@ func (b *builder) market(in *MarketFetch) {
 	b.fetched(PartMarket, in.At)
 }
 
-func (b *builder) stocks(info *StockInfoInput, books []BookInput, fills []FillsInput, window time.Duration, cache *ParseCache, prev *State) {
+func (b *builder) stocks(info *StockInfoInput, books []BookInput, fills []FillsInput, window time.Duration, cache *ParseCache) {
+	prev := b.prev
 	var infos map[string]*exchange.StockInfo
 	var infoAt time.Time
 	if info != nil {
@@ -258,6 +260,22 @@ func (s *State) sameStockInputs(info *StockInfoInput, books []BookInput, fills [
 		}
 	}
 	return true
+}
+
+// ordersRunsOrNil and strategyRunsOrNil are the runs of s's lists; nil
+// when s is nil.
+func (s *State) ordersRunsOrNil() *symbolRuns {
+	if s == nil {
+		return nil
+	}
+	return s.ordersRuns
+}
+
+func (s *State) strategyRunsOrNil() *symbolRuns {
+	if s == nil {
+		return nil
+	}
+	return s.strategyRuns
 }
 
 // stockBuiltFrom returns the stock pair symbol of s when it was built from
@@ -379,32 +397,63 @@ func (b *builder) orders(fetches []OrdersInput) {
 	slices.SortFunc(b.s.orders, func(x, y *Order) int {
 		return cmp.Or(cmp.Compare(x.Symbol, y.Symbol), cmp.Compare(y.AgeSeconds, x.AgeSeconds), cmp.Compare(x.ID, y.ID))
 	})
-	b.s.ordersBySym = runsBySymbol(b.s.orders, func(o *Order) string { return o.Symbol })
+	b.s.ordersRuns = runsOf(b.s.orders, func(o *Order) string { return o.Symbol }, b.prev.ordersRunsOrNil())
 }
 
-// runsBySymbol maps each symbol of list, sorted by symbol, to its run of
-// list: the lists by symbol of a State in one allocation, which is made
-// every tick while a rule reads an age. A run's capacity ends with it, so
-// that an append to one cannot write into the next.
-func runsBySymbol[T any](list []*T, symbol func(*T) string) map[string][]*T {
+// symbolRuns says where each symbol's run is in a list sorted by symbol:
+// the orders of a symbol are one run of the State's list. States whose
+// lists have the same runs share one (it is read-only): the lists are made
+// every tick while a rule reads an age, their runs rarely change.
+type symbolRuns struct {
+	syms  []string       // in the list's order
+	ends  []int          // run i is [ends[i-1], ends[i])
+	index map[string]int // the run of a symbol
+}
+
+// run returns where symbol's run is; false when it has none. r may be nil.
+func (r *symbolRuns) run(symbol string) (lo, hi int, ok bool) {
+	if r == nil {
+		return 0, 0, false
+	}
+	i, ok := r.index[symbol]
+	if !ok {
+		return 0, 0, false
+	}
+	if i > 0 {
+		lo = r.ends[i-1]
+	}
+	return lo, r.ends[i], true
+}
+
+// runsOf returns the runs of list, sorted by symbol: prev (nil: none) when
+// they are the same, else new ones; nil when list is empty.
+func runsOf[T any](list []*T, symbol func(*T) string, prev *symbolRuns) *symbolRuns {
 	if len(list) == 0 {
 		return nil
 	}
-	runs := 1
-	for i := 1; i < len(list); i++ {
-		if symbol(list[i]) != symbol(list[i-1]) {
-			runs++
+	same, n := prev != nil, 0
+	for lo := 0; lo < len(list); n++ {
+		sym, hi := symbol(list[lo]), lo+1
+		for hi < len(list) && symbol(list[hi]) == sym {
+			hi++
 		}
+		same = same && n < len(prev.syms) && prev.syms[n] == sym && prev.ends[n] == hi
+		lo = hi
 	}
-	m := make(map[string][]*T, runs)
-	lo := 0
-	for i := 1; i <= len(list); i++ {
-		if i == len(list) || symbol(list[i]) != symbol(list[lo]) {
-			m[symbol(list[lo])] = list[lo:i:i]
-			lo = i
+	if same && n == len(prev.syms) {
+		return prev
+	}
+	r := &symbolRuns{syms: make([]string, 0, n), ends: make([]int, 0, n), index: make(map[string]int, n)}
+	for lo := 0; lo < len(list); {
+		sym, hi := symbol(list[lo]), lo+1
+		for hi < len(list) && symbol(list[hi]) == sym {
+			hi++
 		}
+		r.index[sym] = len(r.syms)
+		r.syms, r.ends = append(r.syms, sym), append(r.ends, hi)
+		lo = hi
 	}
-	return m
+	return r
 }
 
 func (b *builder) strategyOrders(fetches []StrategyOrdersInput) {
@@ -422,7 +471,8 @@ func (b *builder) strategyOrders(fetches []StrategyOrdersInput) {
 	}
 	// By symbol, in the order fetched within one.
 	slices.SortStableFunc(all, func(x, y *StrategyOrder) int { return cmp.Compare(x.Symbol, y.Symbol) })
-	b.s.strategyBySym = runsBySymbol(all, func(o *StrategyOrder) string { return o.Symbol })
+	b.s.strategy = all
+	b.s.strategyRuns = runsOf(all, func(o *StrategyOrder) string { return o.Symbol }, b.prev.strategyRunsOrNil())
 }
 
 func (b *builder) discount(in *DiscountInput) {

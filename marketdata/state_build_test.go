@@ -5,46 +5,61 @@ import (
 	"testing"
 )
 
-// TestRunsBySymbol: each symbol maps to its run of the sorted list, in the
-// list's order, and appending to one run leaves the next as it was.
-func TestRunsBySymbol(t *testing.T) {
+// TestRunsOf: each symbol's run of a list sorted by symbol is where the
+// list holds it, and the runs of the list before are kept (shared) when
+// they are the same, not when a run moved, grew or is new.
+func TestRunsOf(t *testing.T) {
 	type rec struct{ sym, id string }
-	ids := func(rs []*rec) (out []string) {
-		for _, r := range rs {
-			out = append(out, r.id)
+	listOf := func(items ...string) (list []*rec) {
+		for _, s := range items {
+			list = append(list, &rec{sym: s[:1], id: s[2:]})
+		}
+		return list
+	}
+	symbol := func(r *rec) string { return r.sym }
+	ids := func(list []*rec, r *symbolRuns, sym string) (out []string) {
+		lo, hi, ok := r.run(sym)
+		if !ok {
+			return nil
+		}
+		for _, x := range list[lo:hi] {
+			out = append(out, x.id)
 		}
 		return out
 	}
+	base := listOf("A:1", "A:2", "B:3", "C:4", "C:5", "C:6")
+	prev := runsOf(base, symbol, nil)
+	for sym, want := range map[string][]string{"A": {"1", "2"}, "B": {"3"}, "C": {"4", "5", "6"}, "D": nil} {
+		if got := ids(base, prev, sym); !slices.Equal(got, want) {
+			t.Errorf("%s: %v, want %v", sym, got, want)
+		}
+	}
 	cases := []struct {
 		name string
-		list []string // "SYM:id", sorted by symbol
-		want map[string][]string
+		list []*rec
+		same bool
 	}{
-		{"none", nil, nil},
-		{"one", []string{"A:1"}, map[string][]string{"A": {"1"}}},
-		{"runs", []string{"A:1", "A:2", "B:3", "C:4", "C:5", "C:6"}, map[string][]string{"A": {"1", "2"}, "B": {"3"}, "C": {"4", "5", "6"}}},
+		{"the same runs, other orders", listOf("A:7", "A:8", "B:9", "C:1", "C:2", "C:3"), true},
+		{"a run grew", listOf("A:1", "A:2", "A:9", "B:3", "C:4", "C:5", "C:6"), false},
+		{"a run is gone", listOf("A:1", "A:2", "C:4", "C:5", "C:6"), false},
+		{"a run is new", listOf("A:1", "A:2", "B:3", "C:4", "C:5", "C:6", "D:7"), false},
+		{"one symbol less at the end", listOf("A:1", "A:2", "B:3"), false},
+		{"empty", nil, false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			var list []*rec
-			for _, s := range c.list {
-				list = append(list, &rec{sym: s[:1], id: s[2:]})
+			got := runsOf(c.list, symbol, prev)
+			if (got == prev) != c.same {
+				t.Fatalf("shared %v, want %v", got == prev, c.same)
 			}
-			got := runsBySymbol(list, func(r *rec) string { return r.sym })
-			if len(got) != len(c.want) {
-				t.Fatalf("%d symbols, want %d", len(got), len(c.want))
-			}
-			for sym, want := range c.want {
-				if g := ids(got[sym]); !slices.Equal(g, want) {
-					t.Errorf("%s: %v, want %v", sym, g, want)
-				}
-			}
-			if a, b := got["A"], got["B"]; a != nil && b != nil {
-				_ = append(a, &rec{sym: "A", id: "x"})
-				if ids(got["B"])[0] != "3" {
-					t.Error("an append to A's run wrote over B's")
+			for _, x := range c.list {
+				if !slices.Contains(ids(c.list, got, x.sym), x.id) {
+					t.Errorf("%s:%s is not in its run %v", x.sym, x.id, ids(c.list, got, x.sym))
 				}
 			}
 		})
+	}
+	if _, _, ok := (*symbolRuns)(nil).run("A"); ok {
+		t.Error("no runs found a run")
 	}
 }

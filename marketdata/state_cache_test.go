@@ -113,7 +113,8 @@ func TestParseCacheAgesFollowTheTick(t *testing.T) {
 			t.Errorf("order %d: ages %v then %v (same object %v); want 90 s apart in two objects", i, o1[i].AgeSeconds, o2[i].AgeSeconds, o1[i] == o2[i])
 		}
 	}
-	s1, s2 := first.strategyBySym["TSLAUSDT"], later.strategyBySym["TSLAUSDT"]
+	s1, _ := first.StrategyOrders("TSLAUSDT")
+	s2, _ := later.StrategyOrders("TSLAUSDT")
 	if len(s1) != 2 || len(s2) != 2 || s1[0] == s2[0] || s1[0].TakeProfit != s2[0].TakeProfit || s2[0].StopLoss != 240 {
 		t.Errorf("strategy orders from the cache: %+v then %+v", s1, s2)
 	}

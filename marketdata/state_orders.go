@@ -67,8 +67,8 @@ func parseOrder(w *exchange.PendingOrder, pt exchange.ProductType) (*Order, time
 // the orders of its product type were not fetched. A fetched symbol without
 // orders gives an empty list.
 func (s *State) Orders(symbol string) ([]*Order, error) {
-	if os, ok := s.ordersBySym[symbol]; ok {
-		return os, nil
+	if lo, hi, ok := s.ordersRuns.run(symbol); ok {
+		return s.orders[lo:hi:hi], nil
 	}
 	pt, ok := s.product(symbol)
 	if !ok {
@@ -222,8 +222,8 @@ func categoryOf(pt exchange.ProductType) exchange.Category {
 // StrategyOrders returns the pending strategy orders of symbol, or an error
 // when the strategy orders of its category were not fetched.
 func (s *State) StrategyOrders(symbol string) ([]*StrategyOrder, error) {
-	if os, ok := s.strategyBySym[symbol]; ok {
-		return os, nil
+	if lo, hi, ok := s.strategyRuns.run(symbol); ok {
+		return s.strategy[lo:hi:hi], nil
 	}
 	what := "strategy orders of " + symbol
 	pt, ok := s.product(symbol)

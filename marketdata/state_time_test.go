@@ -23,7 +23,9 @@ func TestTimeFieldsAreComplete(t *testing.T) {
 	}
 	pairs["position"] = [2]any{early.positions[0], late.positions[0]}
 	pairs["order"] = [2]any{early.orders[0], late.orders[0]}
-	pairs["strategy_order"] = [2]any{early.strategyBySym["TSLAUSDT"][0], late.strategyBySym["TSLAUSDT"][0]}
+	es, _ := early.StrategyOrders("TSLAUSDT")
+	ls, _ := late.StrategyOrders("TSLAUSDT")
+	pairs["strategy_order"] = [2]any{es[0], ls[0]}
 	pairs["spot_record"] = [2]any{early.spotRecords[0], late.spotRecords[0]}
 	changed := 0
 	for what, p := range pairs {
