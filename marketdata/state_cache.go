@@ -20,7 +20,8 @@ type ParseCache struct {
 	mu    sync.Mutex
 	books map[string]cachedBook
 	fills map[string]cachedFills
-	lists map[listKey]any // a cachedList
+	lists map[listKey]any      // a cachedList
+	seen  map[listKey]seenList // the list last parsed and not kept, by key
 	// contracts is the product type of every contract of the last list
 	// of contracts, which a Poller passes unchanged to every State.
 	contracts    []ProductContract
@@ -50,6 +51,21 @@ func (c *ParseCache) productTypes(contracts []ProductContract) map[string]exchan
 // listKey names a fetched list: its kind and the key it was fetched for.
 type listKey struct{ kind, key string }
 
+// seenList says which list was seen, by identity as sameView does: its
+// first element (a pointer in an interface, which allocates nothing) and
+// its length.
+type seenList struct {
+	first any
+	n     int
+}
+
+func seenOf[W any](src []W) seenList {
+	if len(src) == 0 {
+		return seenList{}
+	}
+	return seenList{&src[0], len(src)}
+}
+
 // cachedList is one fetched list parsed, without the ages, which follow
 // the tick.
 type cachedList[W, T any] struct {
@@ -70,7 +86,7 @@ type cachedBook struct {
 
 // NewParseCache returns an empty cache.
 func NewParseCache() *ParseCache {
-	return &ParseCache{books: map[string]cachedBook{}, fills: map[string]cachedFills{}, lists: map[listKey]any{}}
+	return &ParseCache{books: map[string]cachedBook{}, fills: map[string]cachedFills{}, lists: map[listKey]any{}, seen: map[listKey]seenList{}}
 }
 
 // levels returns the parsed, sorted bids and asks of book b of symbol.
@@ -147,16 +163,40 @@ func (c *ParseCache) trades(symbol string, fills []exchange.StockFill) (*tradeLi
 // agedList returns the objects of one fetched list as of now: each parsed
 // once per fetch (through c, under key, when c is set) and then copied
 // with its age, which parse leaves out and setAge sets from the creation
-// time parse returns (zero: no age).
+// time parse returns (zero: no age). A list is kept from the second State
+// built from it on: a list asked for once (the positions of a price step,
+// when no rule reads an age) would cost the copies and the keeping for
+// nothing, so its parsed objects are that State's.
 func agedList[W, T any](c *ParseCache, key listKey, src []W, now time.Time,
 	parse func(*W) (*T, time.Time, error), setAge func(*T, float64)) ([]*T, error) {
 	var l cachedList[W, T]
-	hit := false
+	hit, keep := false, false
 	if c != nil {
 		c.mu.Lock()
 		l, hit = c.lists[key].(cachedList[W, T])
-		c.mu.Unlock()
 		hit = hit && sameView(l.src, src)
+		if !hit {
+			if keep = c.seen[key] == seenOf(src); keep {
+				delete(c.seen, key)
+			} else {
+				c.seen[key] = seenOf(src)
+			}
+		}
+		c.mu.Unlock()
+	}
+	if !hit && !keep {
+		out := make([]*T, len(src))
+		for i := range src {
+			o, born, err := parse(&src[i])
+			if err != nil {
+				return nil, err
+			}
+			if !born.IsZero() {
+				setAge(o, now.Sub(born).Seconds())
+			}
+			out[i] = o
+		}
+		return out, nil
 	}
 	if !hit {
 		l = cachedList[W, T]{src: src, protos: make([]*T, len(src)), born: make([]time.Time, len(src))}
@@ -166,11 +206,9 @@ func agedList[W, T any](c *ParseCache, key listKey, src []W, now time.Time,
 				return nil, err
 			}
 		}
-		if c != nil {
-			c.mu.Lock()
-			c.lists[key] = l
-			c.mu.Unlock()
-		}
+		c.mu.Lock()
+		c.lists[key] = l
+		c.mu.Unlock()
 	}
 	// The copies in one allocation: a list is copied every tick.
 	objs := make([]T, len(l.protos))

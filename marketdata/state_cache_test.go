@@ -151,3 +151,51 @@ func TestParseCachePositions(t *testing.T) {
 		}
 	}
 }
+
+// TestAgedListKeptFromSecondUse: a list built into one State only is not
+// kept (its parsed objects are that State's); built again, it is kept and
+// each State gets its own aged copies, equal to building without a cache.
+func TestAgedListKeptFromSecondUse(t *testing.T) {
+	cache := NewParseCache()
+	in := fullInput()
+	key := listKey{"orders", string(exchange.USDTFutures)}
+	build := func(later time.Duration) []*Order {
+		in.Now = now.Add(later)
+		st, err := NewState(in, BuildOptions{Parsed: cache})
+		if err != nil {
+			t.Fatal(err)
+		}
+		os, err := st.Orders("TSLAUSDT")
+		if err != nil {
+			t.Fatal(err)
+		}
+		plain, _ := NewState(in, BuildOptions{})
+		want, _ := plain.Orders("TSLAUSDT")
+		for i := range want {
+			if *os[i] != *want[i] {
+				t.Fatalf("%s later, order %d: %+v, without a cache %+v", later, i, *os[i], *want[i])
+			}
+		}
+		return os
+	}
+	first := build(0)
+	if _, kept := cache.lists[key]; kept {
+		t.Fatal("a list used once was kept")
+	}
+	second := build(time.Second)
+	if _, kept := cache.lists[key]; !kept {
+		t.Fatal("a list used twice was not kept")
+	}
+	third := build(2 * time.Second)
+	for i := range first {
+		if first[i] == second[i] || second[i] == third[i] || third[i].AgeSeconds-first[i].AgeSeconds != 2 {
+			t.Errorf("order %d: shared objects or ages %v, %v, %v", i, first[i].AgeSeconds, second[i].AgeSeconds, third[i].AgeSeconds)
+		}
+	}
+	// Another list under the same key starts over.
+	in.Orders = []OrdersInput{{ProductType: exchange.USDTFutures, At: now, Orders: append([]exchange.PendingOrder(nil), in.Orders[0].Orders...)}}
+	build(3 * time.Second)
+	if l, _ := cache.lists[key].(cachedList[exchange.PendingOrder, Order]); sameView(l.src, in.Orders[0].Orders) {
+		t.Error("a new list used once was kept")
+	}
+}
