@@ -25,7 +25,7 @@ type trade struct {
 type tradeList struct {
 	trades []trade
 	newest int         // index of the newest fill, -1 when none
-	times  []time.Time // the fills' times, ascending
+	times  []time.Time // the fills' times, ascending; nil when trades are newest first
 
 	win atomic.Pointer[tradeSums] // of the last window asked for
 }
@@ -81,40 +81,57 @@ func shiftOf(fills, old []exchange.StockFill) int {
 }
 
 func newTradeList(trades []trade) *tradeList {
-	l := &tradeList{trades: trades, newest: -1, times: make([]time.Time, len(trades))}
+	l := &tradeList{trades: trades, newest: -1}
 	var newest time.Time
+	newestFirst := true
 	for i, t := range trades {
 		// The first of the latest fills; a fill without a time counts
 		// until one with a time comes (as the window's reading always did).
 		if newest.IsZero() || t.ts.After(newest) {
 			newest, l.newest = t.ts, i
 		}
+		newestFirst = newestFirst && (i == 0 || !t.ts.After(trades[i-1].ts))
+	}
+	if newestFirst {
+		return l // as the exchange sends them: searched as they are
+	}
+	l.times = make([]time.Time, len(trades))
+	for i, t := range trades {
 		l.times[i] = t.ts
 	}
-	// The exchange sends the newest first: reversed, not sorted.
-	switch {
-	case slices.IsSortedFunc(l.times, time.Time.Compare):
-	case slices.IsSortedFunc(l.times, func(a, b time.Time) int { return b.Compare(a) }):
-		slices.Reverse(l.times)
-	default:
-		slices.SortFunc(l.times, time.Time.Compare)
-	}
+	slices.SortFunc(l.times, time.Time.Compare)
 	return l
+}
+
+// atOrBefore returns how many fills are at or before t.
+func (l *tradeList) atOrBefore(t time.Time) int {
+	n := len(l.trades)
+	if l.times == nil { // newest first: the last ones are the oldest
+		return n - sort.Search(n, func(i int) bool { return !l.trades[i].ts.After(t) })
+	}
+	return sort.Search(n, func(i int) bool { return l.times[i].After(t) })
+}
+
+// oldest returns the time of the j-th oldest fill (0: the oldest).
+func (l *tradeList) oldest(j int) time.Time {
+	if l.times == nil {
+		return l.trades[len(l.trades)-1-j].ts
+	}
+	return l.times[j]
 }
 
 // window returns the sums over the fills in (from, to]. They are added in
 // the order of the list, whatever the window: the same fills give the same
 // sums to the last bit, memo or not.
 func (l *tradeList) window(from, to time.Time) tradeSums {
-	// The fills at or before a time are the first ones of times: two
-	// windows with the same counts hold the same fills. The last window's
+	// The fills at or before a time are the oldest ones: two windows with
+	// the same counts hold the same fills. The last window's
 	// counts hold while no fill's time passes either edge (the common
 	// tick: a second on), which takes a comparison a side.
 	if w := l.win.Load(); w != nil && l.countIs(w.lo, from) && l.countIs(w.hi, to) {
 		return *w
 	}
-	lo := sort.Search(len(l.times), func(i int) bool { return l.times[i].After(from) })
-	hi := sort.Search(len(l.times), func(i int) bool { return l.times[i].After(to) })
+	lo, hi := l.atOrBefore(from), l.atOrBefore(to)
 	if w := l.win.Load(); w != nil && w.lo == lo && w.hi == hi {
 		return *w
 	}
@@ -134,7 +151,7 @@ func (l *tradeList) window(from, to time.Time) tradeSums {
 
 // countIs reports whether n fills are at or before t.
 func (l *tradeList) countIs(n int, t time.Time) bool {
-	return (n == 0 || !l.times[n-1].After(t)) && (n == len(l.times) || l.times[n].After(t))
+	return (n == 0 || !l.oldest(n-1).After(t)) && (n == len(l.trades) || l.oldest(n).After(t))
 }
 
 // setTrades computes last price from the newest fill, and volume, count and
