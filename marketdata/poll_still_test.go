@@ -172,3 +172,33 @@ func TestPollerChecksWhatThePromiseDidNotSee(t *testing.T) {
 		t.Fatalf("balances fetched %d times, want 2: the move before the promise was missed", n)
 	}
 }
+
+// BenchmarkPollerQuietTick is one second of a backtest between two price
+// steps: the reader's promise holds, so the pollers ask nothing, and the
+// State shares its data with the one before (market session, positions,
+// orders and two books demanded).
+func BenchmarkPollerQuietTick(b *testing.B) {
+	r := &stillReader{countingReader: newCountingReader(), versions: map[Part]int64{}, asked: map[Part]int{}}
+	r.until = pollStart.AddDate(100, 0, 0) // beyond any b.N seconds
+	v := clock.NewVirtual(pollStart)
+	p, err := NewPoller(PollerOptions{Reader: r, Clock: v, Demand: Demand{
+		Parts:        PartSet(0).Add(PartMarket).Add(PartPositions).Add(PartOrders).Add(PartStockBook),
+		ProductTypes: []exchange.ProductType{exchange.USDTFutures},
+		StockPairs:   []string{"TSLAUSDT", "NVDAUSDT"},
+	}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := exchange.WithPriority(context.Background(), exchange.PriorityLow)
+	if err := p.PollDue(ctx); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		v.Advance(time.Second)
+		_ = p.PollDue(ctx)
+		if _, err := p.State(v.Now()); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
