@@ -1,7 +1,6 @@
 package market
 
 import (
-	"bytes"
 	"fmt"
 	"math"
 	"strconv"
@@ -97,34 +96,8 @@ func formatScaled(v int64, exp int32) string { return string(appendScaled(nil, v
 
 // appendScaled appends formatScaled(v, exp) to dst.
 func appendScaled(dst []byte, v int64, exp int32) []byte {
-	if v == 0 {
-		return append(dst, '0')
-	}
 	var digits [20]byte
-	s := strconv.AppendInt(digits[:0], v, 10)
-	if exp >= 0 {
-		dst = append(dst, s...)
-		for range exp {
-			dst = append(dst, '0')
-		}
-		return dst
-	}
-	places := int(-exp)
-	if len(s) <= places {
-		// 0.000ddd: the digits (v > 0, so not all zeros) after zeros.
-		dst = append(dst, '0', '.')
-		for range places - len(s) {
-			dst = append(dst, '0')
-		}
-		return append(dst, bytes.TrimRight(s, "0")...)
-	}
-	whole, frac := s[:len(s)-places], bytes.TrimRight(s[len(s)-places:], "0")
-	dst = append(dst, whole...)
-	if len(frac) == 0 {
-		return dst
-	}
-	dst = append(dst, '.')
-	return append(dst, frac...)
+	return exchange.AppendDecimalText(dst, false, strconv.AppendInt(digits[:0], v, 10), exp)
 }
 
 // unit maps a hash to [0, 1).
