@@ -510,7 +510,7 @@ func (p *Poller) fetch(ctx context.Context, t *task, now time.Time) error {
 		if err != nil {
 			return err
 		}
-		p.store(func(in *BuildInput) bool { return in.StockInfo != nil && sameList(in.StockInfo.Pairs, pairs) },
+		p.store(func(in *BuildInput) bool { return in.StockInfo != nil && sameListDeep(in.StockInfo.Pairs, pairs) },
 			func(in *BuildInput) { in.StockInfo = &StockInfoInput{Pairs: pairs, At: now} })
 	case PartStockBook:
 		match := func(b BookInput) bool { return b.Symbol == t.key }
@@ -585,7 +585,7 @@ func (p *Poller) fetch(ctx context.Context, t *task, now time.Time) error {
 		match := func(x StrategyOrdersInput) bool { return x.Category == c }
 		p.store(func(in *BuildInput) bool {
 			old, ok := find(in.StrategyOrders, match)
-			return ok && sameList(old.Orders, orders)
+			return ok && sameListDeep(old.Orders, orders)
 		}, func(in *BuildInput) {
 			in.StrategyOrders = replace(in.StrategyOrders, StrategyOrdersInput{Category: c, Orders: orders, At: now}, match)
 		})
@@ -594,7 +594,7 @@ func (p *Poller) fetch(ctx context.Context, t *task, now time.Time) error {
 		if err != nil {
 			return err
 		}
-		p.store(func(in *BuildInput) bool { return in.Discount != nil && sameList(in.Discount.Coins, coins) },
+		p.store(func(in *BuildInput) bool { return in.Discount != nil && sameListDeep(in.Discount.Coins, coins) },
 			func(in *BuildInput) { in.Discount = &DiscountInput{Coins: coins, At: now} })
 	case PartSpotRecords:
 		recs, err := r.SpotRecords(ctx, exchange.SpotRecordRequest{StartTime: exchange.MillisOf(now.Add(-p.opts.SpotWindow)), EndTime: exchange.MillisOf(now), Limit: 500})
@@ -661,7 +661,13 @@ func (p *Poller) store(same func(*BuildInput) bool, set func(*BuildInput)) {
 // backing array (the simulator hands the very same slice back while nothing
 // changed, which is checked without looking at the elements) or, for an
 // answer decoded anew, equal elements.
-func sameList[E any](held, fresh []E) bool {
+func sameList[E comparable](held, fresh []E) bool {
+	return len(held) == len(fresh) && (sameView(held, fresh) || slices.Equal(held, fresh))
+}
+
+// sameListDeep is sameList for the answers whose records hold slices
+// (reflect.DeepEqual, several times slower than ==).
+func sameListDeep[E any](held, fresh []E) bool {
 	return len(held) == len(fresh) && (sameView(held, fresh) || reflect.DeepEqual(held, fresh))
 }
 
