@@ -30,10 +30,10 @@ type StateSource interface {
 
 // dataSharer is a StateSource whose States of successive ticks share their
 // data while no answer changes (the pollers). Shared data keeps the ages
-// and the trade window of the tick it was built at, so the engine switches
-// sharing off while a rule reads one of them.
+// and the trade window of the tick it was built at, so the engine names
+// the parts whose ages the rules read: those are aged every tick.
 type dataSharer interface {
-	SetRebuildEveryTick(on bool)
+	SetTimedParts(parts marketdata.PartSet)
 }
 
 // Executor runs the actions of one firing and reports one Leg per request.
@@ -205,7 +205,11 @@ func New(opts Options) (*Engine, error) {
 // allows it.
 func (e *Engine) shareData(rs *rules.RuleSet) {
 	if s, ok := e.opts.Source.(dataSharer); ok {
-		s.SetRebuildEveryTick(e.opts.EvaluateEveryTick || rs.Reads().DataTime)
+		timed := rs.Reads().DataTimeParts
+		if e.opts.EvaluateEveryTick {
+			timed = ^marketdata.PartSet(0)
+		}
+		s.SetTimedParts(timed)
 	}
 }
 

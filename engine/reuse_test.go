@@ -2,6 +2,8 @@ package engine
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -73,4 +75,61 @@ func TestFalseResultReusedOnSameData(t *testing.T) {
 			t.Errorf("errors counted %d, want 10 (one per tick, reused or not)", stats["missing"].Errors)
 		}
 	}
+}
+
+// timedSource records the parts the engine asks to have aged every tick.
+type timedSource struct {
+	swapSource
+	timed []marketdata.PartSet
+}
+
+func (s *timedSource) SetTimedParts(p marketdata.PartSet) { s.timed = append(s.timed, p) }
+
+// TestEngineTimesTheAgedParts: the engine asks the source to age, every
+// tick, the parts whose time fields its rules read, and only those (all of
+// them under EvaluateEveryTick, none when no rule reads a time field), and
+// asks again on a reload.
+func TestEngineTimesTheAgedParts(t *testing.T) {
+	orders := marketdata.PartSet(0).Add(marketdata.PartOrders)
+	for _, tc := range []struct {
+		name, when string
+		every      bool
+		want       marketdata.PartSet
+	}{
+		{"no time field", `orders_count("TSLAUSDT") > 0 && has_stop_loss("TSLAUSDT", "long")`, false, 0},
+		{"the orders' age", `orders("TSLAUSDT")[0].age_seconds > 60 && has_stop_loss("TSLAUSDT", "long")`, false, orders},
+		{"every tick", `orders_count("TSLAUSDT") > 0`, true, ^marketdata.PartSet(0)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			src := &timedSource{swapSource: swapSource{st: newData(t)}}
+			e, err := New(Options{Rules: loaded(t, tc.when), Source: src, Executor: &recorder{}, Clock: stubClock{}, EvaluateEveryTick: tc.every})
+			if err != nil {
+				t.Fatal(err)
+			}
+			e.Reload(loaded(t, `stock("TSLA").vwap > 0`))
+			stocks := marketdata.TimedParts("stock", "vwap")
+			if tc.every {
+				stocks = ^marketdata.PartSet(0)
+			}
+			if want := []marketdata.PartSet{tc.want, stocks}; len(src.timed) != 2 || src.timed[0] != want[0] || src.timed[1] != want[1] {
+				t.Errorf("timed parts %v, want %v", src.timed, want)
+			}
+		})
+	}
+}
+
+// loaded loads one rule with condition when, as rule files are: the reads
+// of a rule set are found by the load.
+func loaded(t *testing.T, when string) *rules.RuleSet {
+	t.Helper()
+	dir := t.TempDir()
+	body := "rules:\n  - name: r\n    when: '" + when + "'\n    actions:\n      - cancel_all: {}\n"
+	if err := os.WriteFile(filepath.Join(dir, "r.yaml"), []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	rs, errs := rules.Load(context.Background(), []string{dir}, rules.LoadOptions{})
+	if rs == nil {
+		t.Fatalf("rules: %v", errs)
+	}
+	return rs
 }

@@ -73,11 +73,11 @@ type PollerOptions struct {
 	// SpotWindow is how far back spot records are read (default 24h).
 	SpotWindow time.Duration
 	Build      BuildOptions
-	// RebuildEveryTick builds every State from scratch. It is needed when a
-	// program reads a field of fetched data that moves with time (an age,
-	// the trade window, tradable_now). Without it, the States of the ticks
-	// between two fetches that brought a different answer share their data
-	// (State.SameData), and only the time and the session are new.
+	// RebuildEveryTick builds a State every tick with every object aged to
+	// its time: SetTimedParts with every part. Without it (or timed parts),
+	// the States of the ticks between two fetches that brought a different
+	// answer share their data (State.SameData), and only the time and the
+	// session are new.
 	RebuildEveryTick bool
 	// OnFetch, when set, is called after every fetch with its part, key,
 	// wall-clock duration and error (metrics use it).
@@ -186,7 +186,7 @@ type Poller struct {
 	last         *State
 	lastErr      error
 	lastMarket   bool        // whether last knew the market session
-	rebuild      bool        // PollerOptions.RebuildEveryTick, as last set
+	timed        PartSet     // see SetTimedParts
 	slab         []stateSlot // the next States that share their data
 	session      SessionCache
 }
@@ -208,7 +208,10 @@ func NewPoller(opts PollerOptions) (*Poller, error) {
 	if opts.SpotWindow <= 0 {
 		opts.SpotWindow = 24 * time.Hour
 	}
-	p := &Poller{opts: opts, in: BuildInput{Contracts: opts.Contracts}, rebuild: opts.RebuildEveryTick}
+	p := &Poller{opts: opts, in: BuildInput{Contracts: opts.Contracts}}
+	if opts.RebuildEveryTick {
+		p.timed = allParts
+	}
 	p.versioner, _ = opts.Reader.(Versioner)
 	p.still, _ = opts.Reader.(StillVersioner)
 	d := opts.Demand
@@ -695,19 +698,27 @@ func replace[T any](xs []T, x T, same func(T) bool) []T {
 	return append(xs, x)
 }
 
-// SetRebuildEveryTick switches PollerOptions.RebuildEveryTick: the engine
-// sets it from the rules it runs, again on every reload.
-func (p *Poller) SetRebuildEveryTick(on bool) {
+// SetTimedParts says which parts have fields that move with time (an age,
+// the trade window, tradable_now) that a reader reads; the engine sets it
+// from the rules it runs, again on every reload. While any part is timed,
+// a State is built every tick and the objects of the timed parts are aged
+// to its time; the other parts' objects are shared with the State before
+// while their answers stay the same, with the ages of the tick they were
+// built at (BuildInput.KeepAges). With no part timed, the States of the
+// ticks between two answers share all their data. RebuildEveryTick times
+// every part.
+func (p *Poller) SetTimedParts(parts PartSet) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.rebuild = on
+	p.timed = parts
 }
 
 // State builds the State of the tick at now from the latest answers. The
 // market session is computed here, at now, from the last states and calendar
 // answers: minutes_to_close must be exact on every tick even though the
 // calendar is fetched once a minute. While no answer changed, the State
-// shares its data with the previous one (unless RebuildEveryTick).
+// shares its data with the previous one (unless a part is timed, see
+// SetTimedParts).
 func (p *Poller) State(now time.Time) (*State, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -723,7 +734,7 @@ func (p *Poller) State(now time.Time) (*State, error) {
 	}
 	var st *State
 	var err error
-	if !p.rebuild && p.last != nil && p.lastGen == p.gen && p.lastMarket == haveMkt {
+	if p.timed == 0 && p.last != nil && p.lastGen == p.gen && p.lastMarket == haveMkt {
 		var m *MarketFetch
 		if haveMkt {
 			m = &mkt
@@ -736,7 +747,7 @@ func (p *Poller) State(now time.Time) (*State, error) {
 		err = errors.Join(err, p.lastErr)
 	} else {
 		in := p.in
-		in.Now, in.Prev = now, p.last
+		in.Now, in.Prev, in.KeepAges = now, p.last, allParts&^p.timed
 		if haveMkt {
 			m := mkt
 			in.Market = &m

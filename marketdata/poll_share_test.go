@@ -121,7 +121,7 @@ func TestPollerRebuildEveryTick(t *testing.T) {
 	if tick(t, p, v).SameData(first) {
 		t.Error("RebuildEveryTick shared data between ticks")
 	}
-	p.SetRebuildEveryTick(false)
+	p.SetTimedParts(0)
 	second := tick(t, p, v)
 	if !tick(t, p, v).SameData(second) {
 		t.Error("data not shared after RebuildEveryTick was switched off")
@@ -189,5 +189,33 @@ func TestNumericBookDepthOnDemand(t *testing.T) {
 	}
 	if calls != 1 {
 		t.Errorf("the depth was drawn %d times; want once", calls)
+	}
+}
+
+// TestPollerAgesOnlyTimedParts: with a part timed, the poller builds a State
+// every tick; the stock pairs are aged when their parts are timed, and
+// handed on from the tick before while only another part is.
+func TestPollerAgesOnlyTimedParts(t *testing.T) {
+	br := &bookReader{countingReader: newCountingReader(), bid: "250.00"}
+	v := clock.NewVirtual(pollStart)
+	p := sharePoller(t, br, v, false)
+	for _, tc := range []struct {
+		name  string
+		timed PartSet
+		aged  bool
+	}{
+		{"stock parts timed", stockParts, true},
+		{"positions timed", PartSet(0).Add(PartPositions), false},
+	} {
+		p.SetTimedParts(tc.timed)
+		first := tick(t, p, v)
+		second := tick(t, p, v)
+		if second.SameData(first) {
+			t.Errorf("%s: data shared between ticks, want a State built every tick", tc.name)
+		}
+		a, b := first.stock("TSLAUSDT"), second.stock("TSLAUSDT")
+		if tc.aged != (a != b) || tc.aged != (b.BookAgeSeconds == a.BookAgeSeconds+1) {
+			t.Errorf("%s: pair %p then %p, book age %v then %v; want aged %v", tc.name, a, b, a.BookAgeSeconds, b.BookAgeSeconds, tc.aged)
+		}
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/tickrules/tickrules/exchange"
@@ -78,6 +77,9 @@ func Parts() []Part {
 
 // PartSet is a set of parts.
 type PartSet uint16
+
+// allParts has every part.
+const allParts = PartSet(1<<numParts - 1)
 
 // Add returns s with p added.
 func (s PartSet) Add(p Part) PartSet { return s | 1<<p }
@@ -229,8 +231,7 @@ type content struct {
 	positionScope []scope                         // what the position fetches covered
 	contractPT    map[string]exchange.ProductType // shared by States; see product
 	productOf     map[string]exchange.ProductType // what the fetches say, when the contracts do not
-	flatMu        sync.Mutex                      // guards flat; see Position
-	flat          map[posKey]*Position            // memo of flat positions handed out
+	flat          *flatMemo                       // flat positions handed out; see Position
 
 	orders        []*Order    // sorted by symbol, then age (oldest first)
 	ordersRuns    *symbolRuns // of orders
@@ -238,6 +239,7 @@ type content struct {
 	strategy      []*StrategyOrder // sorted by symbol, in the order fetched within one
 	strategyRuns  *symbolRuns      // of strategy
 	strategyScope []exchange.Category
+	srcStrategy   []StrategyOrdersInput // what strategy was built from (KeepAges)
 
 	discounts   map[string][]*DiscountTier
 	spotRecords []*SpotRecord

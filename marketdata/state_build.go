@@ -88,7 +88,22 @@ type BuildInput struct {
 	// built from the very answers in this input is copied from it, with
 	// only what follows the clock computed again (see Stock.reaged).
 	Prev *State
+	// KeepAges are the parts whose objects, when Prev built them from the
+	// very answers in this input, are Prev's as they are: their ages (and,
+	// for stock pairs, the trade window and tradable_now) stay those of
+	// the tick Prev was built at. The engine keeps the parts whose time
+	// fields no rule reads: re-aging them every tick would cost copies of
+	// every order and pair for nothing. Stock pairs are kept when all of
+	// their parts (info, book, trades) are.
+	KeepAges PartSet
 }
+
+// stockParts are the parts a stock pair is built from.
+const stockParts = PartSet(1<<PartStockInfo | 1<<PartStockBook | 1<<PartStockTrades)
+
+// keeps reports whether the parts of ps are all in b's KeepAges and Prev
+// is there to keep them from.
+func (b *builder) keeps(ps PartSet) bool { return b.prev != nil && b.keep&ps == ps }
 
 // BuildOptions tunes NewState.
 type BuildOptions struct {
@@ -111,7 +126,7 @@ func NewState(in BuildInput, opts BuildOptions) (*State, error) {
 	if opts.TradeWindow <= 0 {
 		opts.TradeWindow = DefaultTradeWindow
 	}
-	b := builder{s: &State{Now: in.Now, content: &content{}}, prev: in.Prev, now: in.Now, cache: opts.Parsed}
+	b := builder{s: &State{Now: in.Now, content: &content{}}, prev: in.Prev, now: in.Now, cache: opts.Parsed, keep: in.KeepAges}
 	var err error
 	if b.s.eastern, err = easternOf(in.Now); err != nil {
 		b.fail(err)
@@ -133,6 +148,7 @@ type builder struct {
 	prev  *State // a State built before (BuildInput.Prev); nil: none
 	now   time.Time
 	cache *ParseCache
+	keep  PartSet // BuildInput.KeepAges
 	errs  []error
 }
 
@@ -171,13 +187,20 @@ func (b *builder) stocks(info *StockInfoInput, books []BookInput, fills []FillsI
 		b.fetched(PartStockTrades, fills[i].At)
 	}
 	if prev.sameStockInputs(info, books, fills) {
+		b.s.stockIndex = prev.stockIndex
+		if b.keeps(stockParts) { // no rule reads their ages: Prev's pairs
+			b.s.stocks = prev.stocks
+			return
+		}
 		// The pairs of the State before, aged: the common tick of a rule
 		// that reads an age.
 		b.s.stocks = make([]*Stock, len(prev.stocks))
 		for i, old := range prev.stocks {
 			b.s.stocks[i] = old.reaged(b.now, window, b.s.market)
 		}
-		b.s.stockIndex = prev.stockIndex
+		return
+	}
+	if prev.samePairs(info, books, fills) && b.stocksOfPairs(prev, infoAt, books, fills, window, cache) {
 		return
 	}
 	if info != nil {
@@ -202,15 +225,14 @@ func (b *builder) stocks(info *StockInfoInput, books []BookInput, fills []FillsI
 	b.s.stockIndex = make(map[string]int, 2*len(symbols))
 	for _, sym := range symbols {
 		in, book, fill := infos[sym], bySymbol(books, sym), bySymbol(fills, sym)
-		var st *Stock
-		if old := prev.stockBuiltFrom(sym, in, infoAt, book, fill); old != nil {
-			st = old.reaged(b.now, window, b.s.market)
-		} else {
-			var err error
-			if st, err = newStock(sym, in, infoAt, book, fill, b.now, window, b.s.market, cache); err != nil {
-				b.fail(err)
-				continue
-			}
+		var old *Stock
+		if prev != nil {
+			old = prev.stock(sym)
+		}
+		st, err := b.stock(old, sym, in, infoAt, book, fill, window, cache)
+		if err != nil {
+			b.fail(err)
+			continue
 		}
 		b.s.stockIndex[sym] = len(b.s.stocks)
 		b.s.stocks = append(b.s.stocks, st)
@@ -221,6 +243,65 @@ func (b *builder) stocks(info *StockInfoInput, books []BookInput, fills []FillsI
 			b.s.stockIndex[st.Code] = i
 		}
 	}
+}
+
+// stock builds the pair sym from these fetches: old (the pair of the State
+// before; may be nil) when it was built from the very same ones, aged
+// unless its ages are kept, else anew.
+func (b *builder) stock(old *Stock, sym string, in *exchange.StockInfo, infoAt time.Time, book *BookInput, fill *FillsInput,
+	window time.Duration, cache *ParseCache) (*Stock, error) {
+	if old != nil && old.Symbol == sym && old.builtFrom(in, infoAt, book, fill) {
+		if b.keeps(stockParts) {
+			return old, nil
+		}
+		return old.reaged(b.now, window, b.s.market), nil
+	}
+	if old != nil && old.Symbol != sym {
+		old = nil // found by its code: another pair
+	}
+	return newStock(sym, in, infoAt, book, fill, b.now, window, b.s.market, cache, old)
+}
+
+// samePairs reports whether s (nil: none) has exactly the pairs of info,
+// each built with its info, and these books and fills are all of those
+// pairs: a State built from them then has s's pairs, in s's order, and
+// can share s's index.
+func (s *State) samePairs(info *StockInfoInput, books []BookInput, fills []FillsInput) bool {
+	if s == nil || info == nil || !s.Fetched(PartStockInfo) || !sameView(s.srcInfo, info.Pairs) || len(s.stocks) != len(info.Pairs) {
+		return false
+	}
+	for _, st := range s.stocks {
+		if st.src.info == nil {
+			return false
+		}
+	}
+	for i := range books {
+		if st := s.stock(books[i].Symbol); st == nil || st.Symbol != books[i].Symbol {
+			return false
+		}
+	}
+	for i := range fills {
+		if st := s.stock(fills[i].Symbol); st == nil || st.Symbol != fills[i].Symbol {
+			return false
+		}
+	}
+	return true
+}
+
+// stocksOfPairs builds the pairs of prev (samePairs) from these fetches.
+// It reports false, having built nothing, when one fails: the pairs then
+// differ from prev's, and are built as when they are new.
+func (b *builder) stocksOfPairs(prev *State, infoAt time.Time, books []BookInput, fills []FillsInput, window time.Duration, cache *ParseCache) bool {
+	stocks := make([]*Stock, len(prev.stocks))
+	for i, old := range prev.stocks {
+		st, err := b.stock(old, old.Symbol, old.src.info, infoAt, bySymbol(books, old.Symbol), bySymbol(fills, old.Symbol), window, cache)
+		if err != nil {
+			return false
+		}
+		stocks[i] = st
+	}
+	b.s.stocks, b.s.stockIndex = stocks, prev.stockIndex
+	return true
 }
 
 // sameStockInputs reports whether s (nil: none) built its stock pairs from
@@ -278,18 +359,6 @@ func (s *State) strategyRunsOrNil() *symbolRuns {
 	return s.strategyRuns
 }
 
-// stockBuiltFrom returns the stock pair symbol of s when it was built from
-// exactly these fetches; nil when it was not, or s has none, or s is nil.
-func (s *State) stockBuiltFrom(symbol string, info *exchange.StockInfo, infoAt time.Time, book *BookInput, fills *FillsInput) *Stock {
-	if s == nil {
-		return nil
-	}
-	if old := s.stock(symbol); old != nil && old.Symbol == symbol && old.builtFrom(info, infoAt, book, fills) {
-		return old
-	}
-	return nil
-}
-
 // bySymbol returns the input of symbol in ins (the last, as a map built
 // from them would), nil when there is none.
 func bySymbol[T interface{ symbol() string }](ins []T, symbol string) *T {
@@ -333,6 +402,15 @@ func (b *builder) products(contracts []ProductContract, pos []PositionsInput, or
 }
 
 func (b *builder) positions(fetches []PositionsInput) {
+	if p := b.prev; b.keeps(PartSet(0).Add(PartPositions)) && sameInputs(p.srcPositions, fetches, samePositionsInput) {
+		for _, f := range fetches {
+			b.fetched(PartPositions, f.At)
+		}
+		b.s.positions, b.s.positionIndex, b.s.positionScope, b.s.srcPositions, b.s.flat =
+			p.positions, p.positionIndex, p.positionScope, p.srcPositions, p.flat
+		return
+	}
+	b.s.flat = &flatMemo{}
 	b.s.positionIndex = map[posKey]*Position{}
 	for _, f := range fetches {
 		pt := f.ProductType
@@ -379,6 +457,13 @@ func (b *builder) positions(fetches []PositionsInput) {
 }
 
 func (b *builder) orders(fetches []OrdersInput) {
+	if p := b.prev; b.keeps(PartSet(0).Add(PartOrders)) && sameInputs(p.srcOrders, fetches, sameOrdersInput) {
+		for _, f := range fetches {
+			b.fetched(PartOrders, f.At)
+		}
+		b.s.orders, b.s.ordersRuns, b.s.ordersScope, b.s.srcOrders = p.orders, p.ordersRuns, p.ordersScope, p.srcOrders
+		return
+	}
 	for _, f := range fetches {
 		pt := f.ProductType
 		built, err := agedList(b.cache, listKey{"orders", string(pt)}, f.Orders, b.now,
@@ -457,6 +542,13 @@ func runsOf[T any](list []*T, symbol func(*T) string, prev *symbolRuns) *symbolR
 }
 
 func (b *builder) strategyOrders(fetches []StrategyOrdersInput) {
+	if p := b.prev; b.keeps(PartSet(0).Add(PartStrategyOrders)) && sameInputs(p.srcStrategy, fetches, sameStrategyInput) {
+		for _, f := range fetches {
+			b.fetched(PartStrategyOrders, f.At)
+		}
+		b.s.strategy, b.s.strategyRuns, b.s.strategyScope, b.s.srcStrategy = p.strategy, p.strategyRuns, p.strategyScope, p.srcStrategy
+		return
+	}
 	var all []*StrategyOrder
 	for _, f := range fetches {
 		built, err := agedList(b.cache, listKey{"strategy", string(f.Category)}, f.Orders, b.now, parseStrategyOrder,
@@ -467,6 +559,7 @@ func (b *builder) strategyOrders(fetches []StrategyOrdersInput) {
 		}
 		b.fetched(PartStrategyOrders, f.At)
 		b.s.strategyScope = append(b.s.strategyScope, f.Category)
+		b.s.srcStrategy = append(b.s.srcStrategy, f)
 		all = append(all, built...)
 	}
 	// By symbol, in the order fetched within one.
@@ -578,3 +671,31 @@ type stateSlot struct {
 // stateSlab is how many slots the Poller allocates at once: a State kept
 // alive keeps its slab alive, some 40 KB.
 const stateSlab = 64
+
+// sameInputs reports whether a State built its objects from exactly the
+// fetches in (held, successful ones only: a fetch that failed to parse
+// is missing from held, so it is parsed, and reported, again).
+func sameInputs[T any](held, in []T, same func(a, b *T) bool) bool {
+	if len(held) != len(in) {
+		return false
+	}
+	for i := range in {
+		if !same(&held[i], &in[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// The very answers, fetched at the same time, for the same scope.
+func samePositionsInput(a, b *PositionsInput) bool {
+	return a.ProductType == b.ProductType && a.Symbol == b.Symbol && a.At.Equal(b.At) && sameView(a.Positions, b.Positions)
+}
+
+func sameOrdersInput(a, b *OrdersInput) bool {
+	return a.ProductType == b.ProductType && a.Symbol == b.Symbol && a.At.Equal(b.At) && sameView(a.Orders, b.Orders)
+}
+
+func sameStrategyInput(a, b *StrategyOrdersInput) bool {
+	return a.Category == b.Category && a.At.Equal(b.At) && sameView(a.Orders, b.Orders)
+}

@@ -274,6 +274,41 @@ const (
 	MovesWithData
 )
 
+// timedParts are the parts each object with fields that move with time is
+// built from: the parts a State must age when such a field is read.
+var timedParts = map[string]PartSet{
+	"stock":          stockParts,
+	"position":       PartSet(0).Add(PartPositions),
+	"order":          PartSet(0).Add(PartOrders),
+	"strategy_order": PartSet(0).Add(PartStrategyOrders),
+	"spot_record":    PartSet(0).Add(PartSpotRecords),
+}
+
+// TimedParts returns the parts a State must age (Poller.SetTimedParts) for
+// a program that reads field of object (a name of Objects): the object's
+// parts when the field moves with time, or when field is empty (the object
+// taken whole, as a trace shows it, ages and all); none otherwise.
+func TimedParts(object, field string) PartSet {
+	if field == "" || slices.Contains(timeFields[object], field) {
+		return timedParts[object]
+	}
+	return 0
+}
+
+// TimedPartsOfField is TimedParts for a field read from an object that is
+// not known when the program is checked: the parts of every object in
+// which field moves with time; of every object with such fields when field
+// is empty (a field name computed as the program runs).
+func TimedPartsOfField(field string) PartSet {
+	var s PartSet
+	for object, parts := range timedParts {
+		if field == "" || slices.Contains(timeFields[object], field) {
+			s |= parts
+		}
+	}
+	return s
+}
+
 // MovesWithTime reports whether field of object changes with State.Now
 // alone, between two fetches of the data it comes from.
 func MovesWithTime(object, field string) bool {

@@ -2,6 +2,7 @@ package marketdata
 
 import (
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/tickrules/tickrules/exchange"
@@ -181,17 +182,34 @@ func positionName(symbol, side string) string { return "position " + symbol + " 
 // more than the few the rules ask for. The memo does not change what any
 // reader observes, so the State stays immutable in effect.
 func (s *State) flatPosition(symbol, side string, pt exchange.ProductType, at time.Time) *Position {
-	k := posKey{symbol, side}
-	s.flatMu.Lock()
-	defer s.flatMu.Unlock()
-	if p := s.flat[k]; p != nil {
+	return s.flat.get(flatKey{posKey{symbol, side}, pt, at.UnixNano()}, at)
+}
+
+// flatMemo holds the flat positions handed out. States whose positions
+// come from the same fetches share one (KeepAges), so it is keyed by all a
+// flat position is made of.
+type flatMemo struct {
+	mu sync.Mutex
+	m  map[flatKey]*Position
+}
+
+type flatKey struct {
+	posKey
+	pt exchange.ProductType
+	at int64 // the fetch time, in Unix nanoseconds
+}
+
+func (f *flatMemo) get(k flatKey, at time.Time) *Position {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if p := f.m[k]; p != nil {
 		return p
 	}
-	if s.flat == nil {
-		s.flat = make(map[posKey]*Position)
+	if f.m == nil {
+		f.m = make(map[flatKey]*Position)
 	}
-	p := &Position{Symbol: symbol, Side: side, ProductType: string(pt), At: at}
-	s.flat[k] = p
+	p := &Position{Symbol: k.symbol, Side: k.side, ProductType: string(k.pt), At: at}
+	f.m[k] = p
 	return p
 }
 

@@ -115,18 +115,23 @@ func (s *Stock) DepthAsk(bps float64) float64 {
 func (s *Stock) Has(need Need) bool { return need&^s.have == 0 }
 
 // newStock builds a Stock from what was fetched for it; any argument may be
-// nil. market may be nil.
+// nil. market may be nil. old, when set, is the pair built before: what it
+// took from the same info is shared.
 func newStock(symbol string, info *exchange.StockInfo, infoAt time.Time, book *BookInput, fills *FillsInput,
-	now time.Time, window time.Duration, market *Market, cache *ParseCache) (*Stock, error) {
+	now time.Time, window time.Duration, market *Market, cache *ParseCache, old *Stock) (*Stock, error) {
 	s := &Stock{Symbol: symbol}
 	if info != nil {
 		s.src.info = info
 		s.have |= NeedInfo
 		s.InfoAt = infoAt
 		s.Code, s.Name = info.Code, info.Name
-		s.TradingPeriods = make([]string, len(info.TradingPeriod))
-		for i, p := range info.TradingPeriod {
-			s.TradingPeriods[i] = string(p)
+		if old != nil && old.src.info == info {
+			s.TradingPeriods = old.TradingPeriods // read-only, like the info
+		} else {
+			s.TradingPeriods = make([]string, len(info.TradingPeriod))
+			for i, p := range info.TradingPeriod {
+				s.TradingPeriods[i] = string(p)
+			}
 		}
 		s.WeekendTradable = info.WeekendTradable == exchange.LowerYes
 		if market != nil {

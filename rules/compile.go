@@ -254,6 +254,12 @@ func (c *Compiler) compile(src string, want Kind, condition bool) (*Program, []*
 	if _, err := new(checker.Checker).PatchAndCheck(tree, cfg); err != nil {
 		return nil, []*ExprError{c.plain(src, err, want, what)}
 	}
+	if w.reads.DataTime {
+		// Before the optimizer, which may fold the nodes whose types tell.
+		if w.reads.DataTimeParts = dataTimeParts(tree.Node); w.reads.DataTimeParts == 0 {
+			w.reads.DataTimeParts = marketdata.TimedPartsOfField("")
+		}
+	}
 	if err := optimizer.Optimize(&tree.Node, cfg); err != nil {
 		return nil, []*ExprError{c.plain(src, err, want, what)}
 	}

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -51,6 +52,14 @@ type Reads struct {
 	// moves with time (an age, the trade window, tradable_now): the State
 	// must then be built afresh every tick instead of sharing its data.
 	DataTime bool
+	// DataTimeParts, with DataTime, are the parts whose objects the program
+	// can see move with time, found from the types the checker gave the
+	// syntax tree: those whose time fields it reads, by any path, and those
+	// whose objects it takes whole (a trace shows them, ages and all). Only
+	// they need aging every tick (marketdata.Poller.SetTimedParts): the
+	// strategy orders of a rule that reads the age of pending orders are
+	// not copied every tick to set an age no one reads.
+	DataTimeParts marketdata.PartSet
 }
 
 // Merge returns the union of r and o (a rule's condition and formulas).
@@ -69,6 +78,7 @@ func (r Reads) Merge(o Reads) Reads {
 		Time:          r.Time || o.Time,
 		Clock:         r.Clock || o.Clock,
 		DataTime:      r.DataTime || o.DataTime,
+		DataTimeParts: r.DataTimeParts.Union(o.DataTimeParts),
 	}
 }
 
@@ -124,6 +134,9 @@ func (r Reads) String() string {
 	flag("time", r.Time)
 	flag("clock", r.Clock)
 	flag("data_time", r.DataTime)
+	if r.DataTimeParts != 0 {
+		fmt.Fprintf(&b, " aged=%s", r.DataTimeParts)
+	}
 	return b.String()
 }
 
@@ -286,6 +299,62 @@ func (w *walker) member(m *ast.MemberNode) {
 		w.reads.Clock = w.reads.Clock || kind >= marketdata.MovesWithClock
 		w.reads.DataTime = w.reads.DataTime || kind == marketdata.MovesWithData
 	}
+}
+
+// dataTimeParts returns Reads.DataTimeParts of a checked tree. A node of
+// an object's type (or a list of them) that is not followed by a field is
+// the object taken whole; an item of a list is judged as a node of its
+// own. A field of a value whose type the checker does not know is judged
+// by its name, in every object.
+func dataTimeParts(root ast.Node) marketdata.PartSet {
+	operand := map[ast.Node]bool{}
+	ast.Find(root, func(n ast.Node) bool {
+		if m, ok := n.(*ast.MemberNode); ok {
+			operand[m.Node] = true
+		}
+		return false
+	})
+	var s marketdata.PartSet
+	ast.Find(root, func(n ast.Node) bool {
+		if m, ok := n.(*ast.MemberNode); ok {
+			switch prop := m.Property.(type) {
+			case *ast.StringNode:
+				if obj := objectOf(m.Node.Type()); obj != "" {
+					s |= marketdata.TimedParts(obj, prop.Value)
+				} else {
+					s |= marketdata.TimedPartsOfField(prop.Value)
+				}
+			case *ast.IntegerNode:
+			default: // a field name computed as it runs: any field
+				s |= marketdata.TimedPartsOfField("")
+			}
+		}
+		if obj := objectOf(n.Type()); obj != "" && !operand[n] {
+			s |= marketdata.TimedParts(obj, "")
+		}
+		return false
+	})
+	return s
+}
+
+// objectOf names the object of the State that t is, points to or lists;
+// empty when it is none (or t is not known).
+func objectOf(t reflect.Type) string {
+	for t != nil {
+		switch t.Kind() {
+		case reflect.Pointer, reflect.Slice, reflect.Array, reflect.Map:
+			t = t.Elem()
+			continue
+		case reflect.Struct:
+			for _, o := range marketdata.Objects() {
+				if o.GoType() == t {
+					return o.Name
+				}
+			}
+		}
+		return ""
+	}
+	return ""
 }
 
 // partsOfNeed maps the requirements of a field to the parts that provide them.

@@ -1,0 +1,216 @@
+package marketdata
+
+import (
+	"math/rand/v2"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/tickrules/tickrules/exchange"
+)
+
+// untimed copies an object without the fields that move with time, which a
+// kept object has as of the tick it was built at.
+func untimed[T any](objs []*T, clear func(*T)) []T {
+	out := make([]T, len(objs))
+	for i, o := range objs {
+		out[i] = *o
+		clear(&out[i])
+	}
+	return out
+}
+
+func untimedStocks(ss []*Stock) []Stock {
+	return untimed(ss, func(s *Stock) {
+		*s = comparableStock(s)
+		s.TradableNow, s.BookAgeSeconds, s.LastTradeAgeSeconds = false, 0, 0
+		s.Volume, s.TradesCount, s.VWAP = 0, 0, 0
+		s.have &^= NeedMarket | NeedLastTrade | NeedWindowTrades
+	})
+}
+
+// TestKeepAgesMatchesFreshBuild: a State built with the one before and
+// every part's ages kept takes the objects built from the very same
+// answers from it as they are (the same pointers), and builds the others
+// anew; apart from the fields that move with time, its objects equal those
+// of a State built afresh, tick after tick, whatever answer changes.
+func TestKeepAgesMatchesFreshBuild(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 22))
+	in := fullInput()
+	cache := NewParseCache()
+	var prev *State
+	kept := map[string]int{}
+	for step := range 400 {
+		switch rng.IntN(12) {
+		case 0: // a new positions answer: another size
+			p := in.Positions[0]
+			p.Positions = append([]exchange.Position(nil), p.Positions...)
+			p.Positions[0].Total = exchange.Num([]string{"1", "2", "3"}[rng.IntN(3)])
+			p.At = in.Now
+			in.Positions = []PositionsInput{p}
+		case 1: // the same positions, polled again: a new fetch time
+			in.Positions = []PositionsInput{in.Positions[0]}
+			in.Positions[0].At = in.Now
+		case 2: // an order cancelled, or back
+			o := in.Orders[0]
+			if len(o.Orders) == 2 {
+				o.Orders = o.Orders[1:]
+			} else {
+				o.Orders = fullInput().Orders[0].Orders
+			}
+			o.At = in.Now
+			in.Orders = []OrdersInput{o}
+		case 3: // a strategy order gone, or back
+			s := in.StrategyOrders[0]
+			if len(s.Orders) == 2 {
+				s.Orders = s.Orders[:1]
+			} else {
+				s.Orders = fullInput().StrategyOrders[0].Orders
+			}
+			s.At = in.Now
+			in.StrategyOrders = []StrategyOrdersInput{s}
+		case 4: // a new fill
+			f := in.Fills[0]
+			f.Fills = append([]exchange.StockFill{{Price: "251.5", Size: "3", TS: ms(in.Now.Add(-time.Second))}}, f.Fills...)
+			f.At = in.Now
+			in.Fills = []FillsInput{f}
+		case 5: // the book fetched again, the same levels in new arrays
+			b := in.Books[0].Book
+			b.Bids = append([]exchange.PriceLevel(nil), b.Bids...)
+			in.Books = append([]BookInput(nil), in.Books...)
+			in.Books[0].Book, in.Books[0].At = b, in.Now
+		default: // a tick
+			in.Now = in.Now.Add(time.Duration(1+rng.IntN(3)) * time.Second)
+		}
+		in.Prev, in.KeepAges = prev, allParts
+		got, gerr := NewState(in, BuildOptions{Parsed: cache})
+		in.Prev, in.KeepAges = nil, 0
+		want, werr := NewState(in, BuildOptions{})
+		if (gerr == nil) != (werr == nil) {
+			t.Fatalf("step %d: errors %v and %v", step, gerr, werr)
+		}
+		if g, w := untimedStocks(got.Stocks()), untimedStocks(want.Stocks()); !reflect.DeepEqual(g, w) {
+			t.Fatalf("step %d: stock pairs kept\n%+v\nafresh\n%+v", step, g, w)
+		}
+		clearPos := func(p *Position) { p.AgeSeconds = 0 }
+		gp, _ := got.Positions()
+		wp, _ := want.Positions()
+		if g, w := untimed(gp, clearPos), untimed(wp, clearPos); !reflect.DeepEqual(g, w) {
+			t.Fatalf("step %d: positions kept\n%+v\nafresh\n%+v", step, g, w)
+		}
+		for _, side := range []string{SideLong, SideShort, SideNet} {
+			for _, sym := range []string{"TSLAUSDT", "NVDAUSDT"} {
+				g, gerr := got.Position(sym, side, 0)
+				w, werr := want.Position(sym, side, 0)
+				if (gerr == nil) != (werr == nil) || (g == nil) != (w == nil) ||
+					(g != nil && !reflect.DeepEqual(untimed([]*Position{g}, clearPos), untimed([]*Position{w}, clearPos))) {
+					t.Fatalf("step %d: position %s %s kept %+v (%v), afresh %+v (%v)", step, sym, side, g, gerr, w, werr)
+				}
+			}
+		}
+		go1, _ := got.Orders("TSLAUSDT")
+		wo, _ := want.Orders("TSLAUSDT")
+		clearOrder := func(o *Order) { o.AgeSeconds = 0 }
+		if g, w := untimed(go1, clearOrder), untimed(wo, clearOrder); !reflect.DeepEqual(g, w) {
+			t.Fatalf("step %d: orders kept\n%+v\nafresh\n%+v", step, g, w)
+		}
+		gs, _ := got.StrategyOrders("TSLAUSDT")
+		ws, _ := want.StrategyOrders("TSLAUSDT")
+		clearStrategy := func(o *StrategyOrder) { o.AgeSeconds = 0 }
+		if g, w := untimed(gs, clearStrategy), untimed(ws, clearStrategy); !reflect.DeepEqual(g, w) {
+			t.Fatalf("step %d: strategy orders kept\n%+v\nafresh\n%+v", step, g, w)
+		}
+		for _, p := range []Part{PartStockBook, PartPositions, PartOrders, PartStrategyOrders} {
+			if got.Part(p) != want.Part(p) {
+				t.Fatalf("step %d: %s %+v kept, %+v afresh", step, p, got.Part(p), want.Part(p))
+			}
+		}
+		if prev != nil {
+			count := func(name string, same bool) {
+				if same {
+					kept[name]++
+				}
+			}
+			count("stocks", len(got.stocks) > 0 && len(prev.stocks) > 0 && got.stocks[0] == prev.stocks[0])
+			count("positions", len(gp) > 0 && len(prev.positions) > 0 && gp[0] == prev.positions[0])
+			count("orders", len(go1) > 0 && len(prev.orders) > 0 && go1[0] == prev.orders[0])
+			count("strategy", len(gs) > 0 && len(prev.strategy) > 0 && gs[0] == prev.strategy[0])
+		}
+		prev = got
+	}
+	for _, name := range []string{"stocks", "positions", "orders", "strategy"} {
+		if kept[name] == 0 {
+			t.Errorf("the %s of the State before were never kept", name)
+		}
+	}
+}
+
+// TestKeepAgesAgesTheOthers: the parts not kept are aged to the new tick,
+// the kept ones handed on as they are.
+func TestKeepAgesAgesTheOthers(t *testing.T) {
+	in := fullInput()
+	var prev *State
+	for tick := range 3 {
+		in.Prev, in.KeepAges = prev, allParts&^PartSet(0).Add(PartOrders)
+		st, err := NewState(in, BuildOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		os, _ := st.Orders("TSLAUSDT")
+		ss, _ := st.StrategyOrders("TSLAUSDT")
+		if prev != nil {
+			pos, _ := prev.Orders("TSLAUSDT")
+			pss, _ := prev.StrategyOrders("TSLAUSDT")
+			if os[0] == pos[0] || os[0].AgeSeconds != pos[0].AgeSeconds+1 {
+				t.Errorf("tick %d: order aged %v -> %v, want a new order one second older", tick, pos[0].AgeSeconds, os[0].AgeSeconds)
+			}
+			if ss[0] != pss[0] {
+				t.Errorf("tick %d: strategy order copied, want the one before", tick)
+			}
+		}
+		prev = st
+		in.Now = in.Now.Add(time.Second)
+	}
+}
+
+// TestSamePairsRebuildsAFailedPair: a pair whose book did not parse is left
+// out of a State; when the next fetches bring a good book, the pair is
+// built, even though the State before has as many pairs as the info lists
+// (one of them known only from its book).
+func TestSamePairsRebuildsAFailedPair(t *testing.T) {
+	in := fullInput()
+	good := exchange.StockOrderBook{Bids: []exchange.PriceLevel{{"180", "5"}}, Asks: []exchange.PriceLevel{{"181", "5"}}}
+	bad := good
+	bad.Bids = []exchange.PriceLevel{{"x", "5"}}
+	in.Books = []BookInput{
+		{Symbol: "TSLAUSDT", At: now, Book: good},
+		{Symbol: "NVDAUSDT", At: now, Book: bad},
+		{Symbol: "AMDUSDT", At: now, Book: good}, // a pair the info does not list
+	}
+	prev, err := NewState(in, BuildOptions{})
+	if err == nil || len(prev.Stocks()) != len(in.StockInfo.Pairs) {
+		t.Fatalf("setup: %d pairs (%v), want %d and an error", len(prev.Stocks()), err, len(in.StockInfo.Pairs))
+	}
+	for _, tc := range []struct {
+		name  string
+		books []BookInput
+	}{
+		{"its book good now", []BookInput{in.Books[0], {Symbol: "NVDAUSDT", At: now.Add(time.Second), Book: good}, in.Books[2]}},
+		{"its book no longer fetched", []BookInput{in.Books[0], in.Books[2]}},
+	} {
+		next := in
+		next.Books, next.Now = tc.books, now.Add(time.Second)
+		next.Prev, next.KeepAges = prev, allParts
+		st, err := NewState(next, BuildOptions{})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		var names []string
+		for _, s := range st.Stocks() {
+			names = append(names, s.Symbol)
+		}
+		if want := []string{"AMDUSDT", "NVDAUSDT", "TSLAUSDT"}; !reflect.DeepEqual(names, want) {
+			t.Errorf("%s: pairs %v, want %v", tc.name, names, want)
+		}
+	}
+}
