@@ -31,9 +31,9 @@ type StateSource interface {
 // dataSharer is a StateSource whose States of successive ticks share their
 // data while no answer changes (the pollers). Shared data keeps the ages
 // and the trade window of the tick it was built at, so the engine names
-// the parts whose ages the rules read: those are aged every tick.
+// the time fields the rules read: those follow every tick.
 type dataSharer interface {
-	SetTimedParts(parts marketdata.PartSet)
+	SetTimedFields(f marketdata.TimeFieldSet)
 }
 
 // Executor runs the actions of one firing and reports one Leg per request.
@@ -205,11 +205,11 @@ func New(opts Options) (*Engine, error) {
 // allows it.
 func (e *Engine) shareData(rs *rules.RuleSet) {
 	if s, ok := e.opts.Source.(dataSharer); ok {
-		timed := rs.Reads().DataTimeParts
+		timed := rs.Reads().DataTimeFields
 		if e.opts.EvaluateEveryTick {
-			timed = ^marketdata.PartSet(0)
+			timed = marketdata.AllTimeFields
 		}
-		s.SetTimedParts(timed)
+		s.SetTimedFields(timed)
 	}
 }
 

@@ -80,25 +80,25 @@ func TestFalseResultReusedOnSameData(t *testing.T) {
 // timedSource records the parts the engine asks to have aged every tick.
 type timedSource struct {
 	swapSource
-	timed []marketdata.PartSet
+	timed []marketdata.TimeFieldSet
 }
 
-func (s *timedSource) SetTimedParts(p marketdata.PartSet) { s.timed = append(s.timed, p) }
+func (s *timedSource) SetTimedFields(f marketdata.TimeFieldSet) { s.timed = append(s.timed, f) }
 
-// TestEngineTimesTheAgedParts: the engine asks the source to age, every
-// tick, the parts whose time fields its rules read, and only those (all of
-// them under EvaluateEveryTick, none when no rule reads a time field), and
-// asks again on a reload.
-func TestEngineTimesTheAgedParts(t *testing.T) {
-	orders := marketdata.PartSet(0).Add(marketdata.PartOrders)
+// TestEngineTimesTheFieldsRead: the engine asks the source to bring to
+// every tick the time fields its rules read, and only those (all of them
+// under EvaluateEveryTick, none when no rule reads one), and asks again on
+// a reload.
+func TestEngineTimesTheFieldsRead(t *testing.T) {
+	orders := marketdata.TimeFieldsOf("order", "age_seconds")
 	for _, tc := range []struct {
 		name, when string
 		every      bool
-		want       marketdata.PartSet
+		want       marketdata.TimeFieldSet
 	}{
 		{"no time field", `orders_count("TSLAUSDT") > 0 && has_stop_loss("TSLAUSDT", "long")`, false, 0},
 		{"the orders' age", `orders("TSLAUSDT")[0].age_seconds > 60 && has_stop_loss("TSLAUSDT", "long")`, false, orders},
-		{"every tick", `orders_count("TSLAUSDT") > 0`, true, ^marketdata.PartSet(0)},
+		{"every tick", `orders_count("TSLAUSDT") > 0`, true, marketdata.AllTimeFields},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			src := &timedSource{swapSource: swapSource{st: newData(t)}}
@@ -107,11 +107,11 @@ func TestEngineTimesTheAgedParts(t *testing.T) {
 				t.Fatal(err)
 			}
 			e.Reload(loaded(t, `stock("TSLA").vwap > 0`))
-			stocks := marketdata.TimedParts("stock", "vwap")
+			stocks := marketdata.TimeFieldsOf("stock", "vwap")
 			if tc.every {
-				stocks = ^marketdata.PartSet(0)
+				stocks = marketdata.AllTimeFields
 			}
-			if want := []marketdata.PartSet{tc.want, stocks}; len(src.timed) != 2 || src.timed[0] != want[0] || src.timed[1] != want[1] {
+			if want := []marketdata.TimeFieldSet{tc.want, stocks}; len(src.timed) != 2 || src.timed[0] != want[0] || src.timed[1] != want[1] {
 				t.Errorf("timed parts %v, want %v", src.timed, want)
 			}
 		})

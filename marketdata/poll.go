@@ -74,7 +74,7 @@ type PollerOptions struct {
 	SpotWindow time.Duration
 	Build      BuildOptions
 	// RebuildEveryTick builds a State every tick with every object aged to
-	// its time: SetTimedParts with every part. Without it (or timed parts),
+	// its time: SetTimedFields with every field. Without it (or timed fields),
 	// the States of the ticks between two fetches that brought a different
 	// answer share their data (State.SameData), and only the time and the
 	// session are new.
@@ -185,9 +185,9 @@ type Poller struct {
 	gen, lastGen uint64
 	last         *State
 	lastErr      error
-	lastMarket   bool        // whether last knew the market session
-	timed        PartSet     // see SetTimedParts
-	slab         []stateSlot // the next States that share their data
+	lastMarket   bool         // whether last knew the market session
+	timed        TimeFieldSet // see SetTimedFields
+	slab         []stateSlot  // the next States that share their data
 	session      SessionCache
 }
 
@@ -210,7 +210,7 @@ func NewPoller(opts PollerOptions) (*Poller, error) {
 	}
 	p := &Poller{opts: opts, in: BuildInput{Contracts: opts.Contracts}}
 	if opts.RebuildEveryTick {
-		p.timed = allParts
+		p.timed = AllTimeFields
 	}
 	p.versioner, _ = opts.Reader.(Versioner)
 	p.still, _ = opts.Reader.(StillVersioner)
@@ -698,27 +698,27 @@ func replace[T any](xs []T, x T, same func(T) bool) []T {
 	return append(xs, x)
 }
 
-// SetTimedParts says which parts have fields that move with time (an age,
-// the trade window, tradable_now) that a reader reads; the engine sets it
-// from the rules it runs, again on every reload. While any part is timed,
-// a State is built every tick and the objects of the timed parts are aged
-// to its time; the other parts' objects are shared with the State before
-// while their answers stay the same, with the ages of the tick they were
-// built at (BuildInput.KeepAges). With no part timed, the States of the
-// ticks between two answers share all their data. RebuildEveryTick times
-// every part.
-func (p *Poller) SetTimedParts(parts PartSet) {
+// SetTimedFields says which fields of fetched data that move with time (an
+// age, the trade window, tradable_now) a reader reads; the engine sets it
+// from the rules it runs, again on every reload. While any is, a State is
+// built every tick, with those fields brought to its time; the objects
+// whose timed fields did not change are shared with the State before while
+// their answers stay the same, their other time fields as of the tick they
+// were built at (BuildInput.KeepAges). With none, the States of the ticks
+// between two answers share all their data. RebuildEveryTick times every
+// field.
+func (p *Poller) SetTimedFields(f TimeFieldSet) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.timed = parts
+	p.timed = f
 }
 
 // State builds the State of the tick at now from the latest answers. The
 // market session is computed here, at now, from the last states and calendar
 // answers: minutes_to_close must be exact on every tick even though the
 // calendar is fetched once a minute. While no answer changed, the State
-// shares its data with the previous one (unless a part is timed, see
-// SetTimedParts).
+// shares its data with the previous one (unless a field is timed, see
+// SetTimedFields).
 func (p *Poller) State(now time.Time) (*State, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -747,7 +747,7 @@ func (p *Poller) State(now time.Time) (*State, error) {
 		err = errors.Join(err, p.lastErr)
 	} else {
 		in := p.in
-		in.Now, in.Prev, in.KeepAges = now, p.last, allParts&^p.timed
+		in.Now, in.Prev, in.KeepAges = now, p.last, AllTimeFields&^p.timed
 		if haveMkt {
 			m := mkt
 			in.Market = &m

@@ -121,7 +121,7 @@ func TestPollerRebuildEveryTick(t *testing.T) {
 	if tick(t, p, v).SameData(first) {
 		t.Error("RebuildEveryTick shared data between ticks")
 	}
-	p.SetTimedParts(0)
+	p.SetTimedFields(0)
 	second := tick(t, p, v)
 	if !tick(t, p, v).SameData(second) {
 		t.Error("data not shared after RebuildEveryTick was switched off")
@@ -192,22 +192,25 @@ func TestNumericBookDepthOnDemand(t *testing.T) {
 	}
 }
 
-// TestPollerAgesOnlyTimedParts: with a part timed, the poller builds a State
-// every tick; the stock pairs are aged when their parts are timed, and
-// handed on from the tick before while only another part is.
-func TestPollerAgesOnlyTimedParts(t *testing.T) {
+// TestPollerAgesOnlyTimedFields: with a time field read, the poller builds
+// a State every tick; a stock pair is copied with that field brought to the
+// tick when it moved, and handed on from the tick before when it did not
+// (the trade window with no fills) or when only another object's field is
+// read.
+func TestPollerAgesOnlyTimedFields(t *testing.T) {
 	br := &bookReader{countingReader: newCountingReader(), bid: "250.00"}
 	v := clock.NewVirtual(pollStart)
 	p := sharePoller(t, br, v, false)
 	for _, tc := range []struct {
 		name  string
-		timed PartSet
+		timed TimeFieldSet
 		aged  bool
 	}{
-		{"stock parts timed", stockParts, true},
-		{"positions timed", PartSet(0).Add(PartPositions), false},
+		{"the book's age read", stockBookAge, true},
+		{"the trade window read", stockWindow, false},
+		{"a position's age read", positionAge, false},
 	} {
-		p.SetTimedParts(tc.timed)
+		p.SetTimedFields(tc.timed)
 		first := tick(t, p, v)
 		second := tick(t, p, v)
 		if second.SameData(first) {

@@ -78,9 +78,6 @@ func Parts() []Part {
 // PartSet is a set of parts.
 type PartSet uint16
 
-// allParts has every part.
-const allParts = PartSet(1<<numParts - 1)
-
 // Add returns s with p added.
 func (s PartSet) Add(p Part) PartSet { return s | 1<<p }
 

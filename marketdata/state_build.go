@@ -88,22 +88,18 @@ type BuildInput struct {
 	// built from the very answers in this input is copied from it, with
 	// only what follows the clock computed again (see Stock.reaged).
 	Prev *State
-	// KeepAges are the parts whose objects, when Prev built them from the
-	// very answers in this input, are Prev's as they are: their ages (and,
-	// for stock pairs, the trade window and tradable_now) stay those of
-	// the tick Prev was built at. The engine keeps the parts whose time
-	// fields no rule reads: re-aging them every tick would cost copies of
-	// every order and pair for nothing. Stock pairs are kept when all of
-	// their parts (info, book, trades) are.
-	KeepAges PartSet
+	// KeepAges are the fields that move with time that no reader reads:
+	// they may keep the value of the tick Prev was built at. An object that
+	// Prev built from the very answers in this input, and whose other time
+	// fields are the same at Now, is Prev's (the same pointer): the engine
+	// keeps what its rules do not read, and re-aging it every tick would
+	// copy every order and pair for nothing.
+	KeepAges TimeFieldSet
 }
 
-// stockParts are the parts a stock pair is built from.
-const stockParts = PartSet(1<<PartStockInfo | 1<<PartStockBook | 1<<PartStockTrades)
-
-// keeps reports whether the parts of ps are all in b's KeepAges and Prev
-// is there to keep them from.
-func (b *builder) keeps(ps PartSet) bool { return b.prev != nil && b.keep&ps == ps }
+// keeps reports whether the fields f are all kept and Prev is there to
+// keep them from.
+func (b *builder) keeps(f TimeFieldSet) bool { return b.prev != nil && b.keep&f == f }
 
 // BuildOptions tunes NewState.
 type BuildOptions struct {
@@ -148,7 +144,7 @@ type builder struct {
 	prev  *State // a State built before (BuildInput.Prev); nil: none
 	now   time.Time
 	cache *ParseCache
-	keep  PartSet // BuildInput.KeepAges
+	keep  TimeFieldSet // BuildInput.KeepAges
 	errs  []error
 }
 
@@ -188,7 +184,7 @@ func (b *builder) stocks(info *StockInfoInput, books []BookInput, fills []FillsI
 	}
 	if prev.sameStockInputs(info, books, fills) {
 		b.s.stockIndex = prev.stockIndex
-		if b.keeps(stockParts) { // no rule reads their ages: Prev's pairs
+		if b.keeps(stockTimeFields) { // no rule reads their ages: Prev's pairs
 			b.s.stocks = prev.stocks
 			return
 		}
@@ -196,7 +192,7 @@ func (b *builder) stocks(info *StockInfoInput, books []BookInput, fills []FillsI
 		// that reads an age.
 		b.s.stocks = make([]*Stock, len(prev.stocks))
 		for i, old := range prev.stocks {
-			b.s.stocks[i] = old.reaged(b.now, window, b.s.market)
+			b.s.stocks[i] = old.reaged(b.now, window, b.s.market, b.keep)
 		}
 		return
 	}
@@ -251,10 +247,10 @@ func (b *builder) stocks(info *StockInfoInput, books []BookInput, fills []FillsI
 func (b *builder) stock(old *Stock, sym string, in *exchange.StockInfo, infoAt time.Time, book *BookInput, fill *FillsInput,
 	window time.Duration, cache *ParseCache) (*Stock, error) {
 	if old != nil && old.Symbol == sym && old.builtFrom(in, infoAt, book, fill) {
-		if b.keeps(stockParts) {
+		if b.keeps(stockTimeFields) {
 			return old, nil
 		}
-		return old.reaged(b.now, window, b.s.market), nil
+		return old.reaged(b.now, window, b.s.market, b.keep), nil
 	}
 	if old != nil && old.Symbol != sym {
 		old = nil // found by its code: another pair
@@ -402,7 +398,7 @@ func (b *builder) products(contracts []ProductContract, pos []PositionsInput, or
 }
 
 func (b *builder) positions(fetches []PositionsInput) {
-	if p := b.prev; b.keeps(PartSet(0).Add(PartPositions)) && sameInputs(p.srcPositions, fetches, samePositionsInput) {
+	if p := b.prev; b.keeps(positionAge) && sameInputs(p.srcPositions, fetches, samePositionsInput) {
 		for _, f := range fetches {
 			b.fetched(PartPositions, f.At)
 		}
@@ -457,7 +453,7 @@ func (b *builder) positions(fetches []PositionsInput) {
 }
 
 func (b *builder) orders(fetches []OrdersInput) {
-	if p := b.prev; b.keeps(PartSet(0).Add(PartOrders)) && sameInputs(p.srcOrders, fetches, sameOrdersInput) {
+	if p := b.prev; b.keeps(orderAge) && sameInputs(p.srcOrders, fetches, sameOrdersInput) {
 		for _, f := range fetches {
 			b.fetched(PartOrders, f.At)
 		}
@@ -542,7 +538,7 @@ func runsOf[T any](list []*T, symbol func(*T) string, prev *symbolRuns) *symbolR
 }
 
 func (b *builder) strategyOrders(fetches []StrategyOrdersInput) {
-	if p := b.prev; b.keeps(PartSet(0).Add(PartStrategyOrders)) && sameInputs(p.srcStrategy, fetches, sameStrategyInput) {
+	if p := b.prev; b.keeps(strategyOrderAge) && sameInputs(p.srcStrategy, fetches, sameStrategyInput) {
 		for _, f := range fetches {
 			b.fetched(PartStrategyOrders, f.At)
 		}

@@ -3,6 +3,7 @@ package marketdata
 import (
 	"reflect"
 	"slices"
+	"strings"
 )
 
 // FieldDoc documents one field a condition can read. The expression checker
@@ -274,40 +275,73 @@ const (
 	MovesWithData
 )
 
-// timedParts are the parts each object with fields that move with time is
-// built from: the parts a State must age when such a field is read.
-var timedParts = map[string]PartSet{
-	"stock":          stockParts,
-	"position":       PartSet(0).Add(PartPositions),
-	"order":          PartSet(0).Add(PartOrders),
-	"strategy_order": PartSet(0).Add(PartStrategyOrders),
-	"spot_record":    PartSet(0).Add(PartSpotRecords),
+// TimeFieldSet is a set of the fields of fetched data that move with time
+// (an age, the trade window, tradable_now), one per object and field: the
+// ones a reader reads must follow the clock in every State, the others may
+// keep the value of the tick their object was built at (Poller.
+// SetTimedFields).
+type TimeFieldSet uint16
+
+// dataTimeFields are the members of TimeFieldSet, the bit of each its index.
+var dataTimeFields = [...]struct{ object, field string }{
+	{"stock", "tradable_now"}, {"stock", "book_age_seconds"}, {"stock", "last_trade_age_seconds"},
+	{"stock", "volume"}, {"stock", "trades_count"}, {"stock", "vwap"},
+	{"position", "age_seconds"}, {"order", "age_seconds"}, {"strategy_order", "age_seconds"}, {"spot_record", "age_seconds"},
 }
 
-// TimedParts returns the parts a State must age (Poller.SetTimedParts) for
-// a program that reads field of object (a name of Objects): the object's
-// parts when the field moves with time, or when field is empty (the object
-// taken whole, as a trace shows it, ages and all); none otherwise.
-func TimedParts(object, field string) PartSet {
-	if field == "" || slices.Contains(timeFields[object], field) {
-		return timedParts[object]
-	}
-	return 0
-}
+// AllTimeFields has every field of fetched data that moves with time.
+const AllTimeFields = TimeFieldSet(1<<len(dataTimeFields) - 1)
 
-// TimedPartsOfField is TimedParts for a field read from an object that is
-// not known when the program is checked: the parts of every object in
-// which field moves with time; of every object with such fields when field
-// is empty (a field name computed as the program runs).
-func TimedPartsOfField(field string) PartSet {
-	var s PartSet
-	for object, parts := range timedParts {
-		if field == "" || slices.Contains(timeFields[object], field) {
-			s |= parts
+// TimeFieldsOf returns the fields that move with time a program reads when
+// it reads field of object (a name of Objects): that field when it is one,
+// every such field of object when field is empty (the object taken whole,
+// as a trace shows it), none otherwise.
+func TimeFieldsOf(object, field string) TimeFieldSet {
+	var f TimeFieldSet
+	for i, d := range dataTimeFields {
+		if d.object == object && (field == "" || d.field == field) {
+			f |= 1 << i
 		}
 	}
-	return s
+	return f
 }
+
+// TimeFieldsNamed is TimeFieldsOf for a field read from an object that is
+// not known when the program is checked: the field of that name in every
+// object; every field that moves with time when name is empty (a field
+// name computed as the program runs).
+func TimeFieldsNamed(name string) TimeFieldSet {
+	var f TimeFieldSet
+	for i, d := range dataTimeFields {
+		if name == "" || d.field == name {
+			f |= 1 << i
+		}
+	}
+	return f
+}
+
+// String lists the members as object.field, e.g. "stock.vwap,order.age_seconds".
+func (f TimeFieldSet) String() string {
+	var names []string
+	for i, d := range dataTimeFields {
+		if f&(1<<i) != 0 {
+			names = append(names, d.object+"."+d.field)
+		}
+	}
+	return strings.Join(names, ",")
+}
+
+// The members and groups of TimeFieldSet the State builder asks about.
+var (
+	stockTimeFields   = TimeFieldsOf("stock", "")
+	stockTradable     = TimeFieldsOf("stock", "tradable_now")
+	stockBookAge      = TimeFieldsOf("stock", "book_age_seconds")
+	stockLastTradeAge = TimeFieldsOf("stock", "last_trade_age_seconds")
+	stockWindow       = TimeFieldsOf("stock", "volume") | TimeFieldsOf("stock", "trades_count") | TimeFieldsOf("stock", "vwap")
+	positionAge       = TimeFieldsOf("position", "age_seconds")
+	orderAge          = TimeFieldsOf("order", "age_seconds")
+	strategyOrderAge  = TimeFieldsOf("strategy_order", "age_seconds")
+)
 
 // MovesWithTime reports whether field of object changes with State.Now
 // alone, between two fetches of the data it comes from.

@@ -20,20 +20,55 @@ func untimed[T any](objs []*T, clear func(*T)) []T {
 	return out
 }
 
-func untimedStocks(ss []*Stock) []Stock {
+// untimedStocks are the pairs without the time fields in keep.
+func untimedStocks(ss []*Stock, keep TimeFieldSet) []Stock {
 	return untimed(ss, func(s *Stock) {
 		*s = comparableStock(s)
-		s.TradableNow, s.BookAgeSeconds, s.LastTradeAgeSeconds = false, 0, 0
-		s.Volume, s.TradesCount, s.VWAP = 0, 0, 0
-		s.have &^= NeedMarket | NeedLastTrade | NeedWindowTrades
+		if keep&stockTradable != 0 {
+			s.TradableNow = false
+			s.have &^= NeedMarket
+		}
+		if keep&stockBookAge != 0 {
+			s.BookAgeSeconds = 0
+		}
+		if keep&stockLastTradeAge != 0 {
+			s.LastTradeAgeSeconds = 0
+		}
+		// The window's fields one by one: with one of them read, all are
+		// brought to the tick.
+		for _, f := range []struct {
+			field string
+			v     any
+		}{{"volume", &s.Volume}, {"trades_count", &s.TradesCount}, {"vwap", &s.VWAP}} {
+			if keep&TimeFieldsOf("stock", f.field) == 0 {
+				continue
+			}
+			switch v := f.v.(type) {
+			case *float64:
+				*v = 0
+			case *int:
+				*v = 0
+			}
+			s.have &^= NeedWindowTrades
+		}
 	})
 }
 
+// ageIf clears an object's age when keep has it.
+func ageIf[T any](keep, f TimeFieldSet, age func(*T) *float64) func(*T) {
+	return func(o *T) {
+		if keep&f != 0 {
+			*age(o) = 0
+		}
+	}
+}
+
 // TestKeepAgesMatchesFreshBuild: a State built with the one before and
-// every part's ages kept takes the objects built from the very same
-// answers from it as they are (the same pointers), and builds the others
-// anew; apart from the fields that move with time, its objects equal those
-// of a State built afresh, tick after tick, whatever answer changes.
+// some time fields kept (a random set each tick) takes the objects built
+// from the very same answers from it as they are (the same pointers) when
+// the fields it must bring to the tick did not move, and builds or copies
+// the others; apart from the kept fields, its objects equal those of a
+// State built afresh, tick after tick, whatever answer changes.
 func TestKeepAgesMatchesFreshBuild(t *testing.T) {
 	rng := rand.New(rand.NewPCG(21, 22))
 	in := fullInput()
@@ -82,17 +117,21 @@ func TestKeepAgesMatchesFreshBuild(t *testing.T) {
 		default: // a tick
 			in.Now = in.Now.Add(time.Duration(1+rng.IntN(3)) * time.Second)
 		}
-		in.Prev, in.KeepAges = prev, allParts
+		keep := AllTimeFields
+		if rng.IntN(2) == 0 {
+			keep = TimeFieldSet(rng.Uint32()) & AllTimeFields
+		}
+		in.Prev, in.KeepAges = prev, keep
 		got, gerr := NewState(in, BuildOptions{Parsed: cache})
 		in.Prev, in.KeepAges = nil, 0
 		want, werr := NewState(in, BuildOptions{})
 		if (gerr == nil) != (werr == nil) {
 			t.Fatalf("step %d: errors %v and %v", step, gerr, werr)
 		}
-		if g, w := untimedStocks(got.Stocks()), untimedStocks(want.Stocks()); !reflect.DeepEqual(g, w) {
+		if g, w := untimedStocks(got.Stocks(), keep), untimedStocks(want.Stocks(), keep); !reflect.DeepEqual(g, w) {
 			t.Fatalf("step %d: stock pairs kept\n%+v\nafresh\n%+v", step, g, w)
 		}
-		clearPos := func(p *Position) { p.AgeSeconds = 0 }
+		clearPos := ageIf(keep, positionAge, func(p *Position) *float64 { return &p.AgeSeconds })
 		gp, _ := got.Positions()
 		wp, _ := want.Positions()
 		if g, w := untimed(gp, clearPos), untimed(wp, clearPos); !reflect.DeepEqual(g, w) {
@@ -110,13 +149,13 @@ func TestKeepAgesMatchesFreshBuild(t *testing.T) {
 		}
 		go1, _ := got.Orders("TSLAUSDT")
 		wo, _ := want.Orders("TSLAUSDT")
-		clearOrder := func(o *Order) { o.AgeSeconds = 0 }
+		clearOrder := ageIf(keep, orderAge, func(o *Order) *float64 { return &o.AgeSeconds })
 		if g, w := untimed(go1, clearOrder), untimed(wo, clearOrder); !reflect.DeepEqual(g, w) {
 			t.Fatalf("step %d: orders kept\n%+v\nafresh\n%+v", step, g, w)
 		}
 		gs, _ := got.StrategyOrders("TSLAUSDT")
 		ws, _ := want.StrategyOrders("TSLAUSDT")
-		clearStrategy := func(o *StrategyOrder) { o.AgeSeconds = 0 }
+		clearStrategy := ageIf(keep, strategyOrderAge, func(o *StrategyOrder) *float64 { return &o.AgeSeconds })
 		if g, w := untimed(gs, clearStrategy), untimed(ws, clearStrategy); !reflect.DeepEqual(g, w) {
 			t.Fatalf("step %d: strategy orders kept\n%+v\nafresh\n%+v", step, g, w)
 		}
@@ -132,13 +171,15 @@ func TestKeepAgesMatchesFreshBuild(t *testing.T) {
 				}
 			}
 			count("stocks", len(got.stocks) > 0 && len(prev.stocks) > 0 && got.stocks[0] == prev.stocks[0])
+			// Handed on though a time field of theirs is read: it did not move.
+			count("stocks, partly kept", keep&stockTimeFields != stockTimeFields && len(got.stocks) > 0 && len(prev.stocks) > 0 && got.stocks[0] == prev.stocks[0])
 			count("positions", len(gp) > 0 && len(prev.positions) > 0 && gp[0] == prev.positions[0])
 			count("orders", len(go1) > 0 && len(prev.orders) > 0 && go1[0] == prev.orders[0])
 			count("strategy", len(gs) > 0 && len(prev.strategy) > 0 && gs[0] == prev.strategy[0])
 		}
 		prev = got
 	}
-	for _, name := range []string{"stocks", "positions", "orders", "strategy"} {
+	for _, name := range []string{"stocks", "stocks, partly kept", "positions", "orders", "strategy"} {
 		if kept[name] == 0 {
 			t.Errorf("the %s of the State before were never kept", name)
 		}
@@ -151,7 +192,7 @@ func TestKeepAgesAgesTheOthers(t *testing.T) {
 	in := fullInput()
 	var prev *State
 	for tick := range 3 {
-		in.Prev, in.KeepAges = prev, allParts&^PartSet(0).Add(PartOrders)
+		in.Prev, in.KeepAges = prev, AllTimeFields&^orderAge
 		st, err := NewState(in, BuildOptions{})
 		if err != nil {
 			t.Fatal(err)
@@ -200,7 +241,7 @@ func TestSamePairsRebuildsAFailedPair(t *testing.T) {
 	} {
 		next := in
 		next.Books, next.Now = tc.books, now.Add(time.Second)
-		next.Prev, next.KeepAges = prev, allParts
+		next.Prev, next.KeepAges = prev, AllTimeFields
 		st, err := NewState(next, BuildOptions{})
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)

@@ -175,27 +175,52 @@ func (s *Stock) builtFrom(info *exchange.StockInfo, infoAt time.Time, book *Book
 	return s.src.fillsIn && sameView(s.src.fills, fills.Fills) && s.TradesAt.Equal(fills.At)
 }
 
-// reaged returns a copy of s as newStock would build it from the same
-// fetches at now: only what follows the clock or the market session is
-// computed again (whether the pair trades now, the ages, the trade window).
-// A rule that reads an age has a State built every tick, mostly from the
-// answers of the tick before.
-func (s *Stock) reaged(now time.Time, window time.Duration, market *Market) *Stock {
+// reaged returns s as newStock would build it from the same fetches at
+// now, except for the fields in keep, which keep s's values: only what
+// follows the clock or the market session is computed again (whether the
+// pair trades now, the ages, the trade window). It returns s itself when
+// none of those changed, a copy otherwise. A rule that reads the trade
+// window or tradable_now has a State built every tick, mostly from the
+// answers of the tick before, and these seldom change.
+func (s *Stock) reaged(now time.Time, window time.Duration, market *Market, keep TimeFieldSet) *Stock {
 	n := *s
-	n.have &^= NeedMarket | NeedLastTrade | NeedWindowTrades
-	n.TradableNow = false
-	if n.have&NeedInfo != 0 && market != nil {
-		n.have |= NeedMarket
-		n.TradableNow = tradableNow(&n, market)
+	if keep&stockTradable == 0 {
+		n.have &^= NeedMarket
+		n.TradableNow = false
+		if n.have&NeedInfo != 0 && market != nil {
+			n.have |= NeedMarket
+			n.TradableNow = tradableNow(&n, market)
+		}
 	}
-	if n.have&NeedBook != 0 {
+	if keep&stockBookAge == 0 && n.have&NeedBook != 0 {
 		n.BookAgeSeconds = now.Sub(n.bookStamp).Seconds()
 	}
 	if n.trades != nil {
-		n.LastPrice, n.LastTradeAgeSeconds, n.VWAP = 0, 0, 0
-		n.setTrades(n.trades, n.TradesAt, now, window)
+		if keep&stockLastTradeAge == 0 {
+			n.setLastTrade(n.trades, now)
+		}
+		if keep&stockWindow != stockWindow {
+			n.setWindow(n.trades, now, window)
+		}
 	}
-	return &n
+	if n.timeValues() == s.timeValues() {
+		return s
+	}
+	c := new(Stock)
+	*c = n
+	return c
+}
+
+// stockTime is what reaged may change.
+type stockTime struct {
+	tradable                                   bool
+	have                                       Need
+	bookAge, lastPrice, tradeAge, volume, vwap float64
+	count                                      int
+}
+
+func (s *Stock) timeValues() stockTime {
+	return stockTime{s.TradableNow, s.have, s.BookAgeSeconds, s.LastPrice, s.LastTradeAgeSeconds, s.Volume, s.VWAP, s.TradesCount}
 }
 
 // tradableNow: a pair trades when a session in its tradingPeriod is in

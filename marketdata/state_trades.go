@@ -159,14 +159,25 @@ func (l *tradeList) countIs(n int, t time.Time) bool {
 func (s *Stock) setTrades(l *tradeList, at, now time.Time, window time.Duration) {
 	s.TradesAt = at
 	s.have |= NeedTrades
+	s.setLastTrade(l, now)
+	s.setWindow(l, now, window)
+}
+
+// setLastTrade sets the fields of the newest fill.
+func (s *Stock) setLastTrade(l *tradeList, now time.Time) {
 	if l.newest >= 0 {
 		t := l.trades[l.newest]
 		s.LastPrice = t.price
 		s.LastTradeAgeSeconds = now.Sub(t.ts).Seconds()
 		s.have |= NeedLastTrade
 	}
+}
+
+// setWindow sets the fields of the trade window that ends at now.
+func (s *Stock) setWindow(l *tradeList, now time.Time, window time.Duration) {
 	w := l.window(now.Add(-window), now)
-	s.Volume, s.TradesCount = w.volume, w.count
+	s.Volume, s.TradesCount, s.VWAP = w.volume, w.count, 0
+	s.have &^= NeedWindowTrades
 	if s.Volume > 0 {
 		s.VWAP = w.notional / s.Volume
 		s.have |= NeedWindowTrades

@@ -256,8 +256,8 @@ func (c *Compiler) compile(src string, want Kind, condition bool) (*Program, []*
 	}
 	if w.reads.DataTime {
 		// Before the optimizer, which may fold the nodes whose types tell.
-		if w.reads.DataTimeParts = dataTimeParts(tree.Node); w.reads.DataTimeParts == 0 {
-			w.reads.DataTimeParts = marketdata.TimedPartsOfField("")
+		if w.reads.DataTimeFields = dataTimeFields(tree.Node); w.reads.DataTimeFields == 0 {
+			w.reads.DataTimeFields = marketdata.AllTimeFields
 		}
 	}
 	if err := optimizer.Optimize(&tree.Node, cfg); err != nil {

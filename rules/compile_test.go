@@ -343,8 +343,8 @@ func TestReads(t *testing.T) {
 		{`minutes_until("15:55") < 5 && weekday == "Friday"`, "parts= time clock"},
 		{`stock("TSLA").spread_bps < 8`, "parts=stock_book stocks=TSLAUSDT"},
 		{`stock("TSLA").name != ""`, "parts=stock_info stocks=TSLAUSDT"},
-		{`stock("TSLA").tradable_now`, "parts=market,stock_info stocks=TSLAUSDT time clock data_time aged=stock_info,stock_book,stock_trades"},
-		{`stock("NVDA").vwap > stock("TSLA").last_price`, "parts=stock_trades stocks=NVDAUSDT,TSLAUSDT time clock data_time aged=stock_info,stock_book,stock_trades"},
+		{`stock("TSLA").tradable_now`, "parts=market,stock_info stocks=TSLAUSDT time clock data_time aged=stock.tradable_now"},
+		{`stock("NVDA").vwap > stock("TSLA").last_price`, "parts=stock_trades stocks=NVDAUSDT,TSLAUSDT time clock data_time aged=stock.vwap"},
 		{`depth_bid("NVDAUSDT", 5) > 1`, "parts=stock_book stocks=NVDAUSDT"},
 		{`position("TSLAUSDT", "long").size == 0 && position("BTCUSD", "net").size == 0`, "parts=positions futures=BTCUSD,TSLAUSDT products=COIN-FUTURES,USDT-FUTURES"},
 		{`any(positions, .size > 1)`, "parts=positions all_futures"},
@@ -355,22 +355,22 @@ func TestReads(t *testing.T) {
 		{`len(spot_records) > 0`, "parts=spot_records"},
 		{`let p = "TSLA"; stock(p).bid > 0`, "parts=stock_book all_stocks"},
 		{`stock("TSLA").last_price > 250`, "parts=stock_trades stocks=TSLAUSDT"},
-		{`stock("TSLA").book_age_seconds < 5`, "parts=stock_book stocks=TSLAUSDT time clock data_time aged=stock_info,stock_book,stock_trades"},
-		{`any(orders("TSLAUSDT"), .age_seconds > 600)`, "parts=orders futures=TSLAUSDT products=USDT-FUTURES time clock data_time aged=orders"},
+		{`stock("TSLA").book_age_seconds < 5`, "parts=stock_book stocks=TSLAUSDT time clock data_time aged=stock.book_age_seconds"},
+		{`any(orders("TSLAUSDT"), .age_seconds > 600)`, "parts=orders futures=TSLAUSDT products=USDT-FUTURES time clock data_time aged=order.age_seconds"},
 		{`orders("TSLAUSDT")[0].price > 1`, "parts=orders futures=TSLAUSDT products=USDT-FUTURES"},
-		{`position("TSLAUSDT", "long").age_seconds > 60`, "parts=positions futures=TSLAUSDT products=USDT-FUTURES time clock data_time aged=positions"},
+		{`position("TSLAUSDT", "long").age_seconds > 60`, "parts=positions futures=TSLAUSDT products=USDT-FUTURES time clock data_time aged=position.age_seconds"},
 		{`now_ms > 0`, "parts= time clock"},
 		{`minutes_since("09:30") > 5`, "parts= time clock"},
 		{`market.minutes_to_close < 5`, "parts=market time clock"},
-		{`let m = {"a": 1}; let k = "a"; m[k] > 0`, "parts= time clock data_time aged=stock_info,stock_book,stock_trades,positions,orders,strategy_orders,spot_records"},
-		// Only the parts whose objects can be seen to age are aged every
-		// tick: a field that moves with time, or the objects taken whole.
-		{`has_stop_loss("TSLAUSDT", "long") && orders("TSLAUSDT")[0].age_seconds > 60`, "parts=orders,strategy_orders futures=TSLAUSDT products=USDT-FUTURES time clock data_time aged=orders"},
-		{`position("TSLAUSDT", "long").size > 0 && stock("TSLA").vwap > 1`, "parts=stock_trades,positions stocks=TSLAUSDT futures=TSLAUSDT products=USDT-FUTURES time clock data_time aged=stock_info,stock_book,stock_trades"},
-		{`len(strategy_orders("TSLAUSDT")) > 0 && orders("TSLAUSDT")[0].age_seconds > 60`, "parts=orders,strategy_orders futures=TSLAUSDT products=USDT-FUTURES time clock data_time aged=orders,strategy_orders"},
-		{`orders("TSLAUSDT")[0].age_seconds > 60 && strategy_orders("TSLAUSDT")[0].trigger_price > 0`, "parts=orders,strategy_orders futures=TSLAUSDT products=USDT-FUTURES time clock data_time aged=orders"},
-		{`any(positions, .age_seconds > 60)`, "parts=positions all_futures time clock data_time aged=positions"},
-		{`let o = orders("TSLAUSDT")[0]; o.age_seconds > 60 && position("TSLAUSDT", "long").size > 0`, "parts=positions,orders futures=TSLAUSDT products=USDT-FUTURES time clock data_time aged=orders"},
+		{`let m = {"a": 1}; let k = "a"; m[k] > 0`, "parts= time clock data_time aged=stock.tradable_now,stock.book_age_seconds,stock.last_trade_age_seconds,stock.volume,stock.trades_count,stock.vwap,position.age_seconds,order.age_seconds,strategy_order.age_seconds,spot_record.age_seconds"},
+		// Only the time fields that can be seen are brought to every
+		// tick: those read, and all of the objects taken whole.
+		{`has_stop_loss("TSLAUSDT", "long") && orders("TSLAUSDT")[0].age_seconds > 60`, "parts=orders,strategy_orders futures=TSLAUSDT products=USDT-FUTURES time clock data_time aged=order.age_seconds"},
+		{`position("TSLAUSDT", "long").size > 0 && stock("TSLA").vwap > 1`, "parts=stock_trades,positions stocks=TSLAUSDT futures=TSLAUSDT products=USDT-FUTURES time clock data_time aged=stock.vwap"},
+		{`len(strategy_orders("TSLAUSDT")) > 0 && orders("TSLAUSDT")[0].age_seconds > 60`, "parts=orders,strategy_orders futures=TSLAUSDT products=USDT-FUTURES time clock data_time aged=order.age_seconds,strategy_order.age_seconds"},
+		{`orders("TSLAUSDT")[0].age_seconds > 60 && strategy_orders("TSLAUSDT")[0].trigger_price > 0`, "parts=orders,strategy_orders futures=TSLAUSDT products=USDT-FUTURES time clock data_time aged=order.age_seconds"},
+		{`any(positions, .age_seconds > 60)`, "parts=positions all_futures time clock data_time aged=position.age_seconds"},
+		{`let o = orders("TSLAUSDT")[0]; o.age_seconds > 60 && position("TSLAUSDT", "long").size > 0`, "parts=positions,orders futures=TSLAUSDT products=USDT-FUTURES time clock data_time aged=order.age_seconds"},
 	} {
 		t.Run(tc.src, func(t *testing.T) {
 			p, errs := c.Condition(tc.src)

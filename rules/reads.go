@@ -52,33 +52,33 @@ type Reads struct {
 	// moves with time (an age, the trade window, tradable_now): the State
 	// must then be built afresh every tick instead of sharing its data.
 	DataTime bool
-	// DataTimeParts, with DataTime, are the parts whose objects the program
-	// can see move with time, found from the types the checker gave the
-	// syntax tree: those whose time fields it reads, by any path, and those
-	// whose objects it takes whole (a trace shows them, ages and all). Only
-	// they need aging every tick (marketdata.Poller.SetTimedParts): the
-	// strategy orders of a rule that reads the age of pending orders are
-	// not copied every tick to set an age no one reads.
-	DataTimeParts marketdata.PartSet
+	// DataTimeFields, with DataTime, are the fields that move with time
+	// that the program can see, found from the types the checker gave the
+	// syntax tree: those it reads, by any path, and every one of the
+	// objects it takes whole (a trace shows them, ages and all). Only they
+	// need bringing to the time of every tick (marketdata.Poller.
+	// SetTimedFields): the strategy orders of a rule that reads the age of
+	// pending orders are not copied every tick to set an age no one reads.
+	DataTimeFields marketdata.TimeFieldSet
 }
 
 // Merge returns the union of r and o (a rule's condition and formulas).
 func (r Reads) Merge(o Reads) Reads {
 	return Reads{
-		Parts:         r.Parts.Union(o.Parts),
-		Stocks:        union(r.Stocks, o.Stocks),
-		Futures:       union(r.Futures, o.Futures),
-		Coins:         union(r.Coins, o.Coins),
-		ProductTypes:  union(r.ProductTypes, o.ProductTypes),
-		AllStocks:     r.AllStocks || o.AllStocks,
-		AllFutures:    r.AllFutures || o.AllFutures,
-		UsesSymbol:    r.UsesSymbol || o.UsesSymbol,
-		SymbolStock:   r.SymbolStock || o.SymbolStock,
-		SymbolFutures: r.SymbolFutures || o.SymbolFutures,
-		Time:          r.Time || o.Time,
-		Clock:         r.Clock || o.Clock,
-		DataTime:      r.DataTime || o.DataTime,
-		DataTimeParts: r.DataTimeParts.Union(o.DataTimeParts),
+		Parts:          r.Parts.Union(o.Parts),
+		Stocks:         union(r.Stocks, o.Stocks),
+		Futures:        union(r.Futures, o.Futures),
+		Coins:          union(r.Coins, o.Coins),
+		ProductTypes:   union(r.ProductTypes, o.ProductTypes),
+		AllStocks:      r.AllStocks || o.AllStocks,
+		AllFutures:     r.AllFutures || o.AllFutures,
+		UsesSymbol:     r.UsesSymbol || o.UsesSymbol,
+		SymbolStock:    r.SymbolStock || o.SymbolStock,
+		SymbolFutures:  r.SymbolFutures || o.SymbolFutures,
+		Time:           r.Time || o.Time,
+		Clock:          r.Clock || o.Clock,
+		DataTime:       r.DataTime || o.DataTime,
+		DataTimeFields: r.DataTimeFields | o.DataTimeFields,
 	}
 }
 
@@ -134,8 +134,8 @@ func (r Reads) String() string {
 	flag("time", r.Time)
 	flag("clock", r.Clock)
 	flag("data_time", r.DataTime)
-	if r.DataTimeParts != 0 {
-		fmt.Fprintf(&b, " aged=%s", r.DataTimeParts)
+	if r.DataTimeFields != 0 {
+		fmt.Fprintf(&b, " aged=%s", r.DataTimeFields)
 	}
 	return b.String()
 }
@@ -301,12 +301,12 @@ func (w *walker) member(m *ast.MemberNode) {
 	}
 }
 
-// dataTimeParts returns Reads.DataTimeParts of a checked tree. A node of
+// dataTimeFields returns Reads.DataTimeFields of a checked tree. A node of
 // an object's type (or a list of them) that is not followed by a field is
 // the object taken whole; an item of a list is judged as a node of its
 // own. A field of a value whose type the checker does not know is judged
 // by its name, in every object.
-func dataTimeParts(root ast.Node) marketdata.PartSet {
+func dataTimeFields(root ast.Node) marketdata.TimeFieldSet {
 	operand := map[ast.Node]bool{}
 	ast.Find(root, func(n ast.Node) bool {
 		if m, ok := n.(*ast.MemberNode); ok {
@@ -314,23 +314,23 @@ func dataTimeParts(root ast.Node) marketdata.PartSet {
 		}
 		return false
 	})
-	var s marketdata.PartSet
+	var s marketdata.TimeFieldSet
 	ast.Find(root, func(n ast.Node) bool {
 		if m, ok := n.(*ast.MemberNode); ok {
 			switch prop := m.Property.(type) {
 			case *ast.StringNode:
 				if obj := objectOf(m.Node.Type()); obj != "" {
-					s |= marketdata.TimedParts(obj, prop.Value)
+					s |= marketdata.TimeFieldsOf(obj, prop.Value)
 				} else {
-					s |= marketdata.TimedPartsOfField(prop.Value)
+					s |= marketdata.TimeFieldsNamed(prop.Value)
 				}
 			case *ast.IntegerNode:
 			default: // a field name computed as it runs: any field
-				s |= marketdata.TimedPartsOfField("")
+				s |= marketdata.TimeFieldsNamed("")
 			}
 		}
 		if obj := objectOf(n.Type()); obj != "" && !operand[n] {
-			s |= marketdata.TimedParts(obj, "")
+			s |= marketdata.TimeFieldsOf(obj, "")
 		}
 		return false
 	})
