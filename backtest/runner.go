@@ -126,6 +126,10 @@ type runner struct {
 	prog  *progress
 	ticks int64
 	count map[string]*RuleSummary
+	// everyTick runs every tick, skipping none (leap): set by tests that
+	// compare both ways. leapt counts the ticks leap skipped.
+	everyTick bool
+	leapt     int64
 }
 
 func newRunner(ctx context.Context, opts Options) (*runner, error) {
@@ -191,6 +195,7 @@ func (r *runner) run(ctx context.Context) (*Report, error) {
 		}
 		r.asm.Engine.Step(ctx, t)
 		r.ticks++
+		t = r.leap(t, nextSample)
 		r.prog.report(t)
 	}
 	if last := r.smp.last(); last.Before(r.opts.To) {
@@ -200,6 +205,37 @@ func (r *runner) run(ctx context.Context) (*Report, error) {
 	}
 	r.prog.done()
 	return r.finish(ctx)
+}
+
+// leap skips the ticks after t that cannot differ from it: every rule was
+// quiet at t with a result that holds while the data it reads and the
+// session stay the same, and the pollers know that they do until some
+// time (the simulator's next price step, the next poll it does not cover,
+// the end of the session's segment). Those ticks are recorded as the
+// engine would record them (Engine.SkipQuiet), not run; the next sample is
+// always run. It returns the last tick skipped, or t.
+func (r *runner) leap(t, nextSample time.Time) time.Time {
+	if r.everyTick {
+		return t
+	}
+	until := r.asm.Poller.QuietUntil(t)
+	if until.IsZero() {
+		return t
+	}
+	if nextSample.Before(until) {
+		until = nextSample
+	}
+	// The ticks t + k*step, k >= 1, before until and not after To.
+	step := r.opts.Step
+	n := int64((until.Sub(t) - 1) / step)
+	n = min(n, int64(r.opts.To.Sub(t)/step))
+	if n <= 0 {
+		return t
+	}
+	n = r.asm.Engine.SkipQuiet(t, step, n)
+	r.ticks += n
+	r.leapt += n
+	return t.Add(time.Duration(n) * step)
 }
 
 // onFiring records one firing with its legs.

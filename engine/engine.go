@@ -95,6 +95,10 @@ type Engine struct {
 	// skipped counts ticks Run dropped because a tick overran.
 	skipped int64
 	tc      tickCache
+	// steady is set when the last Step left every rule in a tick that
+	// repeats while the data it reads and the session stay the same (see
+	// SkipQuiet).
+	steady bool
 }
 
 // tickCache holds what every rule of one tick would otherwise compute again:
@@ -139,6 +143,8 @@ type ruleRun struct {
 	reuse reuse
 	keys  marketdata.Keys
 	last  lastRun
+	// repeat is what the rule's next ticks will be (SkipQuiet).
+	repeat repeat
 }
 
 // lastRun is the last result of a rule's condition and the State it was
@@ -264,6 +270,7 @@ func (e *Engine) Reload(rs *rules.RuleSet) {
 		stats[r.rule.Name] = r.stats
 	}
 	e.rules = e.plan(rs, saved, stats)
+	e.steady = false // the new rules have not run yet
 	e.shareData(rs)
 	e.opts.Logger.Info("rules reloaded", zap.Int("rules", len(e.rules)))
 }
@@ -289,8 +296,11 @@ func (e *Engine) Step(ctx context.Context, now time.Time) []*Firing {
 	var firings []*Firing
 	changed := false
 	nowNano := now.UnixNano()
+	e.steady = ready
 	for _, r := range e.rules {
 		if ready && e.quiet(r, st, nowNano) {
+			r.repeat = repeat{ok: r.reuse != reuseNever, rec: quietRec}
+			e.steady = e.steady && r.repeat.ok
 			continue
 		}
 		tr := Trace{At: now, Tick: e.ticks}
@@ -300,6 +310,8 @@ func (e *Engine) Step(ctx context.Context, now time.Time) []*Firing {
 			e.logTransition(r, &tr)
 		}
 		r.traces.push(&tr)
+		r.repeat = r.repeatOf(&tr)
+		e.steady = e.steady && r.repeat.ok
 		if fired {
 			r.stats.Firings++
 			firings = append(firings, &Firing{Rule: r.rule, At: now, Seq: r.state.Firings, State: st, Env: e.env, VM: &e.vm, Trace: tr})
@@ -319,6 +331,97 @@ func (e *Engine) Step(ctx context.Context, now time.Time) []*Firing {
 		}
 	}
 	return firings
+}
+
+// repeat is what a rule's next ticks will be while nothing it reads
+// changes: its last tick again, until (Unix nanoseconds; 0: no end) its
+// state machine moves on time alone (a cooldown or a for: that ends).
+type repeat struct {
+	ok     bool
+	rec    traceRec // the tick's record, when it says everything
+	rich   Trace    // else the tick's trace (a failure's text): hasRich
+	errors bool     // the tick counted an error: a failure that repeats
+	// hasRich is set when rich is the tick's trace.
+	hasRich bool
+	until   int64
+}
+
+// quietRec is the record a quiet tick leaves (see ring.pushQuiet).
+var quietRec = traceRec{phase: 1, reason: 2}
+
+// repeatOf says whether r's tick, which left tr, repeats on the same data
+// and session: a condition whose result (or failure: missing data fails
+// the same way on the same data) holds there, no once period, no
+// transition, no firing, no stale data, and the phase held until the state
+// machine's own time (a cooldown repeats whatever the condition gives).
+func (r *ruleRun) repeatOf(tr *Trace) repeat {
+	if tr.Transition != "" || r.reuse == reuseNever || r.timing.Once != "" { // a firing is a transition
+		return repeat{}
+	}
+	ph, okP := phaseCode(tr.Phase)
+	re, okR := reasonCode(tr.Reason)
+	out := repeat{ok: okP && okR, rec: traceRec{result: tr.Result, phase: ph, reason: re}}
+	if tr.Detail != "" { // the condition failed (stale data has its own reason)
+		out.rich, out.hasRich, out.errors = *tr, true, true
+	}
+	switch tr.Reason {
+	case ReasonCooldown:
+		out.until = r.state.LastFired.Add(r.timing.Cooldown).UnixNano()
+	case ReasonHolding:
+		out.until = r.state.Since.Add(r.timing.For).UnixNano()
+	case ReasonFalse, ReasonStillTrue, ReasonUnknown:
+	default: // stale data, disabled, not started: they change with time
+		out.ok = false
+	}
+	return out
+}
+
+// SkipQuiet records up to n ticks after from, step apart, as Step would
+// record them if nothing any rule reads changed until the last (the caller
+// knows: marketdata.Poller.QuietUntil): when the last Step left every rule
+// in a tick that repeats on the same data and session (a quiet one, a
+// cooldown, a for: holding), each rule counts the evaluations, reuses of
+// its result and traces of those ticks, and the ticks end before any
+// cooldown or for: does. A backtest's clock can then leap over the seconds
+// between two price steps. It returns how many ticks it recorded: none
+// when the last Step did not repeat, and the caller then steps each tick.
+func (e *Engine) SkipQuiet(from time.Time, step time.Duration, n int64) int64 {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if !e.steady || step <= 0 {
+		return 0
+	}
+	at := from.UnixNano()
+	for _, r := range e.rules {
+		if u := r.repeat.until; u != 0 {
+			// The ticks at + k*step before u.
+			n = min(n, (u-at-1)/int64(step))
+		}
+	}
+	if n <= 0 {
+		return 0
+	}
+	for _, r := range e.rules {
+		r.stats.Evaluations += n
+		r.stats.Reused += n
+		if r.repeat.errors {
+			r.stats.Errors += n
+		}
+		// Only the last ticks stay in the ring.
+		for k := max(1, n-int64(len(r.traces.recs))+1); k <= n; k++ {
+			if r.repeat.hasRich {
+				tr := r.repeat.rich
+				tr.At, tr.Tick = from.Add(time.Duration(k)*step), e.ticks+k
+				r.traces.push(&tr)
+				continue
+			}
+			rec := r.repeat.rec
+			rec.at, rec.tick = at+k*int64(step), e.ticks+k
+			r.traces.pushRec(rec)
+		}
+	}
+	e.ticks += n
+	return n
 }
 
 // quiet handles the most common tick of all - an enabled, inactive rule

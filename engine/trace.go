@@ -122,7 +122,12 @@ func (r *ring) push(t *Trace) {
 // pushQuiet records an inactive rule whose condition was false, the
 // record quiet ticks leave (phase inactive, reason false).
 func (r *ring) pushQuiet(at, tick int64) {
-	r.recs[r.pos] = traceRec{at: at, tick: tick, phase: 1, reason: 2}
+	r.pushRec(traceRec{at: at, tick: tick, phase: 1, reason: 2})
+}
+
+// pushRec keeps a record that says everything (rich is 0).
+func (r *ring) pushRec(rec traceRec) {
+	r.recs[r.pos] = rec
 	if r.pos++; r.pos == len(r.recs) {
 		r.pos, r.full = 0, true
 	}

@@ -467,6 +467,53 @@ func (p *Poller) stillHolds(ctx context.Context, now time.Time) bool {
 	return false
 }
 
+// QuietUntil returns a time before which, short of a write through the
+// reader (an order), no poll can bring another answer and no State can
+// differ from the one at now but in the fields that follow the clock:
+// the reader's StillUntil promise holds, every task it does not cover is
+// neither due nor stale, the market's answers are not stale, and the
+// market session stays in its segment (SessionCache). A backtest skips the ticks before it when no rule reads
+// the clock (engine.Engine.SkipQuiet). Zero means it cannot tell: a reader
+// that makes no promise (a live exchange), a promise broken since, or no
+// session known. Like PollDue, it must not run concurrently with PollDue.
+func (p *Poller) QuietUntil(now time.Time) time.Time {
+	if p.still == nil || !p.stillSet || p.still.Mark() != p.stillMark {
+		return time.Time{}
+	}
+	until := p.stillUntil // zero: no price step ahead
+	earlier := func(t time.Time) {
+		if until.IsZero() || t.Before(until) {
+			until = t
+		}
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.mktAt.IsZero() {
+		return time.Time{}
+	}
+	// The market's age counts from its last fetch even when a promise
+	// refreshes its task (see State).
+	earlier(p.mktAt.Add(StaleAfter * p.intervals[PartMarket]))
+	for _, t := range p.tasks {
+		if t.fetched && t.verOK && !t.okAt.Before(p.stillAt) {
+			continue // refreshed by the promise whenever it falls due
+		}
+		earlier(t.due)
+		if t.fetched {
+			earlier(t.okAt.Add(StaleAfter * p.intervals[t.part]))
+		}
+	}
+	end := p.session.SegmentEnd()
+	if end.IsZero() || !now.Before(end) {
+		return time.Time{}
+	}
+	earlier(end)
+	if !until.After(now) {
+		return time.Time{}
+	}
+	return until
+}
+
 // Run polls until ctx is done, waking when the next task is due.
 func (p *Poller) Run(ctx context.Context) error {
 	for {

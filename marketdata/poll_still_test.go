@@ -2,6 +2,7 @@ package marketdata
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"testing"
 	"time"
@@ -200,5 +201,106 @@ func BenchmarkPollerQuietTick(b *testing.B) {
 		if _, err := p.State(v.Now()); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestPollerQuietUntil: the pollers can say until when nothing but the
+// clock moves: the reader's promise, the next poll it does not cover, the
+// age of the market's answers (stale after three minutes; this reader's
+// promise covers their poll) and the end of the session's segment bound it;
+// a write, a reader that promises nothing, or no session yet mean it
+// cannot tell.
+func TestPollerQuietUntil(t *testing.T) {
+	for _, tc := range []struct {
+		name         string
+		start, until time.Time // the clock's start, the promise's end
+		plain, write bool
+		noState      bool
+		failed       bool // the positions' poll failed: due again in a second
+		want         time.Time
+	}{
+		{name: "a poll the promise does not cover falls due", start: pollStart, until: pollStart.Add(10 * time.Second), failed: true, want: pollStart.Add(time.Second)},
+		{name: "the promise ends first", start: pollStart, until: pollStart.Add(10 * time.Second), want: pollStart.Add(10 * time.Second)},
+		{name: "no price step ahead: the market's answers turn stale", start: pollStart, want: pollStart.Add(StaleAfter * time.Minute)},
+		{name: "the regular session ends first", start: pollStart.Add(9*time.Minute + 30*time.Second), until: pollStart.Add(10*time.Minute + 10*time.Second),
+			want: pollStart.Add(10 * time.Minute)},
+		{name: "a write since", start: pollStart, until: pollStart.Add(10 * time.Second), write: true},
+		{name: "no promise", start: pollStart, until: pollStart.Add(10 * time.Second), plain: true},
+		{name: "no session computed yet", start: pollStart, until: pollStart.Add(10 * time.Second), noState: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := &stillReader{countingReader: newCountingReader(), versions: map[Part]int64{}, asked: map[Part]int{}, until: tc.until}
+			var reader Reader = r
+			if tc.plain {
+				reader = plainVersioner{r}
+			}
+			if tc.failed {
+				r.fail[exchange.OpAllPositions] = errors.New("timeout")
+			}
+			v := clock.NewVirtual(tc.start)
+			p, err := NewPoller(PollerOptions{Reader: reader, Clock: v, Demand: Demand{
+				Parts:        PartSet(0).Add(PartMarket).Add(PartPositions),
+				ProductTypes: []exchange.ProductType{exchange.USDTFutures},
+			}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := p.PollDue(context.Background()); (err != nil) != tc.failed {
+				t.Fatal(err)
+			}
+			if !tc.noState {
+				if _, err := p.State(tc.start); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if tc.write {
+				r.mu.Lock()
+				r.mark++
+				r.mu.Unlock()
+			}
+			if got := p.QuietUntil(tc.start); !got.Equal(tc.want) {
+				t.Errorf("QuietUntil = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestPollerQuietUntilStale: a task the promise does not cover that keeps
+// failing turns stale before it is due again: nothing can be skipped then.
+func TestPollerQuietUntilStale(t *testing.T) {
+	r := &stillReader{countingReader: newCountingReader(), versions: map[Part]int64{}, asked: map[Part]int{}, until: pollStart.Add(time.Hour)}
+	v := clock.NewVirtual(pollStart)
+	p, err := NewPoller(PollerOptions{Reader: r, Clock: v, Demand: Demand{
+		Parts:        PartSet(0).Add(PartMarket).Add(PartPositions),
+		ProductTypes: []exchange.ProductType{exchange.USDTFutures},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for tick := range 4 {
+		if tick == 1 {
+			r.fail[exchange.OpAllPositions] = errors.New("timeout")
+		}
+		if tick > 0 { // a write: the promise is asked again, the positions' version moved
+			r.mu.Lock()
+			r.mark++
+			r.versions[PartPositions]++
+			r.mu.Unlock()
+		}
+		_ = p.PollDue(context.Background())
+		if _, err := p.State(v.Now()); err != nil {
+			t.Fatal(err)
+		}
+		want := v.Now().Add(time.Second) // the positions are due again
+		switch tick {
+		case 0: // covered by the promise: the market's age bounds it
+			want = pollStart.Add(StaleAfter * time.Minute)
+		case 3: // last fetched three seconds ago: stale from now on
+			want = time.Time{}
+		}
+		if got := p.QuietUntil(v.Now()); !got.Equal(want) {
+			t.Errorf("tick %d: QuietUntil = %v, want %v", tick, got, want)
+		}
+		v.Advance(time.Second)
 	}
 }

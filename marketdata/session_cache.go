@@ -52,6 +52,16 @@ func (c *SessionCache) Compute(now time.Time, states []exchange.MarketState, cal
 	return c.recompute(now, states, cal)
 }
 
+// SegmentEnd is when the segment of the last Compute ends (see
+// SessionCache): until then, with the same answers, only the minute fields
+// of the session change. Zero when there is none.
+func (c *SessionCache) SegmentEnd() time.Time {
+	if c.parsed == nil {
+		return time.Time{}
+	}
+	return c.segTo
+}
+
 func (c *SessionCache) inSegment(now time.Time) bool {
 	return !now.Before(c.segFrom) && now.Before(c.segTo)
 }
