@@ -258,16 +258,23 @@ func (b *builder) stock(old *Stock, sym string, in *exchange.StockInfo, infoAt t
 	return newStock(sym, in, infoAt, book, fill, b.now, window, b.s.market, cache, old)
 }
 
-// samePairs reports whether s (nil: none) has exactly the pairs of info,
-// each built with its info, and these books and fills are all of those
-// pairs: a State built from them then has s's pairs, in s's order, and
-// can share s's index.
+// samePairs reports whether s (nil: none) has exactly the pairs these
+// fetches name: with info, the pairs of info, each built with its info;
+// without, the pairs of the books and fills, each with one of them. These
+// books and fills must all be of those pairs. A State built from them then
+// has s's pairs, in s's order, and can share s's index.
 func (s *State) samePairs(info *StockInfoInput, books []BookInput, fills []FillsInput) bool {
-	if s == nil || info == nil || !s.Fetched(PartStockInfo) || !sameView(s.srcInfo, info.Pairs) || len(s.stocks) != len(info.Pairs) {
+	if s == nil || (info == nil) != !s.Fetched(PartStockInfo) {
+		return false
+	}
+	if info != nil && (!sameView(s.srcInfo, info.Pairs) || len(s.stocks) != len(info.Pairs)) {
 		return false
 	}
 	for _, st := range s.stocks {
-		if st.src.info == nil {
+		if info != nil && st.src.info == nil {
+			return false
+		}
+		if info == nil && bySymbol(books, st.Symbol) == nil && bySymbol(fills, st.Symbol) == nil {
 			return false
 		}
 	}

@@ -76,7 +76,13 @@ func TestKeepAgesMatchesFreshBuild(t *testing.T) {
 	var prev *State
 	kept := map[string]int{}
 	for step := range 400 {
-		switch rng.IntN(12) {
+		switch rng.IntN(13) {
+		case 12: // the info not known, or known again
+			if in.StockInfo != nil {
+				in.StockInfo = nil
+			} else {
+				in.StockInfo = fullInput().StockInfo
+			}
 		case 0: // a new positions answer: another size
 			p := in.Positions[0]
 			p.Positions = append([]exchange.Position(nil), p.Positions...)
@@ -214,11 +220,13 @@ func TestKeepAgesAgesTheOthers(t *testing.T) {
 	}
 }
 
-// TestSamePairsRebuildsAFailedPair: a pair whose book did not parse is left
-// out of a State; when the next fetches bring a good book, the pair is
-// built, even though the State before has as many pairs as the info lists
-// (one of them known only from its book).
-func TestSamePairsRebuildsAFailedPair(t *testing.T) {
+// TestPairsOfTheStateBefore: a State takes the list of pairs of the one
+// before only when its fetches name exactly those pairs. A pair whose book
+// did not parse is left out of a State; when the next fetches bring a good
+// book, or none, the pair is built, even though the State before has as
+// many pairs as the info lists (one of them known only from its book).
+// Without the info, the pairs are those of the books.
+func TestPairsOfTheStateBefore(t *testing.T) {
 	in := fullInput()
 	good := exchange.StockOrderBook{Bids: []exchange.PriceLevel{{"180", "5"}}, Asks: []exchange.PriceLevel{{"181", "5"}}}
 	bad := good
@@ -232,16 +240,30 @@ func TestSamePairsRebuildsAFailedPair(t *testing.T) {
 	if err == nil || len(prev.Stocks()) != len(in.StockInfo.Pairs) {
 		t.Fatalf("setup: %d pairs (%v), want %d and an error", len(prev.Stocks()), err, len(in.StockInfo.Pairs))
 	}
+	noInfo := in
+	noInfo.StockInfo = nil
+	noInfo.Books = []BookInput{in.Books[0], {Symbol: "NVDAUSDT", At: now, Book: good}, in.Books[2]}
+	prevNoInfo, err := NewState(noInfo, BuildOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		name  string
+		prev  *State
+		info  *StockInfoInput
 		books []BookInput
+		want  []string
 	}{
-		{"its book good now", []BookInput{in.Books[0], {Symbol: "NVDAUSDT", At: now.Add(time.Second), Book: good}, in.Books[2]}},
-		{"its book no longer fetched", []BookInput{in.Books[0], in.Books[2]}},
+		{"its book good now", prev, in.StockInfo, []BookInput{in.Books[0], {Symbol: "NVDAUSDT", At: now.Add(time.Second), Book: good}, in.Books[2]},
+			[]string{"AMDUSDT", "NVDAUSDT", "TSLAUSDT"}},
+		{"its book no longer fetched", prev, in.StockInfo, []BookInput{in.Books[0], in.Books[2]}, []string{"AMDUSDT", "NVDAUSDT", "TSLAUSDT"}},
+		// Without the info, the pairs are those of the books.
+		{"no info, a book no longer fetched", prevNoInfo, nil, []BookInput{in.Books[0], in.Books[2]}, []string{"AMDUSDT", "TSLAUSDT"}},
+		{"no info, the same books", prevNoInfo, nil, noInfo.Books, []string{"AMDUSDT", "NVDAUSDT", "TSLAUSDT"}},
 	} {
 		next := in
-		next.Books, next.Now = tc.books, now.Add(time.Second)
-		next.Prev, next.KeepAges = prev, AllTimeFields
+		next.StockInfo, next.Books, next.Now = tc.info, tc.books, now.Add(time.Second)
+		next.Prev, next.KeepAges = tc.prev, AllTimeFields
 		st, err := NewState(next, BuildOptions{})
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
@@ -250,8 +272,8 @@ func TestSamePairsRebuildsAFailedPair(t *testing.T) {
 		for _, s := range st.Stocks() {
 			names = append(names, s.Symbol)
 		}
-		if want := []string{"AMDUSDT", "NVDAUSDT", "TSLAUSDT"}; !reflect.DeepEqual(names, want) {
-			t.Errorf("%s: pairs %v, want %v", tc.name, names, want)
+		if !reflect.DeepEqual(names, tc.want) {
+			t.Errorf("%s: pairs %v, want %v", tc.name, names, tc.want)
 		}
 	}
 }
