@@ -71,7 +71,7 @@ type instrument struct {
 	tick     decimal.Decimal
 	tickCoef int64 // tick = tickCoef * 10^tickExp
 	tickExp  int32
-	tickF    float64 // tick as a float, for sizes
+	tickF    float64 // tick as a float, for sizes and ticksOf
 	seed     uint64  // varies book sizes and fills between symbols
 	origin   time.Time
 	stamps   *stampCache // shared by the market's instruments; nil writes each stamp
@@ -335,7 +335,7 @@ func (in *instrument) priced(t time.Time, st step) *pricedStep {
 	if p := in.lastPrice.Load(); p != nil && p.id == st.id() && (!st.moving || p.at == at) {
 		return p
 	}
-	n := max(in.path.ticks(t, st, in.tick), 1)
+	n := max(in.path.ticks(t, st, in.tick, in.tickF), 1)
 	p := &pricedStep{id: st.id(), at: at, ticks: n}
 	in.lastPrice.Store(p)
 	return p

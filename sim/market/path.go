@@ -17,7 +17,7 @@ type series interface {
 	stepAt(t time.Time) step
 	// ticks is the price at t, which falls in st (stepAt(t)), in whole
 	// ticks of tick.
-	ticks(t time.Time, st step, tick decimal.Decimal) int64
+	ticks(t time.Time, st step, tick decimal.Decimal, tickF float64) int64
 }
 
 // newSeries builds the path of spec; exactly one kind must be set.
@@ -100,7 +100,7 @@ func (p *points) stepAt(t time.Time) step {
 	return step{seg: int64(i), sub: sec.Unix(), start: start, end: end, moving: true}
 }
 
-func (p *points) ticks(t time.Time, st step, tick decimal.Decimal) int64 {
+func (p *points) ticks(t time.Time, st step, tick decimal.Decimal, _ float64) int64 {
 	i := int(st.seg)
 	switch {
 	case i == 0:

@@ -129,16 +129,26 @@ func (w *walk) stepStart(i int64) time.Time {
 	return w.origin.Add(time.Duration(i) * w.step)
 }
 
-func (w *walk) ticks(_ time.Time, st step, tick decimal.Decimal) int64 {
-	return ticksOf(w.priceAt(st.seg), tick)
+func (w *walk) ticks(_ time.Time, st step, tick decimal.Decimal, tickF float64) int64 {
+	return ticksOf(w.priceAt(st.seg), tick, tickF)
 }
 
 // ticksOf is decimal.NewFromFloat(p).DivRound(tick, 0).IntPart(): p's
-// shortest decimal in ticks, rounded half away from zero. It is done with
-// integers when they fit (a walk's price has up to 17 digits, beyond the
-// exact range of float64, so with 64-bit integers and their remainders);
-// the decimal definition is the fallback.
-func ticksOf(p float64, tick decimal.Decimal) int64 {
+// shortest decimal in ticks, rounded half away from zero; tickF is tick
+// as a float. The quotient in floats is within a few parts in 10^16 of
+// the decimal one (the shortest decimal is within half an ulp of p, tickF
+// and the division add as much again), so it rounds the same way unless
+// it lies that close to a half: then, and for quotients too large for a
+// float's fraction, it is done with integers when they fit (a walk's
+// price has up to 17 digits, beyond the exact range of float64, so with
+// 64-bit integers and their remainders), and the decimal definition is
+// the last resort.
+func ticksOf(p float64, tick decimal.Decimal, tickF float64) int64 {
+	if q := p / tickF; q > 0 && q < 1e15 {
+		if f := q - math.Floor(q); math.Abs(f-0.5) > 1e-15*q {
+			return int64(math.Floor(q + 0.5))
+		}
+	}
 	tc, te := tick.CoefficientInt64(), tick.Exponent()
 	if c, e, ok := exchange.ShortDecimal(p); ok && tc > 0 {
 		if q, ok := roundedQuotient(c, e, uint64(tc), te); ok {

@@ -182,21 +182,25 @@ func TestWalkConcurrent(t *testing.T) {
 	}
 }
 
-// TestTicksOfMatchesDecimal: the integer rounding of a walk's price to its
-// tick gives what decimal gives, for random 17-digit prices, every kind of
-// tick and prices exactly half way between two ticks.
+// TestTicksOfMatchesDecimal: the rounding of a walk's price to its tick
+// (in floats, or with integers near a half) gives what decimal gives, for
+// random 17-digit prices, every kind of tick, prices exactly half way
+// between two ticks and prices a float's step or two either side of that.
 func TestTicksOfMatchesDecimal(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	ticks := []string{"0.0001", "0.01", "0.05", "0.1", "0.5", "1", "5", "10", "25"}
 	for i := range 200000 {
 		tick := decimal.RequireFromString(ticks[i%len(ticks)])
 		p := r.Float64() * math.Pow10(r.IntN(7))
-		if i%5 == 0 { // half way: n + 0.5 ticks, written exactly
+		if i%5 == 0 { // half way: n + 0.5 ticks, written exactly, or next to it
 			half := decimal.NewFromInt(r.Int64N(1e6)).Add(decimal.New(5, -1)).Mul(tick)
 			p = half.InexactFloat64()
+			for range r.IntN(3) {
+				p = math.Nextafter(p, []float64{0, math.Inf(1)}[r.IntN(2)])
+			}
 		}
 		want := decimal.NewFromFloat(p).DivRound(tick, 0).IntPart()
-		if got := ticksOf(p, tick); got != want {
+		if got := ticksOf(p, tick, tick.InexactFloat64()); got != want {
 			t.Fatalf("ticksOf(%v, %s) = %d, decimal gives %d", p, tick, got, want)
 		}
 	}
