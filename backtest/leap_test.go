@@ -2,13 +2,11 @@ package backtest
 
 import (
 	"bytes"
-	"context"
 	"reflect"
 	"testing"
 	"time"
 
 	"github.com/tickrules/tickrules/engine"
-	"github.com/tickrules/tickrules/sim"
 )
 
 // TestLeapChangesNothing runs each backtest twice: leaping over the ticks
@@ -43,24 +41,9 @@ func TestLeapChangesNothing(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			dir := c.dir(t)
 			run := func(everyTick bool) outcome {
-				opts := Options{Scenario: sim.Demo(), RuleDirs: []string{dir}, From: c.from, To: c.to,
-					Getenv: func(k string) string { return c.getenv[k] }, SampleEvery: c.sample}
-				if err := opts.defaults(); err != nil {
-					t.Fatal(err)
-				}
-				r, err := newRunner(context.Background(), opts)
-				if err != nil {
-					t.Fatal(err)
-				}
-				r.everyTick = everyTick
-				rep, err := r.run(context.Background())
-				if err != nil {
-					t.Fatal(err)
-				}
-				var o outcome
-				if o.report, err = rep.JSON(); err != nil {
-					t.Fatal(err)
-				}
+				r, js := runDemo(t, Options{RuleDirs: []string{dir}, From: c.from, To: c.to,
+					Getenv: func(k string) string { return c.getenv[k] }, SampleEvery: c.sample}, everyTick)
+				o := outcome{report: js}
 				o.stats, o.ticks, _ = r.asm.Engine.Stats()
 				o.traces = map[string][]engine.Trace{}
 				for name := range o.stats {

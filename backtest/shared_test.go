@@ -30,23 +30,8 @@ func TestSharingChangesNothing(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			dir := c.dir(t)
 			run := func(every bool) ([]byte, int64) {
-				opts := Options{Scenario: sim.Demo(), RuleDirs: []string{dir}, From: c.from, To: c.to,
-					Getenv: func(k string) string { return c.getenv[k] }, EvaluateEveryTick: every}
-				if err := opts.defaults(); err != nil {
-					t.Fatal(err)
-				}
-				r, err := newRunner(context.Background(), opts)
-				if err != nil {
-					t.Fatal(err)
-				}
-				rep, err := r.run(context.Background())
-				if err != nil {
-					t.Fatal(err)
-				}
-				js, err := rep.JSON()
-				if err != nil {
-					t.Fatal(err)
-				}
+				r, js := runDemo(t, Options{RuleDirs: []string{dir}, From: c.from, To: c.to,
+					Getenv: func(k string) string { return c.getenv[k] }, EvaluateEveryTick: every}, false)
 				stats, _, _ := r.asm.Engine.Stats()
 				var reused int64
 				for _, s := range stats {
@@ -71,4 +56,29 @@ func TestSharingChangesNothing(t *testing.T) {
 			t.Logf("%d evaluations reused", reused)
 		})
 	}
+}
+
+// runDemo runs a backtest of the demo scenario with opts (its Scenario
+// set here), every tick when everyTick, and returns the runner, for what
+// the engine kept, and the report's JSON.
+func runDemo(t *testing.T, opts Options, everyTick bool) (*runner, []byte) {
+	t.Helper()
+	opts.Scenario = sim.Demo()
+	if err := opts.defaults(); err != nil {
+		t.Fatal(err)
+	}
+	r, err := newRunner(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.everyTick = everyTick
+	rep, err := r.run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	js, err := rep.JSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r, js
 }

@@ -278,6 +278,12 @@ func (s *State) samePairs(info *StockInfoInput, books []BookInput, fills []Fills
 			return false
 		}
 	}
+	return s.pairsOf(books, fills)
+}
+
+// pairsOf reports whether every one of these books and fills is of a pair
+// of s (by its pair symbol).
+func (s *State) pairsOf(books []BookInput, fills []FillsInput) bool {
 	for i := range books {
 		if st := s.stock(books[i].Symbol); st == nil || st.Symbol != books[i].Symbol {
 			return false
@@ -326,15 +332,8 @@ func (s *State) sameStockInputs(info *StockInfoInput, books []BookInput, fills [
 			return false
 		}
 	}
-	for i := range books {
-		if st := s.stock(books[i].Symbol); st == nil || st.Symbol != books[i].Symbol {
-			return false
-		}
-	}
-	for i := range fills {
-		if st := s.stock(fills[i].Symbol); st == nil || st.Symbol != fills[i].Symbol {
-			return false
-		}
+	if !s.pairsOf(books, fills) {
+		return false
 	}
 	if info != nil {
 		for i := range info.Pairs {
