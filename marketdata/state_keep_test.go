@@ -192,8 +192,9 @@ func TestKeepAgesMatchesFreshBuild(t *testing.T) {
 	}
 }
 
-// TestKeepAgesAgesTheOthers: the parts not kept are aged to the new tick,
-// the kept ones handed on as they are.
+// TestKeepAgesAgesTheOthers: an object whose time field is not kept is
+// brought to the new tick (a copy), one whose fields are all kept handed
+// on as it is.
 func TestKeepAgesAgesTheOthers(t *testing.T) {
 	in := fullInput()
 	var prev *State
