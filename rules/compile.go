@@ -125,6 +125,7 @@ type Compiler struct {
 	plainVars  map[string]bool                // now, now_ms, weekday
 	timeFields map[string]marketdata.TimeKind // field names that move with time
 	objects    map[string]*marketdata.ObjectDoc
+	objectOf   map[reflect.Type]string               // Go struct type -> object name
 	needs      map[string]map[string]marketdata.Need // object -> field -> need
 	builtins   map[string]bool                       // expr builtins left enabled
 
@@ -156,11 +157,13 @@ func NewCompiler(opts CompilerOptions) *Compiler {
 		plainVars:  map[string]bool{"now": true, "now_ms": true, "weekday": true},
 		timeFields: marketdata.TimeFields(),
 		objects:    map[string]*marketdata.ObjectDoc{},
+		objectOf:   map[reflect.Type]string{},
 		needs:      map[string]map[string]marketdata.Need{},
 		builtins:   map[string]bool{},
 	}
 	for _, o := range marketdata.Objects() {
 		c.objects[o.Name] = &o
+		c.objectOf[o.GoType()] = o.Name
 		c.needs[o.Name] = map[string]marketdata.Need{}
 		for _, f := range o.Fields {
 			c.needs[o.Name][f.Name] = f.Needs
@@ -256,7 +259,7 @@ func (c *Compiler) compile(src string, want Kind, condition bool) (*Program, []*
 	}
 	if w.reads.DataTime {
 		// Before the optimizer, which may fold the nodes whose types tell.
-		if w.reads.DataTimeFields = dataTimeFields(tree.Node); w.reads.DataTimeFields == 0 {
+		if w.reads.DataTimeFields = c.dataTimeFields(tree.Node); w.reads.DataTimeFields == 0 {
 			w.reads.DataTimeFields = marketdata.AllTimeFields
 		}
 	}

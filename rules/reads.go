@@ -306,7 +306,7 @@ func (w *walker) member(m *ast.MemberNode) {
 // the object taken whole; an item of a list is judged as a node of its
 // own. A field of a value whose type the checker does not know is judged
 // by its name, in every object.
-func dataTimeFields(root ast.Node) marketdata.TimeFieldSet {
+func (c *Compiler) dataTimeFields(root ast.Node) marketdata.TimeFieldSet {
 	operand := map[ast.Node]bool{}
 	ast.Find(root, func(n ast.Node) bool {
 		if m, ok := n.(*ast.MemberNode); ok {
@@ -319,7 +319,7 @@ func dataTimeFields(root ast.Node) marketdata.TimeFieldSet {
 		if m, ok := n.(*ast.MemberNode); ok {
 			switch prop := m.Property.(type) {
 			case *ast.StringNode:
-				if obj := objectOf(m.Node.Type()); obj != "" {
+				if obj := c.object(m.Node.Type()); obj != "" {
 					s |= marketdata.TimeFieldsOf(obj, prop.Value)
 				} else {
 					s |= marketdata.TimeFieldsNamed(prop.Value)
@@ -329,7 +329,7 @@ func dataTimeFields(root ast.Node) marketdata.TimeFieldSet {
 				s |= marketdata.TimeFieldsNamed("")
 			}
 		}
-		if obj := objectOf(n.Type()); obj != "" && !operand[n] {
+		if obj := c.object(n.Type()); obj != "" && !operand[n] {
 			s |= marketdata.TimeFieldsOf(obj, "")
 		}
 		return false
@@ -337,20 +337,16 @@ func dataTimeFields(root ast.Node) marketdata.TimeFieldSet {
 	return s
 }
 
-// objectOf names the object of the State that t is, points to or lists;
+// object names the object of the State that t is, points to or lists;
 // empty when it is none (or t is not known).
-func objectOf(t reflect.Type) string {
+func (c *Compiler) object(t reflect.Type) string {
 	for t != nil {
 		switch t.Kind() {
 		case reflect.Pointer, reflect.Slice, reflect.Array, reflect.Map:
 			t = t.Elem()
 			continue
 		case reflect.Struct:
-			for _, o := range marketdata.Objects() {
-				if o.GoType() == t {
-					return o.Name
-				}
-			}
+			return c.objectOf[t]
 		}
 		return ""
 	}
