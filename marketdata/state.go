@@ -224,11 +224,11 @@ type content struct {
 	srcInfoAt  time.Time      // when srcInfo was fetched
 
 	positions     []*Position                     // open positions, sorted by symbol then side
-	positionIndex map[posKey]*Position            // open positions and the derived net ones
+	positionIndex map[posKey]*Position            // open positions, by symbol and side
 	positionScope []scope                         // what the position fetches covered
 	contractPT    map[string]exchange.ProductType // shared by States; see product
 	productOf     map[string]exchange.ProductType // what the fetches say, when the contracts do not
-	flat          *flatMemo                       // flat positions handed out; see Position
+	flat          *flatMemo                       // flat and net positions handed out; see Position
 
 	orders        []*Order    // sorted by symbol, then age (oldest first)
 	ordersRuns    *symbolRuns // of orders

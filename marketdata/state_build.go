@@ -449,13 +449,6 @@ func (b *builder) positions(fetches []PositionsInput) {
 	slices.SortFunc(b.s.positions, func(x, y *Position) int {
 		return cmp.Or(cmp.Compare(x.Symbol, y.Symbol), cmp.Compare(x.Side, y.Side))
 	})
-	for _, p := range b.s.positions {
-		k := posKey{p.Symbol, SideNet}
-		if b.s.positionIndex[k] != nil {
-			continue
-		}
-		b.s.positionIndex[k] = netOf(b.s.positionIndex[posKey{p.Symbol, SideLong}], b.s.positionIndex[posKey{p.Symbol, SideShort}])
-	}
 }
 
 func (b *builder) orders(fetches []OrdersInput) {

@@ -278,3 +278,33 @@ func TestPairsOfTheStateBefore(t *testing.T) {
 		}
 	}
 }
+
+// TestNetPositionsOnDemand: the net position of a symbol is made when
+// asked, once per State, from that symbol's sides, and a State that keeps
+// the positions of the one before keeps its nets.
+func TestNetPositionsOnDemand(t *testing.T) {
+	in := fullInput()
+	in.Positions = []PositionsInput{{ProductType: exchange.USDTFutures, At: now, Positions: []exchange.Position{
+		{Symbol: "TSLAUSDT", MarginCoin: "USDT", HoldSide: exchange.Long, Total: "2", OpenPriceAvg: "260", MarkPrice: "250", PosMode: exchange.OneWayMode},
+		{Symbol: "NVDAUSDT", MarginCoin: "USDT", HoldSide: exchange.Short, Total: "3", OpenPriceAvg: "180", MarkPrice: "170", PosMode: exchange.OneWayMode},
+	}}}
+	st := build(t, in)
+	for _, c := range []struct {
+		symbol string
+		size   float64
+	}{{"TSLAUSDT", 2}, {"NVDAUSDT", -3}, {"TSLAUSDT", 2}} {
+		p, err := st.Position(c.symbol, SideNet, NeedOpen)
+		if err != nil || p.Symbol != c.symbol || p.Size != c.size {
+			t.Fatalf("net %s: %+v (%v), want size %v", c.symbol, p, err, c.size)
+		}
+	}
+	a, _ := st.Position("TSLAUSDT", SideNet, 0)
+	in.Prev, in.KeepAges, in.Now = st, AllTimeFields, now.Add(time.Second)
+	next, err := NewState(in, BuildOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := next.Position("TSLAUSDT", SideNet, 0); a != b {
+		t.Errorf("net position made again (%p, %p): want the one the positions came with", a, b)
+	}
+}

@@ -152,7 +152,13 @@ func (s *State) Position(symbol, side string, need Need) (*Position, error) {
 	default:
 		return nil, fmt.Errorf("position side must be long, short or net, not %q", side)
 	}
-	if p := s.positionIndex[posKey{symbol, side}]; p != nil {
+	p := s.positionIndex[posKey{symbol, side}]
+	if p == nil && side == SideNet {
+		if long, short := s.positionIndex[posKey{symbol, SideLong}], s.positionIndex[posKey{symbol, SideShort}]; long != nil || short != nil {
+			p = s.flat.net(symbol, long, short)
+		}
+	}
+	if p != nil {
 		if need&^p.have == 0 {
 			return p, nil // the hot path: no message is built when nothing lacks
 		}
@@ -166,7 +172,7 @@ func (s *State) Position(symbol, side string, need Need) (*Position, error) {
 	if !ok {
 		return nil, missing(positionName(symbol, side), "the positions of "+string(pt)+" were not fetched")
 	}
-	p := s.flatPosition(symbol, side, pt, at)
+	p = s.flatPosition(symbol, side, pt, at)
 	if need&^p.have == 0 {
 		return p, nil
 	}
@@ -185,12 +191,31 @@ func (s *State) flatPosition(symbol, side string, pt exchange.ProductType, at ti
 	return s.flat.get(flatKey{posKey{symbol, side}, pt, at.UnixNano()}, at)
 }
 
-// flatMemo holds the flat positions handed out. States whose positions
-// come from the same fetches share one (KeepAges), so it is keyed by all a
-// flat position is made of.
+// flatMemo holds the flat positions and the net ones handed out: made on
+// first use, as most rules ask for one side. States whose positions come
+// from the same fetches share one (KeepAges), so a flat position is keyed
+// by all it is made of; a net one is made from the open sides of those
+// fetches.
 type flatMemo struct {
-	mu sync.Mutex
-	m  map[flatKey]*Position
+	mu   sync.Mutex
+	m    map[flatKey]*Position
+	nets map[string]*Position // by symbol
+}
+
+// net returns the net position of symbol, made from its open sides (one
+// may be nil) on first use.
+func (f *flatMemo) net(symbol string, long, short *Position) *Position {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if p := f.nets[symbol]; p != nil {
+		return p
+	}
+	if f.nets == nil {
+		f.nets = make(map[string]*Position)
+	}
+	p := netOf(long, short)
+	f.nets[symbol] = p
+	return p
 }
 
 type flatKey struct {
