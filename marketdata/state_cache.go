@@ -144,11 +144,7 @@ func (c *ParseCache) trades(symbol string, fills []exchange.StockFill) (*tradeLi
 			return prev.trades, nil
 		}
 	}
-	var oldTrades []trade
-	if prev.trades != nil {
-		oldTrades = prev.trades.trades
-	}
-	l, err := parseTrades(fills, prev.fills, oldTrades)
+	l, err := parseTrades(fills, prev.fills, prev.trades)
 	if err != nil {
 		return nil, err
 	}

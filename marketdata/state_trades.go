@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/tickrules/tickrules/exchange"
+	"github.com/tickrules/tickrules/internal/backing"
 )
 
 // trade is one platform fill in numbers.
@@ -26,6 +27,10 @@ type tradeList struct {
 	trades []trade
 	newest int         // index of the newest fill, -1 when none
 	times  []time.Time // the fills' times, ascending; nil when trades are newest first
+	// back is the array trades is in, from backAt, when the lists of
+	// successive polls share one (parseTrades); nil: trades' own.
+	back   *backing.Shared[trade]
+	backAt int
 
 	win atomic.Pointer[tradeSums] // of the last window asked for
 }
@@ -38,17 +43,39 @@ type tradeSums struct {
 	count            int
 }
 
-// parseTrades reads the numbers of fills. Where old, the list fetched
-// before, holds the same fill (a new list is mostly the old one shifted by
-// the fills that came since), its numbers are taken from oldTrades instead
-// of parsed again.
-func parseTrades(fills, old []exchange.StockFill, oldTrades []trade) (*tradeList, error) {
+// parseTrades reads the numbers of fills. prev, when set, is the list
+// parsed from old, the list fetched before: a new list is mostly the old
+// one shifted by the fills that came since, and where old holds the same
+// fill its numbers are taken from prev instead of parsed again. When the
+// new list is the old one with new fills in front (the common poll), the
+// lists share one array (backing.Shared): only the new fills are parsed
+// and written, in the free slots before prev's.
+func parseTrades(fills, old []exchange.StockFill, prev *tradeList) (*tradeList, error) {
+	var oldTrades []trade
+	if prev != nil && len(prev.trades) == len(old) {
+		oldTrades = prev.trades
+	}
 	var p numParser
-	out := make([]trade, len(fills))
 	off := shiftOf(fills, old)
+	if k, n := -off, len(fills)+off; oldTrades != nil && k > 0 && n >= 0 && n <= len(old) &&
+		(sameView(fills[k:], old[:n]) || slices.Equal(fills[k:], old[:n])) {
+		fresh := make([]trade, k)
+		for i := range fresh {
+			f := &fills[i]
+			fresh[i] = trade{price: p.num("price", f.Price), size: p.num("size", f.Size), ts: f.TS.Time()}
+		}
+		if p.err != nil {
+			return nil, p.err
+		}
+		trades, back, at := prev.back.Prepend(prev.trades, prev.backAt, fresh, n)
+		l := newTradeList(trades)
+		l.back, l.backAt = back, at
+		return l, nil
+	}
+	out := make([]trade, len(fills))
 	for i := range fills {
 		f := &fills[i]
-		if j := i + off; j >= 0 && j < len(old) && old[j] == *f {
+		if j := i + off; j >= 0 && j < len(old) && oldTrades != nil && old[j] == *f {
 			out[i] = oldTrades[j]
 			continue
 		}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/tickrules/tickrules/exchange"
+	"github.com/tickrules/tickrules/internal/backing"
 )
 
 // scanWindow is the trade window read the plain way, fill by fill: what
@@ -137,7 +138,7 @@ func TestParseTradesReusesTheListBefore(t *testing.T) {
 				oldTrades[i] = trade{price: marked, size: marked}
 			}
 			fresh := fillsOf(c.fresh)
-			got, err := parseTrades(fresh, old, oldTrades)
+			got, err := parseTrades(fresh, old, &tradeList{trades: oldTrades})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -179,13 +180,11 @@ func FuzzParseTrades(f *testing.F) {
 			return out
 		}
 		old, fresh := parse(oldText), parse(freshText)
-		var oldTrades []trade
-		if l, err := parseTrades(old, nil, nil); err == nil {
-			oldTrades = l.trades
-		} else {
-			old = nil
+		prev, err := parseTrades(old, nil, nil)
+		if err != nil {
+			old, prev = nil, nil
 		}
-		got, gerr := parseTrades(fresh, old, oldTrades)
+		got, gerr := parseTrades(fresh, old, prev)
 		want, werr := parseTrades(fresh, nil, nil)
 		if (gerr == nil) != (werr == nil) {
 			t.Fatalf("errors differ: %v and %v", gerr, werr)
@@ -202,4 +201,49 @@ func FuzzParseTrades(f *testing.F) {
 			t.Fatalf("newest fill %d with the list before, %d alone", got.newest, want.newest)
 		}
 	})
+}
+
+// TestParseTradesSharesOneArray: lists polled one after another, each the
+// one before with new fills in front, are written into one array: each
+// has the numbers of parsing it alone, and none changes once made.
+func TestParseTradesSharesOneArray(t *testing.T) {
+	var fills []exchange.StockFill // newest first, at most 100
+	var prev *tradeList
+	var old []exchange.StockFill
+	type kept struct {
+		l      *tradeList
+		copied []trade
+	}
+	var lists []kept
+	arrays := map[*backing.Shared[trade]]bool{}
+	for i := range 300 {
+		f := exchange.StockFill{ExecID: strconv.Itoa(i), Price: exchange.Num(strconv.Itoa(100 + i%7)), Size: "2", TS: exchange.MillisOf(now.Add(time.Duration(i) * time.Second))}
+		// The simulator's answers share their array too: the new one is
+		// a new slice whose tail is the old one's head.
+		fills = append([]exchange.StockFill{f}, fills[:min(len(fills), 99)]...)
+		l, err := parseTrades(fills, old, prev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := parseTrades(fills, nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(l.trades, want.trades) || l.newest != want.newest || !slices.Equal(l.times, want.times) {
+			t.Fatalf("poll %d: %+v, want %+v", i, l, want)
+		}
+		if l.back != nil {
+			arrays[l.back] = true
+		}
+		lists = append(lists, kept{l, slices.Clone(l.trades)})
+		prev, old = l, fills
+	}
+	for i, k := range lists {
+		if !slices.Equal(k.l.trades, k.copied) {
+			t.Fatalf("list %d changed after it was made", i)
+		}
+	}
+	if n := len(arrays); n == 0 || n > 300/backing.Room {
+		t.Errorf("%d arrays for 300 lists: want them shared", n)
+	}
 }

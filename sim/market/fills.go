@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"math"
 	"strconv"
-	"sync/atomic"
 	"time"
 
 	"github.com/tickrules/tickrules/exchange"
+	"github.com/tickrules/tickrules/internal/backing"
 )
 
 const (
@@ -104,41 +104,8 @@ func (m *Market) extendFills(p *stockPair, prev *fillAnswer, t, oldest time.Time
 	for len(kept) > 0 && kept[len(kept)-1].TS.Time().Before(oldest) {
 		kept = kept[:len(kept)-1]
 	}
-	out, back, at := prev.back.prepend(prev.fills, prev.backAt, fresh, len(kept))
+	out, back, at := prev.back.Prepend(prev.fills, prev.backAt, fresh, len(kept))
 	return &fillAnswer{at: t, oldest: oldest, newest: newest, last: out[len(out)-1].TS.Time(), fills: out, back: back, backAt: at}
-}
-
-// fillBacking is the array that successive answers of a pair share, each
-// starting a few fills before the one before it: the fills before the
-// first one any answer holds are free (free counts them), and a new answer
-// writes its new fills there instead of copying the hundred it keeps.
-type fillBacking struct {
-	fills []exchange.StockFill
-	free  atomic.Int64
-}
-
-// fillBackingRoom is how many answers' worth of new fills a backing holds
-// before the fills are copied into a new one.
-const fillBackingRoom = 4
-
-// prepend returns fresh followed by the first n of fills, the backing they
-// are in and where they start in it. fills is an answer that starts at
-// start in b (nil b: in none). Written in place when fills starts where
-// b's free slots end (no other answer took them) and there is room; else
-// copied into a new backing with room before it.
-func (b *fillBacking) prepend(fills []exchange.StockFill, start int, fresh []exchange.StockFill, n int) ([]exchange.StockFill, *fillBacking, int) {
-	k := len(fresh)
-	if b != nil && start >= k && b.free.CompareAndSwap(int64(start), int64(start-k)) {
-		out := b.fills[start-k : start+n : start+n]
-		copy(out, fresh)
-		return out, b, start - k
-	}
-	nb := &fillBacking{fills: make([]exchange.StockFill, fillBackingRoom*(k+n)+k+n)}
-	at := len(nb.fills) - (k + n)
-	out := nb.fills[at:]
-	copy(out[copy(out, fresh):], fills[:n])
-	nb.free.Store(int64(at))
-	return out, nb, at
 }
 
 // fillAnswer is the last stock-fills answer of a pair for one limit.
@@ -148,7 +115,7 @@ type fillAnswer struct {
 	newest int64     // slot of the newest fill
 	last   time.Time // time of the oldest fill in fills
 	fills  []exchange.StockFill
-	back   *fillBacking // the array fills is in (nil: its own), at backAt
+	back   *backing.Shared[exchange.StockFill] // the array fills is in (nil: its own), at backAt
 	backAt int
 }
 
