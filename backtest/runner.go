@@ -207,9 +207,10 @@ func (r *runner) run(ctx context.Context) (*Report, error) {
 	return r.finish(ctx)
 }
 
-// leap skips the ticks after t that cannot differ from it: every rule was
-// quiet at t with a result that holds while the data it reads and the
-// session stay the same, and the pollers know that they do until some
+// leap skips the ticks after t that cannot differ from it: every rule's
+// tick at t repeats while the data it reads and the session stay the same
+// (quiet, in a cooldown, holding for its for:, failing on missing data),
+// and the pollers know that they do until some
 // time (the simulator's next price step, the next poll it does not cover,
 // the end of the session's segment). Those ticks are recorded as the
 // engine would record them (Engine.SkipQuiet), not run; the next sample is

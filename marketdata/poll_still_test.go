@@ -24,6 +24,12 @@ type stillReader struct {
 	stillAsks int
 }
 
+// newStillReader returns a stillReader whose promise holds until until
+// (zero: no end).
+func newStillReader(until time.Time) *stillReader {
+	return &stillReader{countingReader: newCountingReader(), versions: map[Part]int64{}, asked: map[Part]int{}, until: until}
+}
+
 func (r *stillReader) Version(_ context.Context, part Part, _ string) ([3]int64, bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -57,7 +63,7 @@ func (plainVersioner) StillUntil() {}
 // checked again.
 func TestPollerKeepsAnswersWhileStill(t *testing.T) {
 	for _, promise := range []bool{true, false} {
-		r := &stillReader{countingReader: newCountingReader(), versions: map[Part]int64{}, asked: map[Part]int{}}
+		r := newStillReader(time.Time{})
 		start := pollStart
 		r.until = start.Add(10 * time.Second)
 		v := clock.NewVirtual(start)
@@ -145,7 +151,7 @@ func TestPollerKeepsAnswersWhileStill(t *testing.T) {
 // the promise was made may have moved in between, so it is checked once
 // when next due, even while the promise holds.
 func TestPollerChecksWhatThePromiseDidNotSee(t *testing.T) {
-	r := &stillReader{countingReader: newCountingReader(), versions: map[Part]int64{}, asked: map[Part]int{}}
+	r := newStillReader(time.Time{})
 	r.until = pollStart.Add(time.Second) // the first promise ends at 1 s
 	v := clock.NewVirtual(pollStart)
 	p, err := NewPoller(PollerOptions{Reader: r, Clock: v, Demand: Demand{
@@ -179,7 +185,7 @@ func TestPollerChecksWhatThePromiseDidNotSee(t *testing.T) {
 // State shares its data with the one before (market session, positions,
 // orders and two books demanded).
 func BenchmarkPollerQuietTick(b *testing.B) {
-	r := &stillReader{countingReader: newCountingReader(), versions: map[Part]int64{}, asked: map[Part]int{}}
+	r := newStillReader(time.Time{})
 	r.until = pollStart.AddDate(100, 0, 0) // beyond any b.N seconds
 	v := clock.NewVirtual(pollStart)
 	p, err := NewPoller(PollerOptions{Reader: r, Clock: v, Demand: Demand{
@@ -229,7 +235,7 @@ func TestPollerQuietUntil(t *testing.T) {
 		{name: "no session computed yet", start: pollStart, until: pollStart.Add(10 * time.Second), noState: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r := &stillReader{countingReader: newCountingReader(), versions: map[Part]int64{}, asked: map[Part]int{}, until: tc.until}
+			r := newStillReader(tc.until)
 			var reader Reader = r
 			if tc.plain {
 				reader = plainVersioner{r}
@@ -268,7 +274,7 @@ func TestPollerQuietUntil(t *testing.T) {
 // TestPollerQuietUntilStale: a task the promise does not cover that keeps
 // failing turns stale before it is due again: nothing can be skipped then.
 func TestPollerQuietUntilStale(t *testing.T) {
-	r := &stillReader{countingReader: newCountingReader(), versions: map[Part]int64{}, asked: map[Part]int{}, until: pollStart.Add(time.Hour)}
+	r := newStillReader(pollStart.Add(time.Hour))
 	v := clock.NewVirtual(pollStart)
 	p, err := NewPoller(PollerOptions{Reader: r, Clock: v, Demand: Demand{
 		Parts:        PartSet(0).Add(PartMarket).Add(PartPositions),

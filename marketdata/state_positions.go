@@ -207,14 +207,20 @@ type flatMemo struct {
 func (f *flatMemo) net(symbol string, long, short *Position) *Position {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if p := f.nets[symbol]; p != nil {
+	return kept(&f.nets, symbol, func() *Position { return netOf(long, short) })
+}
+
+// kept returns (*m)[k], made with mk and kept there on first use; the
+// caller holds the memo's lock.
+func kept[K comparable](m *map[K]*Position, k K, mk func() *Position) *Position {
+	if p := (*m)[k]; p != nil {
 		return p
 	}
-	if f.nets == nil {
-		f.nets = make(map[string]*Position)
+	if *m == nil {
+		*m = map[K]*Position{}
 	}
-	p := netOf(long, short)
-	f.nets[symbol] = p
+	p := mk()
+	(*m)[k] = p
 	return p
 }
 
@@ -227,15 +233,9 @@ type flatKey struct {
 func (f *flatMemo) get(k flatKey, at time.Time) *Position {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if p := f.m[k]; p != nil {
-		return p
-	}
-	if f.m == nil {
-		f.m = make(map[flatKey]*Position)
-	}
-	p := &Position{Symbol: k.symbol, Side: k.side, ProductType: string(k.pt), At: at}
-	f.m[k] = p
-	return p
+	return kept(&f.m, k, func() *Position {
+		return &Position{Symbol: k.symbol, Side: k.side, ProductType: string(k.pt), At: at}
+	})
 }
 
 // Positions returns every open position (each side separately, never the
