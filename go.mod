@@ -1,6 +1,8 @@
 module github.com/tickrules/tickrules
 
-go 1.26
+go 1.27.0
+
+toolchain go1.27.3
 
 require (
 	github.com/expr-lang/expr v1.17.8
