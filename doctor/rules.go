@@ -469,7 +469,9 @@ func (d *run) budget() {
 	}
 }
 
-func rate(v float64) string { return strings.TrimSuffix(strings.TrimRight(fmt.Sprintf("%.3f", v), "0"), ".") }
+func rate(v float64) string {
+	return strings.TrimSuffix(strings.TrimRight(fmt.Sprintf("%.3f", v), "0"), ".")
+}
 
 // stockAccess tries the stock order book and the platform fills when a
 // rule reads them: the live venue gives them to whitelisted accounts only.
