@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/shopspring/decimal"
@@ -469,9 +471,7 @@ func (d *run) budget() {
 	}
 }
 
-func rate(v float64) string {
-	return strings.TrimSuffix(strings.TrimRight(fmt.Sprintf("%.3f", v), "0"), ".")
-}
+func rate(v float64) string { return strconv.FormatFloat(math.Round(v*1000)/1000, 'f', -1, 64) }
 
 // stockAccess tries the stock order book and the platform fills when a
 // rule reads them: the live venue gives them to whitelisted accounts only.
