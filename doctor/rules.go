@@ -112,8 +112,15 @@ func (d *run) rules(ctx context.Context) {
 			"%s; first: %s", plural(n, "error"), firstError(errs))
 		return
 	}
-	d.rs = rs
 	d.rep.add(OK, "rules", "", "%s in %s load", plural(len(rs.Rules), "rule"), plural(len(rs.Files), "file"))
+	// Loaded against the venue's catalog, as engine run loads them, the
+	// rules name their symbols' product types and the pairs' symbols, which
+	// the polling budget follows. A symbol the venue lacks fails that load;
+	// the checks below then report it on its own line.
+	if withCatalog, _ := rules.Load(ctx, d.opts.RuleDirs, rules.LoadOptions{Catalog: d.cat, Getenv: d.opts.Getenv}); withCatalog != nil {
+		rs = withCatalog
+	}
+	d.rs = rs
 	d.use = usesOf(rs, d.cat)
 	d.positionModes(ctx)
 	d.symbols(ctx)
