@@ -27,6 +27,8 @@ type run struct {
 	accounts map[exchange.ProductType][]exchange.Account
 
 	cat *rules.Catalog
+	// noContracts is set when a product type's contracts could not be read.
+	noContracts bool
 	// noStockInfo is why the stock pairs could not be read, if they could not.
 	noStockInfo error
 	rs          *rules.RuleSet

@@ -1,6 +1,7 @@
 package doctor
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -81,16 +82,23 @@ func (d *run) stockPaths(ctx context.Context) {
 // part that cannot be read is reported and the others are still checked.
 func (d *run) catalog(ctx context.Context) {
 	var contracts []marketdata.ProductContract
+	var failed []string
+	var firstErr error
 	for _, pt := range exchange.ProductTypes() {
 		cs, err := d.v.Contracts(ctx, exchange.ContractsRequest{ProductType: pt})
 		if err != nil {
-			d.rep.add(Fail, "contracts "+string(pt), "check the --venue address and the network, then run doctor again",
-				"could not read the contracts (%v)", shortError(err))
+			failed = append(failed, string(pt))
+			firstErr = cmp.Or(firstErr, err)
 			continue
 		}
 		for _, c := range cs {
 			contracts = append(contracts, marketdata.ProductContract{ProductType: pt, Contract: c})
 		}
+	}
+	if len(failed) > 0 {
+		d.noContracts = true
+		d.rep.add(Fail, "contracts", "check the --venue address and the network, then run doctor again",
+			"could not read the %s contracts (%s): the rules' symbols and sizes are not checked", strings.Join(failed, ", "), shortError(firstErr))
 	}
 	pairs, err := d.v.StockInfo(ctx, exchange.StockInfoRequest{})
 	if err != nil {
@@ -303,6 +311,9 @@ func (d *run) sampleContract(u productUse) (string, marketdata.ProductContract) 
 // symbols checks every futures symbol the rules name: it exists, trades,
 // and the literal sizes reach its minimum size and order value.
 func (d *run) symbols(ctx context.Context) {
+	if d.noContracts {
+		return // reported once by catalog
+	}
 	for _, u := range d.use {
 		for _, sym := range u.symbols {
 			d.symbol(ctx, u, sym)
@@ -410,6 +421,14 @@ func (d *run) stockPairs() {
 			names = append(names, r.Symbol)
 		}
 	}
+	if len(names) == 0 {
+		return
+	}
+	if d.noStockInfo != nil {
+		d.rep.add(Warn, "stock pairs", "run doctor again; if it persists, check the --venue address",
+			"could not read the stock pairs (%s): the %s the rules name are not checked", shortError(d.noStockInfo), plural(len(names), "stock name"))
+		return
+	}
 	// A pair named by its code and by its symbol is checked once.
 	for i, name := range names {
 		if p, ok := d.cat.StockPair(name); ok {
@@ -419,10 +438,6 @@ func (d *run) stockPairs() {
 	slices.Sort(names)
 	for _, name := range slices.Compact(names) {
 		topic := "stock pair " + name
-		if d.noStockInfo != nil {
-			d.rep.add(Warn, topic, "run doctor again", "could not check: the stock pairs could not be read (%v)", shortError(d.noStockInfo))
-			continue
-		}
 		p, ok := d.cat.StockPair(name)
 		if !ok {
 			fix := "correct the stock name in the rules"
