@@ -325,11 +325,7 @@ func (d *run) symbol(ctx context.Context, u productUse, sym string) {
 	topic := "symbol " + sym
 	k, ok := d.cat.Contract(sym)
 	if !ok {
-		fix := "correct the symbol in the rules"
-		if s := d.cat.SuggestContract(sym); s != "" {
-			fix += " (did you mean " + s + "?)"
-		}
-		d.rep.add(Fail, topic, fix, "not a contract on this venue: the engine would refuse the rules")
+		d.notOnVenue(topic, "contract", "symbol", d.cat.SuggestContract(sym))
 		return
 	}
 	if k.ProductType != u.productType {
@@ -390,6 +386,16 @@ func (d *run) symbol(ctx context.Context, u productUse, sym string) {
 	d.rep.add(OK, topic, "", "%s; the rules send %s at least", detail, smallest.size)
 }
 
+// notOnVenue reports a name the rules use that the venue does not list,
+// with the closest name it does list.
+func (d *run) notOnVenue(topic, kind, name, suggestion string) {
+	fix := "correct the " + name + " in the rules"
+	if suggestion != "" {
+		fix += " (did you mean " + suggestion + "?)"
+	}
+	d.rep.add(Fail, topic, fix, "not a %s on this venue: the engine would refuse the rules", kind)
+}
+
 func quoteOf(k marketdata.ProductContract) string {
 	if k.QuoteCoin != "" {
 		return k.QuoteCoin
@@ -440,11 +446,7 @@ func (d *run) stockPairs() {
 		topic := "stock pair " + name
 		p, ok := d.cat.StockPair(name)
 		if !ok {
-			fix := "correct the stock name in the rules"
-			if s := d.cat.SuggestStockPair(name); s != "" {
-				fix += " (did you mean " + s + "?)"
-			}
-			d.rep.add(Fail, topic, fix, "not a stock pair on this venue: the engine would refuse the rules")
+			d.notOnVenue(topic, "stock pair", "stock name", d.cat.SuggestStockPair(name))
 			continue
 		}
 		d.rep.add(OK, topic, "", "%s (%s)", p.Code, p.Name)

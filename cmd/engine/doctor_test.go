@@ -294,16 +294,7 @@ func TestPreflight(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			clk, err := server.NewWallClock(time.Now(), 1)
-			if err != nil {
-				t.Fatal(err)
-			}
-			x, err := sim.New(sim.Demo(), sim.Options{Clock: clk})
-			if err != nil {
-				t.Fatal(err)
-			}
-			srv := httptest.NewServer(server.New(server.Options{Backend: server.SimBackend(x), Clock: clk, AuthClock: clock.Real{}, DisableRateLimits: true}))
-			defer srv.Close()
+			srv := wallClockSim(t)
 			env := demoCreds(tt.key)
 			var errb bytes.Buffer
 			e := &cliEnv{stdout: &errb, stderr: &errb, getenv: func(k string) string { return env[k] }}
@@ -315,4 +306,22 @@ func TestPreflight(t *testing.T) {
 			}
 		})
 	}
+}
+
+// wallClockSim serves the demo scenario on loopback with its clock at the
+// wall clock's now, as engine sim does, for commands that stamp requests
+// with real time.
+func wallClockSim(t *testing.T) *httptest.Server {
+	t.Helper()
+	clk, err := server.NewWallClock(time.Now(), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, err := sim.New(sim.Demo(), sim.Options{Clock: clk})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(server.New(server.Options{Backend: server.SimBackend(x), Clock: clk, AuthClock: clock.Real{}, DisableRateLimits: true}))
+	t.Cleanup(srv.Close)
+	return srv
 }

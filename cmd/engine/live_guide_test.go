@@ -3,16 +3,11 @@ package main
 import (
 	"bytes"
 	"context"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
-	"time"
-
-	"github.com/tickrules/tickrules/clock"
-	"github.com/tickrules/tickrules/sim"
-	"github.com/tickrules/tickrules/sim/server"
 )
 
 // TestLiveGuideCommands runs every engine command of docs/live.md, with
@@ -54,16 +49,7 @@ func TestLiveGuideCommands(t *testing.T) {
 	if err := os.WriteFile(safetyPath, []byte(strings.ReplaceAll(safety, "/tmp/tickrules-stop", filepath.Join(dir, "stop"))), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	clk, err := server.NewWallClock(time.Now(), 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	x, err := sim.New(sim.Demo(), sim.Options{Clock: clk})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(server.New(server.Options{Backend: server.SimBackend(x), Clock: clk, AuthClock: clock.Real{}, DisableRateLimits: true}))
-	defer srv.Close()
+	srv := wallClockSim(t)
 	env := demoCreds("demo-key")
 	for _, args := range commands {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
@@ -82,7 +68,7 @@ func TestLiveGuideCommands(t *testing.T) {
 			}
 			if args[0] == "run" {
 				args = append(args, "--state-dir", t.TempDir(), "--tick", "100ms", "--log-format", "json")
-				if !contains(args, "--max-runtime") {
+				if !slices.Contains(args, "--max-runtime") {
 					args = append(args, "--max-runtime", "3s")
 				}
 			}
@@ -93,13 +79,4 @@ func TestLiveGuideCommands(t *testing.T) {
 			}
 		})
 	}
-}
-
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }
