@@ -16,8 +16,6 @@ import (
 	"strings"
 	"time"
 
-	"go.uber.org/zap"
-
 	"github.com/tickrules/tickrules/exchange"
 )
 
@@ -142,8 +140,6 @@ type Options struct {
 	// Demo says the venue is the real exchange's demo trading, which
 	// changes some fixes.
 	Demo bool
-	// Logger receives what the checklist leaves out (full errors). Default: none.
-	Logger *zap.Logger
 }
 
 // Thresholds of the clock check: below ClockOK is ok; from ClockFail on
@@ -161,9 +157,6 @@ const (
 func Run(ctx context.Context, opts Options) *Report {
 	if opts.Getenv == nil {
 		opts.Getenv = func(string) string { return "" }
-	}
-	if opts.Logger == nil {
-		opts.Logger = zap.NewNop()
 	}
 	d := &run{opts: opts, v: opts.Venue, rep: &Report{}}
 	d.clock(ctx)

@@ -87,7 +87,7 @@ func runDoctor(ctx context.Context, env *cliEnv, venue string, ruleDirs []string
 		mode += ", demo trading"
 	}
 	fmt.Fprintf(env.stdout, "engine doctor: %s (%s)\n\n", base, mode)
-	return doctor.Run(ctx, doctor.Options{Venue: v, RuleDirs: ruleDirs, Getenv: env.getenv, Demo: demo, Logger: log}), nil
+	return doctor.Run(ctx, doctor.Options{Venue: v, RuleDirs: ruleDirs, Getenv: env.getenv, Demo: demo}), nil
 }
 
 // preflight runs the doctor before engine run trades the real exchange

@@ -168,7 +168,11 @@ func openVenue(ctx context.Context, env *cliEnv, cfg *runConfig, log *zap.Logger
 	if err != nil {
 		return nil, err
 	}
-	log.Warn("LIVE TRADING: orders go to the venue", zap.String("venue", base))
+	if demo {
+		log.Warn("DEMO TRADING: orders go to the exchange's demo account", zap.String("venue", base))
+	} else {
+		log.Warn("LIVE TRADING: orders go to the venue", zap.String("venue", base))
+	}
 	return &venueSet{name: base, reader: c, cat: c, accts: c, trader: c, pricer: c, clock: clk, limiter: lim, close: func() {}}, nil
 }
 
