@@ -76,6 +76,11 @@ func (d *run) credentials(ctx context.Context) {
 	d.rep.add(OK, "credentials", "", "%s", what)
 }
 
+// codeDemoScheme is the venue's answer reported when a demo account is
+// addressed in the other of its two demo schemes (exchange notes, "Demo
+// trading"); the exchange package has no constant for it.
+const codeDemoScheme = "40099"
+
 // credentialFix says what to do about a refused signed request, by the
 // venue's error code.
 func credentialFix(err error, demo bool) string {
@@ -98,7 +103,7 @@ func credentialFix(err error, demo bool) string {
 		return "set this computer's clock right (on Linux: timedatectl set-ntp true)"
 	case exchange.CodePermission:
 		return "give the key the futures read permission on the exchange's API management page"
-	case "40099":
+	case codeDemoScheme:
 		return "this account answers the older demo scheme (S-prefixed product types), which the engine does not speak; create a new demo-trading key"
 	}
 	if api.HTTPStatus == 403 || api.HTTPStatus == 401 {
