@@ -217,7 +217,7 @@ func (d *run) exposure(ctx context.Context) {
 			d.rep.add(Warn, topic, "run doctor again", "could not read the positions (%v)", shortError(err))
 			continue
 		}
-		orders, err := d.v.PendingOrders(ctx, exchange.PendingOrdersRequest{ProductType: u.productType})
+		orders, err := d.openOrders(ctx, u.productType)
 		if err != nil {
 			d.rep.add(Warn, topic, "run doctor again", "could not read the open orders (%v)", shortError(err))
 			continue
@@ -230,7 +230,7 @@ func (d *run) exposure(ctx context.Context) {
 				count[p.Symbol] = c
 			}
 		}
-		for _, o := range orders.EntrustedList {
+		for _, o := range orders {
 			if u.touches(o.Symbol) {
 				c := count[o.Symbol]
 				c[1]++
@@ -254,6 +254,27 @@ func (d *run) exposure(ctx context.Context) {
 		d.rep.add(Warn, topic, "the rules see these from the first tick and may close or cancel them; close or cancel them first if the rules should start flat",
 			"%s", strings.Join(parts, "; "))
 	}
+}
+
+// openOrders reads the live and the partially filled orders of pt, one
+// query per state: the live venue documents orders-pending without a
+// state as answering the live ones only.
+func (d *run) openOrders(ctx context.Context, pt exchange.ProductType) ([]exchange.PendingOrder, error) {
+	var out []exchange.PendingOrder
+	seen := map[string]bool{}
+	for _, st := range []exchange.OrderState{exchange.StateLive, exchange.StatePartiallyFilled} {
+		page, err := d.v.PendingOrders(ctx, exchange.PendingOrdersRequest{ProductType: pt, Status: st})
+		if err != nil {
+			return nil, err
+		}
+		for _, o := range page.EntrustedList {
+			if !seen[o.OrderID] {
+				seen[o.OrderID] = true
+				out = append(out, o)
+			}
+		}
+	}
+	return out, nil
 }
 
 // shortError is the error without the operation's own prefix noise; it

@@ -102,6 +102,8 @@ func TestDoctorGolden(t *testing.T) {
 	withExposure := func(sc *sim.Scenario) {
 		sc.Accounts[0].Positions = append(sc.Accounts[0].Positions, sim.PositionSpec{Symbol: "BTCUSDT", ProductType: exchange.USDTFutures,
 			HoldSide: exchange.Long, Size: decimal.RequireFromString("0.5"), OpenPrice: decimal.RequireFromString("60000"), MarginMode: exchange.Crossed})
+		sc.Accounts[0].Orders = append(sc.Accounts[0].Orders, sim.OrderSpec{Symbol: "TSLAUSDT", ProductType: exchange.USDTFutures,
+			MarginMode: exchange.Crossed, Side: exchange.Buy, OrderType: exchange.Limit, Price: "100", Size: "1", Force: exchange.GTC, ClientOID: "manual-1"})
 	}
 	tests := []struct {
 		name     string
@@ -148,7 +150,7 @@ rules:
     actions:
       - place_order: {symbol: ETHUSDT, open: long, type: limit, size: 0.01, price: 100}
 `, wantExit: exitFail},
-		{name: "open-position", rules: doctorRules, scenario: withExposure, wantExit: exitOK},
+		{name: "open-position-and-order", rules: doctorRules, scenario: withExposure, wantExit: exitOK},
 		{name: "permissions-unknown", rules: doctorRules, info: map[string]exchange.AccountInfo{}, wantExit: exitOK},
 		{name: "permissions-withdraw", rules: doctorRules, info: map[string]exchange.AccountInfo{"demo-key": {
 			IPs: "127.0.0.1", Authorities: []string{"coor", "cpor", "coow", "cpow", "wwow"}}}, wantExit: exitFail},
