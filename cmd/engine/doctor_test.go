@@ -204,7 +204,7 @@ rules:
 			if len(rulesDir) > 0 {
 				got = strings.ReplaceAll(got, rulesDir[0], "RULES")
 			}
-			for _, s := range []string{env[envSecret], env[envPassphrase]} {
+			for _, s := range []string{env[envAPIKey], env[envSecret], env[envPassphrase]} {
 				if strings.Contains(got, s) {
 					t.Fatalf("the checklist shows a secret")
 				}
