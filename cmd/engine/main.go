@@ -45,6 +45,7 @@ func commands() []command {
 		{"backtest", "replay a scenario or a recording through the rules and write a report", cmdBacktest},
 		{"record", "record polled state as JSON lines for later backtests", cmdRecord},
 		{"sim", "serve the simulated exchange over HTTP", cmdSim},
+		{"doctor", "check, read-only, that an account and its rules are ready to trade", cmdDoctor},
 		{"docs", "write the generated reference of variables, functions and actions", cmdDocs},
 		{"schema", "print the JSON Schema of rule files", cmdSchema},
 		{"help", "show this help", nil},

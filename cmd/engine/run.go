@@ -55,7 +55,7 @@ func parseRun(env *cliEnv, args []string) (*runConfig, int) {
 	fs.SetOutput(env.stderr)
 	var rulesDirs string
 	fs.StringVar(&rulesDirs, "rules", "", "rule `dirs` (comma-separated; directories are read recursively)")
-	fs.StringVar(&c.venue, "venue", "", "`live` (the real exchange) or the URL of a venue such as engine sim; default: the embedded demo simulator")
+	fs.StringVar(&c.venue, "venue", "", "`live` (the real exchange), demo (its demo trading) or the URL of a venue such as engine sim; default: the embedded demo simulator")
 	fs.BoolVar(&c.dryRun, "dry-run", false, "read from the venue, send orders to a paper account instead")
 	fs.DurationVar(&c.maxRuntime, "max-runtime", 0, "stop after this `duration` (0: run until interrupted)")
 	fs.StringVar(&c.stateDir, "state-dir", ".tickrules-state", "`dir` where rule states are kept across restarts")
@@ -65,7 +65,7 @@ func parseRun(env *cliEnv, args []string) (*runConfig, int) {
 	fs.StringVar(&c.metrics, "metrics-addr", "", "serve Prometheus metrics on this `address` (e.g. 127.0.0.1:9090)")
 	fs.Float64Var(&c.speed, "speed", 1, "embedded demo only: run its clock N times faster")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: engine run --rules DIR [--venue live|URL] [--dry-run] [--max-runtime D]")
+		fmt.Fprintln(fs.Output(), "usage: engine run --rules DIR [--venue live|demo|URL] [--dry-run] [--max-runtime D]")
 		fmt.Fprintln(fs.Output(), "\nRuns the rules on every tick. Credentials come from TICKRULES_API_KEY,")
 		fmt.Fprintln(fs.Output(), "TICKRULES_API_SECRET and TICKRULES_API_PASSPHRASE, or from the file named by")
 		fmt.Fprintln(fs.Output(), "TICKRULES_CREDENTIALS_FILE (readable only by you). Without a venue and without")
@@ -104,6 +104,10 @@ func cmdRun(ctx context.Context, env *cliEnv, args []string) int {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, cfg.maxRuntime)
 		defer cancel()
+	}
+	// Trading the real exchange starts only when engine doctor finds no blocker.
+	if (cfg.venue == "live" || cfg.venue == "demo") && !cfg.dryRun && !preflight(ctx, env, cfg.venue, cfg.rules, log) {
+		return exitFail
 	}
 	v, err := openVenue(ctx, env, cfg, log)
 	if err != nil {
@@ -146,16 +150,13 @@ func openVenue(ctx context.Context, env *cliEnv, cfg *runConfig, log *zap.Logger
 		}
 		return embeddedDemo(cfg, log)
 	}
-	base := cfg.venue
-	if base == "live" {
-		base = liveBaseURL
-	}
+	base, demo := resolveVenue(cfg.venue)
 	if creds.IsZero() {
 		return nil, fmt.Errorf("--venue %s needs credentials: set TICKRULES_API_KEY, TICKRULES_API_SECRET and TICKRULES_API_PASSPHRASE (for engine sim's demo: demo-key, demo-secret, demo-passphrase)", cfg.venue)
 	}
 	clk := clock.Real{}
 	lim := exchange.NewLimiter(exchange.LimiterOptions{Clock: clk})
-	opts := exchange.ClientOptions{BaseURL: base, Credentials: creds, Clock: clk, Limiter: lim, Logger: log.Named("exchange")}
+	opts := exchange.ClientOptions{BaseURL: base, Credentials: creds, Demo: demo, Clock: clk, Limiter: lim, Logger: log.Named("exchange")}
 	if cfg.dryRun {
 		v, err := dryRunVenue(ctx, opts, log)
 		if v != nil {
@@ -167,7 +168,11 @@ func openVenue(ctx context.Context, env *cliEnv, cfg *runConfig, log *zap.Logger
 	if err != nil {
 		return nil, err
 	}
-	log.Warn("LIVE TRADING: orders go to the venue", zap.String("venue", base))
+	if demo {
+		log.Warn("DEMO TRADING: orders go to the exchange's demo account", zap.String("venue", base))
+	} else {
+		log.Warn("LIVE TRADING: orders go to the venue", zap.String("venue", base))
+	}
 	return &venueSet{name: base, reader: c, cat: c, accts: c, trader: c, pricer: c, clock: clk, limiter: lim, close: func() {}}, nil
 }
 
