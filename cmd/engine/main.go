@@ -47,6 +47,8 @@ func commands() []command {
 		{"sim", "serve the simulated exchange over HTTP", cmdSim},
 		{"docs", "write the generated reference of variables, functions and actions", cmdDocs},
 		{"schema", "print the JSON Schema of rule files", cmdSchema},
+		{"status", "show what a running engine is doing: rules, account, orders, fills", cmdStatus},
+		{"why", "show why a rule of a running engine does or does not fire", cmdWhy},
 		{"help", "show this help", nil},
 	}
 }
