@@ -2,6 +2,7 @@ package status
 
 import (
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/tickrules/tickrules/engine"
@@ -39,6 +40,10 @@ type Engine struct {
 	// Ready is false until every polled part was fetched once: no rule
 	// fires before.
 	Ready bool `json:"ready"`
+	// Busy is set when the engine did not answer within BoardOptions.Wait
+	// (a tick still sending orders): the rules are then those of the last
+	// answer, and the account and fills are current.
+	Busy bool `json:"busy,omitempty"`
 }
 
 // KillSwitch says whether new orders are stopped, and why.
@@ -148,23 +153,67 @@ type BoardOptions struct {
 	Venue    string
 	DryRun   bool
 	Started  time.Time
+	// Wait is how long a request waits for the engine, which answers
+	// between ticks (default 2s, in real time: a person is waiting). A
+	// tick that sends orders can take longer; the page then shows the last
+	// answer rather than hang.
+	Wait time.Duration
 }
 
 // Board builds Snapshots from the running engine.
 type Board struct {
 	opts BoardOptions
+
+	mu       sync.Mutex
+	last     engine.Status
+	inflight chan struct{} // closed when the running Engine.Status call returns
 }
 
 // NewBoard returns a Board over opts.
-func NewBoard(opts BoardOptions) *Board { return &Board{opts: opts} }
+func NewBoard(opts BoardOptions) *Board {
+	if opts.Wait <= 0 {
+		opts.Wait = 2 * time.Second
+	}
+	return &Board{opts: opts}
+}
+
+// engineStatus asks the engine for its status, at most one call at a time,
+// and waits up to Wait for it; busy is true when it had to give the last
+// answer instead.
+func (b *Board) engineStatus() (es engine.Status, busy bool) {
+	b.mu.Lock()
+	if b.inflight == nil {
+		done := make(chan struct{})
+		b.inflight = done
+		go func() {
+			s := b.opts.Engine.Status()
+			b.mu.Lock()
+			b.last, b.inflight = s, nil
+			b.mu.Unlock()
+			close(done)
+		}()
+	}
+	done := b.inflight
+	b.mu.Unlock()
+	t := time.NewTimer(b.opts.Wait)
+	defer t.Stop()
+	select {
+	case <-done:
+	case <-t.C:
+		busy = true
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.last, busy
+}
 
 // Snapshot reads everything now.
 func (b *Board) Snapshot() Snapshot {
 	o := b.opts
-	es := o.Engine.Status()
+	es, busy := b.engineStatus()
 	st := es.State
 	s := Snapshot{Time: o.Clock.Now().UTC(), Started: o.Started.UTC(), Venue: o.Venue, DryRun: o.DryRun,
-		Engine: Engine{Ticks: es.Ticks, Skipped: es.Skipped, Ready: es.Ready}}
+		Engine: Engine{Ticks: es.Ticks, Skipped: es.Skipped, Ready: es.Ready, Busy: busy}}
 	if st != nil {
 		s.Engine.LastTick = st.Now.UTC()
 	}

@@ -333,3 +333,41 @@ func golden(t *testing.T, name, got string) {
 		t.Errorf("%s differs from the golden file (go test -update rewrites it):\n%s", name, got)
 	}
 }
+
+// slowEngine answers Status only when the test lets it: a tick that is
+// still sending orders.
+type slowEngine struct {
+	release chan struct{}
+	ticks   atomic.Int64
+}
+
+func (e *slowEngine) Status() engine.Status {
+	<-e.release
+	return engine.Status{Ticks: e.ticks.Add(1)}
+}
+
+func (e *slowEngine) RuleStatus(string) (engine.RuleStatus, []engine.Trace, bool) {
+	return engine.RuleStatus{}, nil, false
+}
+
+func TestBoardDoesNotHangOnABusyEngine(t *testing.T) {
+	eng := &slowEngine{release: make(chan struct{})}
+	b := status.NewBoard(status.BoardOptions{Engine: eng, Recorder: status.NewRecorder(status.RecorderOptions{}),
+		Clock: clock.NewVirtual(time.Unix(0, 0)), Wait: 10 * time.Millisecond})
+	if s := b.Snapshot(); !s.Engine.Busy || s.Engine.Ticks != 0 {
+		t.Fatalf("a busy engine: %+v", s.Engine)
+	}
+	eng.release <- struct{}{} // the call of the first Snapshot returns
+	close(eng.release)
+	// The next Snapshot starts a new call, which now returns at once; it
+	// waits up to Wait for it, so it may still see the first call's answer.
+	var s status.Snapshot
+	for i := 0; i < 1000; i++ {
+		if s = b.Snapshot(); !s.Engine.Busy && s.Engine.Ticks == 2 {
+			break
+		}
+	}
+	if s.Engine.Busy || s.Engine.Ticks != 2 {
+		t.Errorf("after the engine answered: %+v", s.Engine)
+	}
+}

@@ -26,6 +26,9 @@ func WriteTable(w io.Writer, s Snapshot) error {
 		kill = "ON (" + s.KillSwitch.Reason + "): no new orders"
 	}
 	p.line("%s; kill switch %s", ready, kill)
+	if s.Engine.Busy {
+		p.line("the engine is busy (a tick is still sending orders): the rules are as of its last answer")
+	}
 	t := s.Totals
 	p.line("since start: %d firings, %d orders sent, %d failed, %d blocked by guards, %d fills", t.Firings, t.Orders, t.OrdersFailed, t.OrdersBlocked, t.Fills)
 
