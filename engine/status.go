@@ -102,8 +102,7 @@ func (e *Engine) ruleStatus(r *ruleRun, st *marketdata.State) RuleStatus {
 	if r.timing.Cooldown > 0 {
 		s.Cooldown = r.timing.Cooldown.String()
 	}
-	if traces := r.traces.list(); len(traces) > 0 {
-		last := traces[len(traces)-1]
+	if last, ok := r.traces.last(); ok {
 		s.LastEvaluated, s.Result, s.Reason, s.Detail = last.At, last.Result, last.Reason, last.Detail
 	}
 	if st != nil && (s.Reason == ReasonStale || s.Reason == ReasonUnknown) {
@@ -116,6 +115,18 @@ func (e *Engine) ruleStatus(r *ruleRun, st *marketdata.State) RuleStatus {
 	}
 	s.Until, s.NextAt, s.Next = nextFiring(r, s.Reason, st)
 	return s
+}
+
+// last returns the newest kept trace, if any.
+func (r *ring) last() (Trace, bool) {
+	if !r.full && r.pos == 0 {
+		return Trace{}, false
+	}
+	i := r.pos - 1
+	if i < 0 {
+		i = len(r.recs) - 1
+	}
+	return r.trace(r.recs[i]), true
 }
 
 // nextFiring says when r can fire next after a tick whose reason was

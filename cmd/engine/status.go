@@ -84,11 +84,16 @@ func (s *liveStatus) stop(ctx context.Context) {
 	logSummary(s.log.Named("summary"), totals, s.rec.Accounts())
 }
 
+// statusFlags are the flags of the commands that ask a running engine.
+func statusFlags(env *cliEnv, name string) (*flag.FlagSet, *string) {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(env.stderr)
+	return fs, fs.String("addr", defaultHTTPAddr, "`address` of the running engine (its --metrics-addr)")
+}
+
 // cmdStatus prints what a running engine is doing, read from its status API.
 func cmdStatus(ctx context.Context, env *cliEnv, args []string) int {
-	fs := flag.NewFlagSet("engine status", flag.ContinueOnError)
-	fs.SetOutput(env.stderr)
-	addr := fs.String("addr", defaultHTTPAddr, "`address` of the running engine (its --metrics-addr)")
+	fs, addr := statusFlags(env, "engine status")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: engine status [--addr HOST:PORT]")
 		fmt.Fprintln(fs.Output(), "\nPrints every rule with why it is or is not firing, the account, recent orders and fills,")
@@ -115,9 +120,7 @@ func cmdStatus(ctx context.Context, env *cliEnv, args []string) int {
 
 // cmdWhy prints one rule's status and its recent evaluations.
 func cmdWhy(ctx context.Context, env *cliEnv, args []string) int {
-	fs := flag.NewFlagSet("engine why", flag.ContinueOnError)
-	fs.SetOutput(env.stderr)
-	addr := fs.String("addr", defaultHTTPAddr, "`address` of the running engine (its --metrics-addr)")
+	fs, addr := statusFlags(env, "engine why")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: engine why RULE [--addr HOST:PORT]")
 		fmt.Fprintln(fs.Output(), "\nPrints why RULE does or does not fire: its phase, what its condition read, when it can")
