@@ -1,6 +1,7 @@
 package status
 
 import (
+	"cmp"
 	"fmt"
 	"sync"
 	"time"
@@ -294,14 +295,17 @@ func (b *Board) account(s *Snapshot, st *marketdata.State) {
 				MarkPrice: p.MarkPrice, UnrealizedPnL: p.UnrealizedPnL, Leverage: p.Leverage, MarginCoin: p.MarginCoin})
 		}
 	}
-	rules := map[string]string{}
+	// What the engine sent names the rule, and the intent where the venue's
+	// order does not tell it (one-way mode has no tradeSide).
+	sent := map[string]OrderRecord{}
 	for _, o := range s.Sent {
-		rules[o.ClientOID] = o.Rule
+		sent[o.ClientOID] = o
 	}
 	for _, o := range st.AllOrders() {
-		s.Orders = append(s.Orders, Order{Symbol: o.Symbol, Side: o.Side, Intent: orderIntent(o), Type: o.OrderType,
+		rec := sent[o.ClientOID]
+		s.Orders = append(s.Orders, Order{Symbol: o.Symbol, Side: o.Side, Intent: cmp.Or(orderIntent(o), rec.Intent), Type: o.OrderType,
 			Price: o.Price, Size: o.Size, Filled: o.Filled, Status: o.Status, OrderID: o.ID, ClientOID: o.ClientOID,
-			Rule: rules[o.ClientOID], AgeSec: o.AgeSeconds})
+			Rule: rec.Rule, AgeSec: o.AgeSeconds})
 	}
 	for _, o := range st.AllStrategyOrders() {
 		s.StrategyOrders = append(s.StrategyOrders, StrategyOrder{Symbol: o.Symbol, Type: o.Type, Side: o.Side, Size: o.Size,
