@@ -54,6 +54,13 @@ func traderTime(t time.Time, enc zapcore.PrimitiveArrayEncoder) {
 	enc.AppendString(t.In(status.NewYork()).Format("2006-01-02 15:04:05 MST") + " " + t.UTC().Format("15:04:05Z"))
 }
 
+// logClock stamps log lines with the venue's clock, so that a run on the
+// embedded simulator logs the simulated market time the rules see.
+type logClock struct{ c interface{ Now() time.Time } }
+
+func (l logClock) Now() time.Time                         { return l.c.Now() }
+func (l logClock) NewTicker(d time.Duration) *time.Ticker { return time.NewTicker(d) }
+
 // logOrder writes one line per order or other request of a firing: rule,
 // symbol, side, intent, size, price and client order id.
 func logOrder(log *zap.Logger, o status.OrderRecord) {

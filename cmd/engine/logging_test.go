@@ -20,8 +20,7 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 // compared byte for byte.
 type fixedClock struct{ t time.Time }
 
-func (c fixedClock) Now() time.Time                         { return c.t }
-func (c fixedClock) NewTicker(d time.Duration) *time.Ticker { return time.NewTicker(d) }
+func (c fixedClock) Now() time.Time { return c.t }
 
 // TestConsoleLogLines compares the console lines a trader reads (times in
 // New York beside UTC, orders, fills, the closing summary) with
@@ -38,7 +37,7 @@ func TestConsoleLogLines(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			env := &cliEnv{stderr: &all}
-			log := newCLILogger(env, zap.WithClock(fixedClock{tc.at})).Named("trade")
+			log := newCLILogger(env, zap.WithClock(logClock{fixedClock{tc.at}})).Named("trade")
 			logOrder(log, status.OrderRecord{Rule: "buy-the-open-dip", Symbol: "TSLAUSDT", Side: "buy", Intent: "open long",
 				Type: "limit", Size: "2", Price: "251.37", ClientOID: "tr-90a45db61312-mmja2og0-0", OrderID: "1201", Outcome: actions.OK})
 			logOrder(log, status.OrderRecord{Rule: "cut-losses", Symbol: "BTCUSDT", Side: "sell", Intent: "close long",

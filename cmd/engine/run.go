@@ -112,6 +112,7 @@ func cmdRun(ctx context.Context, env *cliEnv, args []string) int {
 		return exitFail
 	}
 	defer v.close()
+	log = log.WithOptions(zap.WithClock(logClock{v.clock})) // the venue's time: the simulator's in the demo
 	code = runEngine(ctx, env, cfg, v, log)
 	return code
 }
