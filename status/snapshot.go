@@ -2,7 +2,9 @@ package status
 
 import (
 	"cmp"
+	"encoding/json"
 	"fmt"
+	"maps"
 	"sync"
 	"time"
 
@@ -241,12 +243,36 @@ func (b *Board) Rule(name string) (RuleDetail, bool) {
 	if !ok {
 		return RuleDetail{}, false
 	}
+	for i := range traces {
+		traces[i].Values = jsonSafe(traces[i].Values)
+	}
 	return RuleDetail{Rule: b.rule(rs), Traces: traces}, true
 }
 
 func (b *Board) rule(r engine.RuleStatus) Rule {
+	r.Values = jsonSafe(r.Values)
 	out := Rule{RuleStatus: r, Guard: b.opts.Recorder.Blocked(r.Name)}
 	out.Why = Why(out)
+	return out
+}
+
+// jsonSafe returns values with every value JSON cannot carry (a division
+// by zero's +Inf, a NaN, inside a number or an object) replaced by its
+// text, so one odd value never breaks the whole status answer.
+func jsonSafe(values map[string]any) map[string]any {
+	var out map[string]any
+	for k, v := range values {
+		if _, err := json.Marshal(v); err == nil {
+			continue
+		}
+		if out == nil {
+			out = maps.Clone(values)
+		}
+		out[k] = fmt.Sprint(v)
+	}
+	if out == nil {
+		return values
+	}
 	return out
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"io"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -369,5 +370,36 @@ func TestBoardDoesNotHangOnABusyEngine(t *testing.T) {
 	}
 	if s.Engine.Busy || s.Engine.Ticks != 2 {
 		t.Errorf("after the engine answered: %+v", s.Engine)
+	}
+}
+
+// oddEngine has a rule whose condition read values JSON cannot carry.
+type oddEngine struct{}
+
+func (oddEngine) Status() engine.Status {
+	return engine.Status{Rules: []engine.RuleStatus{{Name: "odd", Reason: engine.ReasonFalse,
+		Values: map[string]any{"a / 0": math.Inf(1), "b": math.NaN(), "c": 1.5, "d": []float64{math.Inf(-1)}}}}}
+}
+
+func (oddEngine) RuleStatus(string) (engine.RuleStatus, []engine.Trace, bool) {
+	return engine.RuleStatus{Name: "odd"}, []engine.Trace{{Values: map[string]any{"x": math.NaN()}}}, true
+}
+
+func TestStatusCarriesValuesJSONCannot(t *testing.T) {
+	b := status.NewBoard(status.BoardOptions{Engine: oddEngine{}, Recorder: status.NewRecorder(status.RecorderOptions{}),
+		Clock: clock.NewVirtual(time.Unix(0, 0))})
+	srv := httptest.NewServer(status.Handler(b))
+	defer srv.Close()
+	s, err := status.FetchSnapshot(context.Background(), srv.Client(), srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := s.Rules[0].Values
+	if v["a / 0"] != "+Inf" || v["b"] != "NaN" || v["c"] != 1.5 || v["d"] != "[-Inf]" {
+		t.Errorf("values %v", v)
+	}
+	d, err := status.FetchRule(context.Background(), srv.Client(), srv.URL, "odd")
+	if err != nil || d.Traces[0].Values["x"] != "NaN" {
+		t.Errorf("rule detail %+v, %v", d, err)
 	}
 }
