@@ -305,11 +305,3 @@ func serveMetrics(ctx context.Context, env *cliEnv, cfg *runConfig, reg *prometh
 	}
 	return nil
 }
-
-func totalFirings(e *engine.Engine) int64 {
-	var n int64
-	for _, s := range e.States() {
-		n += s.Firings
-	}
-	return n
-}
