@@ -51,10 +51,19 @@ type RuleStatus struct {
 	Next   string    `json:"next"`
 	NextAt time.Time `json:"next_at,omitzero"`
 	// For, Cooldown and Once are the rule's timing as written.
-	For      string    `json:"for,omitempty"`
-	Cooldown string    `json:"cooldown,omitempty"`
-	Once     Once      `json:"once,omitempty"`
-	Stats    RuleStats `json:"stats"`
+	For      string     `json:"for,omitempty"`
+	Cooldown string     `json:"cooldown,omitempty"`
+	Once     Once       `json:"once,omitempty"`
+	Stats    RuleCounts `json:"stats"`
+}
+
+// RuleCounts are a rule's RuleStats as the status API names them.
+type RuleCounts struct {
+	Evaluations int64 `json:"evaluations"`
+	Firings     int64 `json:"firings"`
+	Errors      int64 `json:"errors"`
+	Stale       int64 `json:"stale"`
+	Reused      int64 `json:"reused"`
 }
 
 // Status returns the engine's status. The values of each condition are
@@ -89,7 +98,7 @@ func (e *Engine) ruleStatus(r *ruleRun, st *marketdata.State) RuleStatus {
 	rr := r.rule
 	s := RuleStatus{Name: rr.Name, Description: rr.Description, When: rr.When, Enabled: rr.Enabled,
 		Phase: r.state.Phase, Since: r.state.Since, LastFired: r.state.LastFired, Firings: r.state.Firings,
-		Once: r.timing.Once, Stats: r.stats}
+		Once: r.timing.Once, Stats: RuleCounts(r.stats)}
 	if rr.Pos.File != "" {
 		s.File = rr.Pos.String()
 	}
