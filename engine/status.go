@@ -98,7 +98,8 @@ func (e *Engine) ruleStatus(r *ruleRun, st *marketdata.State) RuleStatus {
 	rr := r.rule
 	s := RuleStatus{Name: rr.Name, Description: rr.Description, When: rr.When, Enabled: rr.Enabled,
 		Phase: r.state.Phase, Since: r.state.Since, LastFired: r.state.LastFired, Firings: r.state.Firings,
-		Once: r.timing.Once, Stats: RuleCounts(r.stats)}
+		Once: r.timing.Once, Stats: RuleCounts{Evaluations: r.stats.Evaluations, Firings: r.stats.Firings,
+			Errors: r.stats.Errors, Stale: r.stats.Stale, Reused: r.stats.Reused}}
 	if rr.Pos.File != "" {
 		s.File = rr.Pos.String()
 	}
