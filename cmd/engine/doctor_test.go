@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -23,8 +22,6 @@ import (
 	"github.com/tickrules/tickrules/sim"
 	"github.com/tickrules/tickrules/sim/server"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
 
 // doctorRules trade TSLA (limit) and BTC (market) and read the stock order
 // book (spread_bps) and the platform fills (volume) of TSLA.

@@ -48,6 +48,9 @@ func commands() []command {
 		{"doctor", "check, read-only, that an account and its rules are ready to trade", cmdDoctor},
 		{"docs", "write the generated reference of variables, functions and actions", cmdDocs},
 		{"schema", "print the JSON Schema of rule files", cmdSchema},
+		{"status", "show what a running engine is doing: rules, account, orders, fills", cmdStatus},
+		{"why", "show why a rule of a running engine does or does not fire", cmdWhy},
+		{"version", "print the version and source commit of this binary", cmdVersion},
 		{"help", "show this help", nil},
 	}
 }
@@ -69,6 +72,9 @@ func dispatch(ctx context.Context, env *cliEnv, args []string) int {
 	if name == "help" || name == "-h" || name == "--help" {
 		usage(env.stdout)
 		return exitOK
+	}
+	if name == "--version" || name == "-version" {
+		return cmdVersion(ctx, env, args[1:])
 	}
 	for _, c := range commands() {
 		if c.name == name && c.run != nil {
