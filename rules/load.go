@@ -27,6 +27,10 @@ type LoadOptions struct {
 	// is known (engine check --venue); a file's defaults.position_mode is
 	// checked against it.
 	PositionModes map[exchange.ProductType]exchange.PosMode
+	// AllowEmpty accepts a file that is empty or holds only comments
+	// (with a warning). Without it such a file is an error: an editor that
+	// did not save must not look like a passing check.
+	AllowEmpty bool
 }
 
 // maxFileSize bounds one rule file; a rule file is text a person wrote.
@@ -251,6 +255,11 @@ func (f *fileLoader) compile(src string, kind Kind, condition bool) (*Program, [
 }
 
 func (l *loader) file(path string, data []byte) {
+	if errs := encodingErrors(path, data); len(errs) > 0 {
+		l.errs = append(l.errs, errs...)
+		return
+	}
+	data = bytes.TrimPrefix(data, utf8BOM)
 	src, envErrs := expandEnv(path, data, l.opts.Getenv)
 	l.errs = append(l.errs, envErrs...)
 	f := &fileLoader{loader: l, src: src, file: &File{Path: path}}
@@ -262,8 +271,7 @@ func (l *loader) file(path string, data []byte) {
 	dec := yaml.NewDecoder(bytes.NewReader([]byte(strings.Join(src.expanded, "\n"))))
 	if err := dec.Decode(&doc); err != nil {
 		if errors.Is(err, io.EOF) {
-			l.errs = append(l.errs, &Error{File: path, Severity: SeverityWarning, Message: "the file has no rules"})
-			l.files = append(l.files, f.file)
+			l.emptyFile(f)
 			return
 		}
 		l.errs = append(l.errs, syntaxError(src, err))
@@ -283,6 +291,23 @@ func (l *loader) file(path string, data []byte) {
 		return
 	}
 	f.decodeFile(&doc)
+	l.files = append(l.files, f.file)
+}
+
+// emptyFile reports a file without any YAML content: an error, unless
+// AllowEmpty, because an editor that did not save leaves such a file.
+func (l *loader) emptyFile(f *fileLoader) {
+	e := &Error{File: f.src.path, Line: 1, Column: 1, Severity: SeverityError,
+		Message: "the file is empty: it has no rules",
+		Hint:    "write the rules under a line \"rules:\" (was the file saved?), or check with --allow-empty to accept empty files"}
+	if onlyComments(f.src.orig) && strings.TrimSpace(strings.Join(f.src.orig, "")) != "" {
+		e.Message = "the file holds only comments: it has no rules"
+		e.Source = f.src.origLine(1)
+	}
+	if l.opts.AllowEmpty {
+		e.Severity, e.Hint = SeverityWarning, ""
+	}
+	l.errs = append(l.errs, e)
 	l.files = append(l.files, f.file)
 }
 
