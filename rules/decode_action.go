@@ -96,6 +96,7 @@ func (f *fileLoader) decodeAction(n *yaml.Node, forEach bool) *Action {
 	}
 	f.inherit(a)
 	f.checkProduct(a)
+	f.checkSizes(a)
 	return a
 }
 
@@ -115,10 +116,9 @@ func (f *fileLoader) checkProduct(a *Action) {
 	if v := a.Params["symbol"]; v != nil {
 		at = v.Pos
 	}
-	f.errs = append(f.errs, &Error{File: at.File, Line: at.Line, Column: at.Column, Severity: SeverityError,
-		Message: fmt.Sprintf("%s is a %s contract, but this action trades %s", sym, c.ProductType, pt),
-		Hint:    fmt.Sprintf("set product_type: %s on the action or in defaults", c.ProductType),
-		Source:  f.src.origLine(at.Line)})
+	f.errs = append(f.errs, f.errorAtPosition(at, SeverityError,
+		fmt.Sprintf("%s is a %s contract, but this action trades %s", sym, c.ProductType, pt),
+		fmt.Sprintf("set product_type: %s on the action or in defaults", c.ProductType)))
 }
 
 func actionHint(word string) string {

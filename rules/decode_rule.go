@@ -322,6 +322,7 @@ func (f *fileLoader) condition(n *yaml.Node) (string, *Program) {
 	f.exprErrors(n, 0, errs)
 	if prog != nil {
 		f.ratioWarnings(n, 0, src)
+		f.rangeWarnings(n, 0, src)
 	}
 	return src, prog
 }

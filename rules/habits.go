@@ -225,6 +225,8 @@ func (s *habitScan) scanAt(k int) {
 		inner = inner[1 : len(inner)-1]
 		s.add(t.from, fmt.Sprintf("%s is a curly quote from a word processor; rules use straight quotes \"", string([]rune(t.text)[0])),
 			"write \""+string(inner)+"\"", replaceTok(t, strconv.Quote(string(inner))))
+	case tokString:
+		s.orValue(k, t)
 	case tokIdent:
 		s.identifier(k, t)
 	case tokNumber:
@@ -264,6 +266,9 @@ func (s *habitScan) identifier(k int, t habitToken) {
 		return
 	}
 	if with, ok := wordOperators[t.text]; ok {
+		if with == "||" && next.kind == tokString && s.tok(k-1).kind == tokString && s.tok(k-2).text == "==" {
+			return // x == "a" OR "b": orValue rewrites it whole
+		}
 		e := replaceTok(t, with)
 		if with == "!" && s.tok(k+1).from == t.to+1 {
 			e.to++ // NOT x -> !x
@@ -690,4 +695,78 @@ func originalOffset(edits []habitEdit, off int) int {
 		delta += n - (e.to - e.from)
 	}
 	return off - delta
+}
+
+// orValue rewrites x == "a" or "b", as said aloud, to x == "a" || x == "b".
+func (s *habitScan) orValue(k int, t habitToken) {
+	or := s.tok(k - 1)
+	switch or.text {
+	case "||", "or", "OR", "Or":
+	default:
+		return
+	}
+	if s.tok(k-2).kind != tokString || s.tok(k-3).text != "==" {
+		return
+	}
+	switch s.tok(k + 1).text {
+	case "", ")", "&&", "and", "||", "or", "OR", "Or", "AND", "And":
+	default:
+		return
+	}
+	start := s.subjectStart(k - 4)
+	if start < 0 {
+		return
+	}
+	subject := strings.TrimSpace(s.text(start, k-4))
+	e := []habitEdit{replaceTok(t, subject+" == "+t.text)}
+	if or.text != "||" && or.text != "or" {
+		e = append([]habitEdit{replaceTok(or, "||")}, e...)
+	}
+	s.add(t.from, fmt.Sprintf("%s %s compares nothing: each value needs its own comparison, %s == %s", or.text, t.text, subject, t.text),
+		fmt.Sprintf("write %s == %s", subject, t.text), e...)
+}
+
+// subjectStart returns the first significant token of the value that ends
+// at token end (market.session, stock("TSLA").name), or -1.
+func (s *habitScan) subjectStart(end int) int {
+	k := end
+	for k >= 0 {
+		switch t := s.tok(k); {
+		case t.text == ")":
+			depth := 0
+			for k >= 0 {
+				if s.tok(k).text == ")" {
+					depth++
+				} else if s.tok(k).text == "(" {
+					depth--
+					if depth == 0 {
+						break
+					}
+				}
+				k--
+			}
+			k-- // the function name
+			if s.tok(k).kind != tokIdent {
+				return -1
+			}
+		case t.kind == tokIdent:
+		default:
+			return -1
+		}
+		if s.tok(k-1).text != "." {
+			return k
+		}
+		k -= 2
+	}
+	return -1
+}
+
+// text returns the source of the significant tokens from a to b inclusive,
+// with the blanks between them.
+func (s *habitScan) text(a, b int) string {
+	var sb strings.Builder
+	for i := s.sig[a]; i <= s.sig[b]; i++ {
+		sb.WriteString(s.toks[i].text)
+	}
+	return sb.String()
 }

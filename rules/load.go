@@ -31,6 +31,9 @@ type LoadOptions struct {
 	// (with a warning). Without it such a file is an error: an editor that
 	// did not save must not look like a passing check.
 	AllowEmpty bool
+	// Account, when known, lets the loader warn about orders worth far
+	// more than the account can carry.
+	Account *AccountFacts
 }
 
 // maxFileSize bounds one rule file; a rule file is text a person wrote.
