@@ -286,6 +286,12 @@ func (f *fileLoader) numberHint(s string) string {
 	if strings.HasSuffix(s, "%") {
 		return "write the number without %; sizes are in base coin, prices in quote currency"
 	}
+	if spots := f.comp().findHabits(s); len(spots) > 0 {
+		// 0,5 or 1,250.50 or $250 written as a spreadsheet shows them.
+		if fixed, _ := applyHabitEdits(s, spots); isDecimal(fixed) {
+			return "did you mean " + fixed + "? " + spots[0].msg
+		}
+	}
 	if _, errs := f.compile(s, Number, false); len(errs) == 0 {
 		return "did you mean =" + s + "? A formula starts with ="
 	}
@@ -459,12 +465,24 @@ func (f *fileLoader) message(n *yaml.Node, s string) *Message {
 	return m
 }
 
-// compileAny compiles a message placeholder: a number or a text.
+// compileAny compiles a message placeholder: a number or a text. When
+// neither compiles, the errors that come with a corrected formula win.
 func (f *fileLoader) compileAny(src string) (*Program, []*ExprError) {
-	if p, errs := f.compile(src, Number, false); len(errs) == 0 {
+	p, numErrs := f.compile(src, Number, false)
+	if len(numErrs) == 0 {
 		return p, nil
 	}
-	return f.compile(src, String, false)
+	p, errs := f.compile(src, String, false)
+	if len(errs) > 0 && errs[0].Fix == "" && numErrs[0].Fix != "" {
+		return nil, numErrs
+	}
+	return p, errs
+}
+
+// isDecimal reports whether s is a plain decimal number.
+func isDecimal(s string) bool {
+	_, err := decimal.NewFromString(s)
+	return err == nil
 }
 
 func indexRunes(rs []rune, from int, sub string) int {

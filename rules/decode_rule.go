@@ -358,6 +358,13 @@ func (f *fileLoader) exprErrors(n *yaml.Node, skip int, errs []*ExprError) {
 // author reads at the error's line, led by what precedes the expression in
 // the value (the "=" of a formula) when that line is the first.
 func fixLine(lead, fix string, line int) string {
+	switch t := strings.TrimSpace(lead); {
+	case strings.HasSuffix(t, "{{"):
+		// A placeholder of a log message: show it whole.
+		return "{{ " + strings.TrimSpace(fix) + " }}"
+	case t != "=":
+		lead = ""
+	}
 	lines := strings.Split(fix, "\n")
 	if len(lines) == 1 {
 		return strings.TrimLeft(lead, " ") + strings.TrimSpace(fix)

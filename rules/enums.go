@@ -59,10 +59,17 @@ func (c *Compiler) enumSubject(n ast.Node) (key, shown string) {
 		}
 		obj := c.object(x.Node.Type())
 		key = obj + "." + prop.Value
+		if obj == "" || c.enums[key] == nil {
+			return "", ""
+		}
 		if obj == "market" {
 			return key, key
 		}
-		return key, fmt.Sprintf("the %s of a %s", prop.Value, strings.ReplaceAll(obj, "_", " "))
+		article := "a"
+		if strings.ContainsRune("aeiou", rune(obj[0])) {
+			article = "an"
+		}
+		return key, fmt.Sprintf("the %s of %s %s", prop.Value, article, strings.ReplaceAll(obj, "_", " "))
 	case *ast.IdentifierNode:
 		if x.Value == "weekday" {
 			return "weekday", "weekday"
@@ -125,6 +132,7 @@ var enumValueSynonyms = map[string]string{
 	"post_market": "after_hours", "postmarket": "after_hours", "rth": "regular", "normal": "regular",
 	"night": "overnight", "close": "closed", "long_side": "long", "oneway": "one_way_mode", "one_way": "one_way_mode",
 	"hedge": "hedge_mode", "cross": "crossed", "isolate": "isolated", "postonly": "post_only",
+	"long": "buy", "short": "sell", "buy": "long", "sell": "short", "pending": "live", "open": "live",
 	"usdt": "USDT-FUTURES", "usdt_futures": "USDT-FUTURES", "coin_futures": "COIN-FUTURES", "usdc_futures": "USDC-FUTURES",
 }
 

@@ -30,7 +30,9 @@ func testEnv(name string) string {
 // loadCatalog is the catalog the loader tests check symbols against.
 func loadCatalog() *Catalog {
 	k := func(sym, base string, pt exchange.ProductType) marketdata.ProductContract {
-		return marketdata.ProductContract{ProductType: pt, Contract: exchange.Contract{Symbol: sym, BaseCoin: base}}
+		// The largest order sizes are the demo scenario's.
+		return marketdata.ProductContract{ProductType: pt, Contract: exchange.Contract{Symbol: sym, BaseCoin: base,
+			MaxOrderQty: "5000", MaxMarketOrderQty: "1000"}}
 	}
 	return NewCatalog(
 		[]marketdata.ProductContract{
@@ -93,6 +95,9 @@ func TestBadRules(t *testing.T) {
 			if strings.HasPrefix(name, "account-one-way-") {
 				// The account is known to be in one-way mode for USDT-FUTURES.
 				opts.PositionModes = map[exchange.ProductType]exchange.PosMode{exchange.USDTFutures: exchange.OneWayMode}
+			}
+			if strings.HasPrefix(name, traderPrefix) {
+				opts.Account = testAccount()
 			}
 			rs, errs := Load(context.Background(), []string{path}, opts)
 			if len(errs) == 0 {

@@ -110,8 +110,11 @@ func (f *fileLoader) checkNotional(p Params, sym, base string, pt exchange.Produ
 	}
 	msg := fmt.Sprintf("this order is worth about %s %s (size %s %s), %s times the equity of %s's account (%s %s): at %sx leverage it cannot be placed",
 		roundFigure(value), coin, size, priceWords, value.Div(equity).StringFixed(1), facts.Source, roundFigure(equity), coin, lev)
-	hint := fmt.Sprintf("size is in %s (the base coin), not in %s: %s %s buys about %s %s", base, coin, size, coin,
-		size.Div(price).StringFixed(2), base)
+	meant := size.Div(price).Round(2)
+	hint := fmt.Sprintf("size is in %s (the base coin), not in %s: %s %s buys about %s %s", base, coin, size, coin, meant, base)
+	if meant.IsPositive() {
+		hint = fmt.Sprintf("did you mean size: %s? %s", meant, hint)
+	}
 	f.errs = append(f.errs, f.errorAtPosition(at, SeverityWarning, msg, hint))
 }
 
