@@ -275,6 +275,13 @@ func (c *Compiler) habitErrors(src string, want Kind, what string, errs []*ExprE
 	}
 	fixed, edits := applyHabitEdits(src, spots)
 	_, rest := c.compileLocked(fixed, want, what)
+	if len(rest) == 1 && rest[0].Fix != "" {
+		// The corrected formula has one more mistake with its own
+		// correction (market.session == Regular: quoted, then the case).
+		if _, again := c.compileLocked(rest[0].Fix, want, what); len(again) == 0 {
+			fixed, rest = rest[0].Fix, nil
+		}
+	}
 	out := make([]*ExprError, 0, len(spots)+len(rest))
 	at := map[int]bool{}
 	for i, sp := range spots {

@@ -240,6 +240,16 @@ func (s *habitScan) operator(k int, t habitToken) {
 		return
 	}
 	switch {
+	case t.text == "=" && k == 0:
+		if f := s.tok(1); f.kind == tokIdent && s.tok(2).text == "(" {
+			switch strings.ToUpper(f.text) {
+			case "AND", "OR", "NOT", "IF":
+				return // =AND(...): the function's rewrite drops the =
+			}
+		}
+		if next := s.tok(1); next.from > 0 {
+			s.add(t.from, "a formula is not led by = here", "remove the =", habitEdit{t.from, next.from, ""})
+		}
 	case t.text == "=":
 		if prev := s.tok(k - 2); prev.text == "let" {
 			return // let x = ...

@@ -273,6 +273,9 @@ func chainFix(src string, root *ast.BinaryNode, terms []ast.Node, bs []bound, an
 	replace := func(edits ...habitEdit) string {
 		spots := []habitSpot{{edits: edits}}
 		out, _ := applyHabitEdits(string(rs), spots)
+		if out == src {
+			return "" // equal bounds swapped: no better wording to offer
+		}
 		return out
 	}
 	opLoc := root.Location()
