@@ -267,6 +267,10 @@ func (fx *fixture) run(ctx context.Context, t *Test, log *zap.Logger) TestResult
 		fail("%s: state: %v", fx.file.Path, err)
 		return res
 	}
+	if msg := w.modeMismatch(fx.rs); msg != "" {
+		fail("%s: state: %s", fx.file.Path, msg)
+		return res
+	}
 	v := clock.NewVirtual(t.Start.T)
 	src := &source{w: w}
 	d := actions.NewDispatcher(actions.DispatcherOptions{Venue: &recorder{now: v.Now}, Clock: v, Logger: log})
