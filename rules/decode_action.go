@@ -414,7 +414,11 @@ func (f *fileLoader) checkContract(n *yaml.Node, sym string) bool {
 	case catalogHasStock(cat, sym):
 		hint = sym + " is a stock pair; its futures contract has another symbol"
 	}
-	f.errorf(n, hint, "%s is not a futures contract", sym)
+	in, addHint := cat.missing("contracts: (and prices:)", sym)
+	if hint == "" {
+		hint = addHint
+	}
+	f.errorf(n, hint, "%s is not a futures contract%s", sym, in)
 	return false
 }
 

@@ -478,6 +478,10 @@ func (f *fileLoader) decodeFile(doc *yaml.Node) {
 		f.warnf(root, "", "the file has no rules")
 		return
 	}
+	if kind := otherFileKind(root); kind != "" {
+		f.errorf(root, otherFileHints[kind], "this is %s, not a rule file", kind)
+		return
+	}
 	entries, suggested, ok := f.mappingSuggest(root, "the file", f.allowedKeys("file", func() []string { return keyNames(FileKeys()) }), keySynonyms)
 	if !ok {
 		return
@@ -568,4 +572,47 @@ func (f *fileLoader) choice(n *yaml.Node, name string, values []string) (string,
 	}
 	f.errorf(n, hint, "%s must be one of %s, got '%s'", name, strings.Join(values, ", "), n.Value)
 	return "", false
+}
+
+// scenarioKeys are the top-level keys of a scenario file (sim.Scenario)
+// that a rule file never has; a test keeps the list equal to the
+// scenario's own.
+var scenarioKeys = []string{"clock", "settings", "accounts", "contracts", "prices", "stock_pairs", "calendar", "strategy_orders", "discount_tiers", "faults"}
+
+// Kinds of YAML files that are met among rule files but are not rule files.
+const (
+	kindScenario = "a scenario file (for engine sim and engine backtest)"
+	kindRuleTest = "a rule test"
+)
+
+var otherFileHints = map[string]string{
+	kindScenario: "keep scenario files in a scenarios/ folder beside your rules/ folder: engine check reads every .yaml under the folders it is given",
+	kindRuleTest: "name it with _test.yaml at the end (like dip_test.yaml), so that engine check leaves it to engine test",
+}
+
+// otherFileKind names the kind of file root is when it is a scenario or a
+// rule test rather than a rule file (it has no rules: key and keys of the
+// other kind); "" otherwise.
+func otherFileKind(root *yaml.Node) string {
+	if root.Kind != yaml.MappingNode {
+		return ""
+	}
+	scenario, test := 0, false
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		switch k := root.Content[i].Value; {
+		case k == "rules" || k == "defaults":
+			return ""
+		case k == "tests":
+			test = true
+		case contains(scenarioKeys, k):
+			scenario++
+		}
+	}
+	switch {
+	case test:
+		return kindRuleTest
+	case scenario >= 2:
+		return kindScenario
+	}
+	return ""
 }

@@ -364,3 +364,38 @@ func TestFailureOutputSummarised(t *testing.T) {
 		t.Errorf("verbose must show every difference:\n%s", b.String())
 	}
 }
+
+// TestScenarioLackingAContract: a rule naming a contract the test's
+// scenario does not have is reported as missing from the scenario.
+func TestScenarioLackingAContract(t *testing.T) {
+	dir := t.TempDir()
+	// The scenario has TSLAUSDT, NVDAUSDT and AAPLUSDT, not ETHUSDT.
+	scenario, err := os.ReadFile("testdata/account/scenario/weekend-tradable.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Scenarios have their own folder beside the rules'.
+	files := map[string]string{
+		"scenarios/noeth.yaml": string(scenario),
+		"rules/r.yaml":         "rules:\n  - name: r\n    when: position(\"ETHUSDT\", \"long\").size > 0\n    actions: [{log: {message: x}}]\n",
+		"rules/r_test.yaml":    "scenario: ../scenarios/noeth.yaml\ntests:\n  - {name: a, start: \"2026-03-09 09:30\", expect: [{rule: r, fires: []}]}\n",
+	}
+	for name, text := range files {
+		path := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res := RunFile(context.Background(), filepath.Join(dir, "rules/r_test.yaml"), Options{})
+	if len(res.Errors) != 1 {
+		t.Fatalf("want one finding, got %v", res.Errors)
+	}
+	e := res.Errors[0]
+	if e.Message != "ETHUSDT is not a futures contract in the scenario ../scenarios/noeth.yaml" ||
+		e.Hint != "if the rule is right, add ETHUSDT to the contracts: (and prices:) of the scenario ../scenarios/noeth.yaml" {
+		t.Errorf("got %q, hint %q", e.Message, e.Hint)
+	}
+}

@@ -150,6 +150,11 @@ func prepare(ctx context.Context, f *File) (*fixture, rules.Errors) {
 	if err != nil {
 		return nil, fileError(f.Path, fmt.Sprintf("scenario catalog: %v", err))
 	}
+	if f.Scenario != "" {
+		// A symbol the rules name that the scenario lacks is the
+		// scenario's to add.
+		cat.Source = "the scenario " + f.Scenario
+	}
 	fx := &fixture{file: f, cat: cat, tick: f.Tick.D, accounts: map[string]accountReader{}, then: sc.Clock.Start}
 	for _, a := range accts {
 		fx.accounts[a.UID()] = a
