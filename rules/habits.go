@@ -103,6 +103,9 @@ func habitTokens(src string) []habitToken {
 					}
 				}
 			}
+			if i < len(rs) && rs[i] == '=' && (string(rs[start:i]) == "==" || string(rs[start:i]) == "!=") {
+				i++ // === and !== of JavaScript
+			}
 		}
 		out = append(out, habitToken{kind: kind, text: string(rs[start:i]), from: start, to: i})
 	}
@@ -193,19 +196,21 @@ func replaceTok(t habitToken, with string) habitEdit { return habitEdit{t.from, 
 
 // operatorHabits are single tokens with the rules' spelling.
 var operatorHabits = map[string]struct{ with, why string }{
-	"<>": {"!=", "<> is how spreadsheets write \"not equal\"; rules write !="},
-	"=<": {"<=", "=< is written <= in rules"},
-	"=>": {">=", "=> is written >= in rules"},
-	"≥":  {">=", "≥ is written >= in rules"},
-	"≤":  {"<=", "≤ is written <= in rules"},
-	"≠":  {"!=", "≠ is written != in rules"},
-	"×":  {"*", "× is written * in rules"},
-	"÷":  {"/", "÷ is written / in rules"},
-	"–":  {"-", "– is a dash from a word processor; a minus sign is -"},
-	"—":  {"-", "— is a dash from a word processor; a minus sign is -"},
-	"−":  {"-", "− is a typographic minus; type the plain minus sign -"},
-	"&":  {"&&", "& alone is not an operator; write && (and)"},
-	"|":  {"||", "| alone is not an operator; write || (or)"},
+	"<>":  {"!=", "<> is how spreadsheets write \"not equal\"; rules write !="},
+	"=<":  {"<=", "=< is written <= in rules"},
+	"=>":  {">=", "=> is written >= in rules"},
+	"≥":   {">=", "≥ is written >= in rules"},
+	"≤":   {"<=", "≤ is written <= in rules"},
+	"≠":   {"!=", "≠ is written != in rules"},
+	"×":   {"*", "× is written * in rules"},
+	"÷":   {"/", "÷ is written / in rules"},
+	"–":   {"-", "– is a dash from a word processor; a minus sign is -"},
+	"—":   {"-", "— is a dash from a word processor; a minus sign is -"},
+	"−":   {"-", "− is a typographic minus; type the plain minus sign -"},
+	"===": {"==", "=== is written == in rules"},
+	"!==": {"!=", "!== is written != in rules"},
+	"&":   {"&&", "& alone is not an operator; write && (and)"},
+	"|":   {"||", "| alone is not an operator; write || (or)"},
 }
 
 // wordOperators are and/or/not written as words in capitals, as
@@ -312,7 +317,8 @@ func (s *habitScan) identifier(k int, t habitToken) {
 		}
 		return
 	}
-	if s.textPlace(k) {
+	if s.textPlace(k) && s.c.suggestName(t.text, s.lets) == "" {
+		// A word close to a variable's name is a typo, reported as such.
 		s.add(t.from, fmt.Sprintf("%s is not a variable: a value such as a ticker, a session or a side is text, written in double quotes", t.text),
 			fmt.Sprintf("write %q", t.text), replaceTok(t, strconv.Quote(t.text)))
 	}

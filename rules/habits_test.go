@@ -55,6 +55,8 @@ func TestHabits(t *testing.T) {
 		{`market.is_open Or market.dst`, "Or is written ||", `market.is_open || market.dst`, 16, 0},
 		{`NOT market.is_open`, "NOT is written !", `!market.is_open`, 1, 0},
 		{`market.is_open == TRUE`, "TRUE is written true", `market.is_open == true`, 19, 0},
+		{`market.session === "regular"`, "=== is written ==", `market.session == "regular"`, 16, 0},
+		{`market.session !== "regular"`, "!== is written !=", `market.session != "regular"`, 16, 0},
 		{`market.is_open & market.dst`, "& alone", `market.is_open && market.dst`, 16, 0},
 		{`market.is_open | market.dst`, "| alone", `market.is_open || market.dst`, 16, 0},
 		{`market.session == "regular" or "after_hours"`, `or "after_hours" compares nothing`, `market.session == "regular" or market.session == "after_hours"`, 32, 0},
@@ -111,6 +113,7 @@ func TestHabitsLeaveValidFormulasAlone(t *testing.T) {
 		`let x = 1; x > 0`,
 		`market.is_open and market.dst or not market.is_holiday`,
 		`stock("TSLA").bid > 1 && weekday == "Friday"`,
+		`400 < stock("TSLA").bid < 420`, // expr chains comparisons as mathematics does
 	} {
 		t.Run(src, func(t *testing.T) {
 			kind := Bool
@@ -141,6 +144,16 @@ func TestHabitWithOtherMistake(t *testing.T) {
 	}
 	if errs[1].Msg != "market has no field sesion" || errs[1].Column != 8 || errs[1].Suggestion != "session" {
 		t.Errorf("remaining error: %+v", errs[1])
+	}
+}
+
+// TestTypoIsNotAText: a misspelt variable compared with == is reported as
+// a typo of the variable, not as a text without quotes.
+func TestTypoIsNotAText(t *testing.T) {
+	c := NewCompiler(CompilerOptions{Catalog: testCatalog()})
+	_, errs := c.Condition(`weekday == weekdy`)
+	if len(errs) != 1 || errs[0].Msg != "unknown variable weekdy" || errs[0].Suggestion != "weekday" {
+		t.Errorf("got %v", errs)
 	}
 }
 
