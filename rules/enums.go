@@ -29,6 +29,7 @@ func enumFields() map[string][]string {
 	return map[string][]string{
 		"market.session":         append(slices.Clone(ev["tradingPeriod"]), marketdata.SessionClosed),
 		"market.next_session":    ev["tradingPeriod"],
+		"stock.trading_periods":  ev["tradingPeriod"],
 		"position.side":          ev["posSide"],
 		"position.product_type":  ev["productType"],
 		"position.margin_mode":   ev["marginMode"],
@@ -93,8 +94,11 @@ func (c *Compiler) enumErrors(src string, root ast.Node) []*ExprError {
 		if values == nil || lit.Value == "" || slices.Contains(values, lit.Value) {
 			return // "" is the value of a field that has none
 		}
-		e := newExprError(src, lit.Location().From,
-			fmt.Sprintf("%s is never %q; it is one of %s", shown, lit.Value, strings.Join(values, ", ")), "")
+		msg := fmt.Sprintf("%s is never %q; it is one of %s", shown, lit.Value, strings.Join(values, ", "))
+		if key == "stock.trading_periods" { // a list: it holds values
+			msg = fmt.Sprintf("%s never holds %q; it holds some of %s", shown, lit.Value, strings.Join(values, ", "))
+		}
+		e := newExprError(src, lit.Location().From, msg, "")
 		if fix := c.enumFix(src, key, lit, cmp, values); fix != "" {
 			e.Fix = fix
 		}
@@ -113,6 +117,9 @@ func (c *Compiler) enumErrors(src string, root ast.Node) []*ExprError {
 				check(b.Right, s, b)
 			}
 		case "in", "not in":
+			if s, ok := b.Left.(*ast.StringNode); ok {
+				check(b.Right, s, nil) // "overnight" in stock("TSLA").trading_periods
+			}
 			if arr, ok := b.Right.(*ast.ArrayNode); ok {
 				for _, item := range arr.Nodes {
 					if s, ok := item.(*ast.StringNode); ok {

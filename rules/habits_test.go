@@ -67,6 +67,7 @@ func TestHabits(t *testing.T) {
 		{`weekday == "friday"`, `weekday is never "friday"`, `weekday == "Friday"`, 12, 0},
 		{`position("TSLAUSDT", "long").side == "buy"`, `the side of a position is never "buy"`, `position("TSLAUSDT", "long").side == "long"`, 38, 0},
 		{`any(orders("TSLAUSDT"), .order_type == "LIMIT")`, `the order_type of an order is never "LIMIT"`, `any(orders("TSLAUSDT"), .order_type == "limit")`, 40, 0},
+		{`"after-hours" in stock("TSLA").trading_periods`, `the trading_periods of a stock never holds "after-hours"`, `"after_hours" in stock("TSLA").trading_periods`, 1, 0},
 		{`position_mode("USDT-FUTURES") == "hedge"`, `position_mode(...) is never "hedge"`, `position_mode("USDT-FUTURES") == "hedge_mode"`, 34, 0},
 	} {
 		t.Run(tc.src, func(t *testing.T) {
