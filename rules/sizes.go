@@ -106,7 +106,7 @@ func (f *fileLoader) checkNotional(p Params, sym, base string, pt exchange.Produ
 	}
 	priceWords := "at the price " + price.String()
 	if !literal {
-		priceWords = fmt.Sprintf("at about %s (%s's price)", price, facts.Source)
+		priceWords = fmt.Sprintf("at about %s, %s's price", price, facts.Source)
 	}
 	msg := fmt.Sprintf("this order is worth about %s %s (size %s %s), %s times the equity of %s's account (%s %s): at %sx leverage it cannot be placed",
 		roundFigure(value), coin, size, priceWords, value.Div(equity).StringFixed(1), facts.Source, roundFigure(equity), coin, lev)
