@@ -16,9 +16,8 @@ import (
 // compute in decimal instead. The zero value is 0.
 type Fixed struct {
 	hi, lo uint64 // magnitude
-	exp    int32
-	neg    bool // never set on zero
-	bad    bool
+	exp    int32  // badExp when the number is bad
+	neg    bool   // never set on zero
 }
 
 // MaxExp bounds the exponents Fixed works with; past it a number or an
@@ -26,8 +25,13 @@ type Fixed struct {
 // at most.
 const MaxExp = 64
 
+// badExp is the exponent that marks a bad number: a flag of its own would
+// make Fixed a struct of five fields, which the compiler keeps in memory
+// rather than in registers, several times slower.
+const badExp = math.MinInt32
+
 // bad is the result of an operation that does not fit.
-var bad = Fixed{bad: true}
+var bad = Fixed{exp: badExp}
 
 // pow10 are the powers of ten that fit in 64 bits: the one table of them.
 // Up to 10^19 they are also exact as float64 (5^19 < 2^53).
@@ -57,7 +61,7 @@ func FromDecimal(d decimal.Decimal) Fixed {
 
 // OK reports whether f is a number (no operation leading to it
 // overflowed).
-func (f Fixed) OK() bool { return !f.bad }
+func (f Fixed) OK() bool { return f.exp != badExp }
 
 func (f Fixed) isZeroMag() bool { return f.hi == 0 && f.lo == 0 }
 
@@ -133,11 +137,11 @@ func cmpMag(f, g Fixed) int {
 
 // Add is f + g.
 func (f Fixed) Add(g Fixed) Fixed {
-	if f.bad || g.bad {
+	if !f.OK() || !g.OK() {
 		return bad
 	}
 	if f.exp != g.exp {
-		if f, g = align(f, g); f.bad || g.bad {
+		if f, g = align(f, g); !f.OK() || !g.OK() {
 			return bad
 		}
 	}
@@ -190,7 +194,7 @@ func (f Fixed) Sub(g Fixed) Fixed { return f.Add(g.Neg()) }
 func (f Fixed) Cmp(g Fixed) (int, bool) {
 	d := f.Sub(g)
 	switch {
-	case d.bad:
+	case !d.OK():
 		return 0, false
 	case d.isZeroMag():
 		return 0, true
@@ -203,7 +207,7 @@ func (f Fixed) Cmp(g Fixed) (int, bool) {
 // Mul is f x g; bad unless one of the coefficients fits in 64 bits and
 // the product in 128.
 func (f Fixed) Mul(g Fixed) Fixed {
-	if f.bad || g.bad {
+	if !f.OK() || !g.OK() {
 		return bad
 	}
 	exp := f.exp + g.exp
@@ -226,6 +230,10 @@ func (f Fixed) Mul(g Fixed) Fixed {
 // divMag is the magnitude hi:lo divided by d: the quotient and the
 // remainder.
 func divMag(hi, lo, d uint64) (qhi, qlo, r uint64) {
+	if hi < d { // the quotient fits in 64 bits: one division
+		qlo, r = bits.Div64(hi, lo, d)
+		return 0, qlo, r
+	}
 	qhi, r = hi/d, hi%d
 	qlo, r = bits.Div64(r, lo, d)
 	return qhi, qlo, r
@@ -250,13 +258,13 @@ func roundedDiv(hi, lo, d uint64) (uint64, uint64, bool) {
 // decimal.DivisionPrecision places). Bad when g is zero (decimal panics)
 // or when the divisor, scaled, does not fit in 64 bits.
 func (f Fixed) DivRound(g Fixed, precision int32) Fixed {
-	if f.bad || g.bad || g.isZeroMag() || g.hi != 0 || precision > MaxExp || precision < -MaxExp {
+	if !f.OK() || !g.OK() || g.isZeroMag() || g.hi != 0 || precision > MaxExp || precision < -MaxExp {
 		return bad
 	}
 	// f / g = (F x 10^k / G) x 10^-precision, k = f.exp - g.exp + precision.
 	num, den := f, g.lo
 	if k := f.exp - g.exp + precision; k > 0 {
-		if num = f.scaleUp(k); num.bad {
+		if num = f.scaleUp(k); !num.OK() {
 			return bad
 		}
 	} else if k < 0 {
@@ -279,7 +287,7 @@ func (f Fixed) DivRound(g Fixed, precision int32) Fixed {
 // Round is decimal's Round: f rounded half away from zero to places
 // places. A number with no more places is returned as it is.
 func (f Fixed) Round(places int32) Fixed {
-	if f.bad {
+	if !f.OK() {
 		return f
 	}
 	k := -places - f.exp
@@ -299,12 +307,12 @@ func (f Fixed) Round(places int32) Fixed {
 // Int64 is f when it is a whole number that fits in an int64; false
 // otherwise (and when f is bad).
 func (f Fixed) Int64() (int64, bool) {
-	if f.bad {
+	if !f.OK() {
 		return 0, false
 	}
 	switch {
 	case f.exp > 0:
-		if f = f.scaleUp(f.exp); f.bad {
+		if f = f.scaleUp(f.exp); !f.OK() {
 			return 0, false
 		}
 	case f.exp < 0:

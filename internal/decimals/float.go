@@ -80,7 +80,7 @@ func shortestFast(f float64) (uint64, int32, bool) {
 // value once, as parsing does; otherwise through the text. NaN when f is
 // bad.
 func (f Fixed) Float64() float64 {
-	if f.bad {
+	if !f.OK() {
 		return math.NaN()
 	}
 	if f.hi == 0 && f.lo < 1<<53 && f.exp >= -19 && f.exp <= 19 {

@@ -28,7 +28,7 @@ func (f Fixed) String() string {
 
 // Append appends String's text to dst.
 func (f Fixed) Append(dst []byte) []byte {
-	if f.bad {
+	if !f.OK() {
 		return append(dst, "NaN"...)
 	}
 	var buf [40]byte
