@@ -35,6 +35,7 @@ func decimalTopOfBook(bid, ask float64) (mid, spread, bps float64, hasBps bool) 
 // rounds to.
 const divisionPlaces = 16
 
+// half and tenToFour are the factors of the mid and of basis points.
 var (
 	half      = decimals.New(5, -1)
 	tenToFour = decimals.New(1, 4)
