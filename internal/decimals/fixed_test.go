@@ -66,6 +66,7 @@ func checkOps(t *testing.T, a, b decimal.Decimal, prec int32) {
 // places, the maintenance keep rate, half-way roundings of both signs and
 // coefficients at the 64-bit edge.
 func TestMatchesDecimal(t *testing.T) {
+	t.Parallel()
 	nums := []string{"0", "1", "-1", "91250.5", "0.01", "-0.0001", "100000", "99123.456789012345",
 		"0.996", "0.004", "10", "3", "-3", "0.5", "-0.5", "0.125", "-2.5", "27240.05", "1e-12", "123456789012345678",
 		"-123456789012345678", "999999999999999999", "0.000000000000000001", "7e20", "-4.44444444445",
@@ -85,6 +86,7 @@ func TestMatchesDecimal(t *testing.T) {
 // and exponent the callers meet and beyond: coefficients of 1 to 18
 // digits, exponents from -30 to 10, either sign.
 func TestMatchesDecimalRandom(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(11, 12))
 	num := func() decimal.Decimal {
 		c := r.Int64N(int64(pow10[1+r.IntN(18)]))
@@ -93,7 +95,7 @@ func TestMatchesDecimalRandom(t *testing.T) {
 		}
 		return decimal.New(c, int32(r.IntN(41)-30))
 	}
-	for range 50000 {
+	for range 20000 {
 		checkOps(t, num(), num(), int32(r.IntN(25)-4))
 	}
 }
@@ -102,6 +104,7 @@ func TestMatchesDecimalRandom(t *testing.T) {
 // rate, as a liquidation price's cushion is) stay exact, divide and write
 // as decimal does.
 func TestWide(t *testing.T) {
+	t.Parallel()
 	cushion := decimal.RequireFromString("99123.456789012345").Mul(decimal.RequireFromString("0.996"))
 	f := FromDecimal(decimal.RequireFromString("99123.456789012345")).Mul(FromDecimal(decimal.RequireFromString("0.996")))
 	if !f.OK() || f.hi == 0 {
@@ -137,6 +140,7 @@ func TestWide(t *testing.T) {
 
 // TestBounds: what does not fit is bad, not wrong.
 func TestBounds(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		f    Fixed

@@ -24,6 +24,7 @@ func fixedDecimal(f Fixed) decimal.Decimal {
 // random floats of every magnitude and either sign, and the edges are
 // refused.
 func TestFromFloat(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(1, 2))
 	checked := 0
 	for i := range 200000 {
@@ -61,6 +62,7 @@ func TestFromFloat(t *testing.T) {
 // what the digits strconv writes say: prices and sizes of every number of
 // places, values next to them, and floats of every magnitude.
 func TestShortestFastIsTheDigits(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(3, 4))
 	check := func(f float64) {
 		t.Helper()
@@ -112,6 +114,7 @@ func FuzzShortestFast(f *testing.F) {
 // gives (and decimal.InexactFloat64), for coefficients on both sides of
 // 2^53 and exponents on both sides of the table.
 func TestFloat64IsParseFloat(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(5, 6))
 	for i := range 200000 {
 		f := New(r.Int64N(1<<(1+r.IntN(62))), int32(r.IntN(50)-30))

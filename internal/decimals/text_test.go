@@ -13,6 +13,7 @@ import (
 // through the integer path for small coefficients and the decimal
 // package's beyond them.
 func TestAppendString(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name  string
 		d     decimal.Decimal
@@ -63,6 +64,7 @@ func TestAppendString(t *testing.T) {
 // TestWideText: a coefficient past 64 bits writes its digits in two
 // parts, the lower padded to 19 digits.
 func TestWideText(t *testing.T) {
+	t.Parallel()
 	f := Fixed{hi: 1, lo: 7, exp: -30, neg: true} // -(2^64 + 7) x 10^-30
 	want := decimal.NewFromBigInt(new(big.Int).Add(new(big.Int).Lsh(big.NewInt(1), 64), big.NewInt(7)), -30).Neg()
 	if got := f.String(); got != want.String() {
