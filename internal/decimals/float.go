@@ -62,7 +62,7 @@ const maxFastPlaces = 12
 // found that way; shortestDigits then writes the digits.
 func shortestFast(f float64) (uint64, int32, bool) {
 	for e := range int32(maxFastPlaces + 1) {
-		p := float64(pow10[e])
+		p := float64(int64(pow10[e]))
 		x := f * p
 		if x >= 1<<50 {
 			return 0, 0, false
@@ -83,12 +83,13 @@ func (f Fixed) Float64() float64 {
 	if !f.OK() {
 		return math.NaN()
 	}
-	if f.hi == 0 && f.lo < 1<<53 && f.exp >= -19 && f.exp <= 19 {
+	if f.hi == 0 && f.lo < 1<<53 && f.exp >= -18 && f.exp <= 18 {
+		// Both in int64, whose conversion to float64 is one instruction.
 		var v float64
 		if f.exp < 0 {
-			v = float64(f.lo) / float64(pow10[-f.exp])
+			v = float64(int64(f.lo)) / float64(int64(pow10[-f.exp]))
 		} else {
-			v = float64(f.lo) * float64(pow10[f.exp])
+			v = float64(int64(f.lo)) * float64(int64(pow10[f.exp]))
 		}
 		if f.neg {
 			v = -v
