@@ -188,5 +188,3 @@ func (d *Dispatcher) settleLookup(ctx context.Context, p Plan, oid string) (stri
 func (x *Executor) stillUnsettled(p Plan, oids []string, err error) Leg {
 	return Leg{Kind: p.Kind, Op: p.Op, Request: p.Request, Outcome: Unsettled, Unsettled: oids, Reconciled: true, Error: err.Error()}
 }
-
-

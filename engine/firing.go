@@ -40,7 +40,9 @@ func (a ActionsExecutor) Plan(ctx context.Context, f *Firing) []actions.Plan {
 }
 
 // Send sends one planned request.
-func (a ActionsExecutor) Send(ctx context.Context, p actions.Plan) []actions.Leg { return a.X.Send(ctx, p) }
+func (a ActionsExecutor) Send(ctx context.Context, p actions.Plan) []actions.Leg {
+	return a.X.Send(ctx, p)
+}
 
 // Settle settles the unknown outcomes of one planned request.
 func (a ActionsExecutor) Settle(ctx context.Context, p actions.Plan, prior []actions.Leg) []actions.Leg {
