@@ -387,13 +387,25 @@ func (e *Engine) journalUpdate(in *Intent, k int, legs []actions.Leg) {
 	in.Legs[k].Legs = legs
 }
 
-// finish closes a firing whose legs are all settled.
-func (e *Engine) finish(f *Firing, in *Intent) {
+// close removes in from the journal and frees its symbols.
+func (e *Engine) close(in *Intent) {
 	if j := e.opts.Journal; j != nil {
 		if err := j.Close(e.opts.Clock.Now(), in.ID); err != nil {
-			e.opts.Logger.Error("CANNOT WRITE THE STATE DIRECTORY: a settled firing stays in the journal", zap.String("firing", in.ID), zap.Error(err))
+			e.opts.Logger.Error("CANNOT WRITE THE STATE DIRECTORY: a finished firing stays in the journal", zap.String("firing", in.ID), zap.Error(err))
 		}
 	}
+	e.busy.done(in.symbols())
+}
+
+// finish closes a firing whose legs are all settled.
+func (e *Engine) finish(f *Firing, in *Intent) {
+	var oids []string
+	for _, l := range in.Legs {
+		for _, x := range l.Legs {
+			oids = append(oids, x.ClientOIDs...)
+		}
+	}
+	e.opts.Logger.Info("firing done", zap.String("rule", in.Rule), zap.String("firing", in.ID), zap.Strings("clientOid", oids))
 	if f != nil {
 		f.Legs = f.Legs[:0]
 		for _, l := range in.Legs {
@@ -406,7 +418,7 @@ func (e *Engine) finish(f *Firing, in *Intent) {
 			e.opts.OnFiring(f)
 		}
 	}
-	e.busy.done(in.symbols())
+	e.close(in)
 }
 
 // restore carries the rule states of the journal's open intents into saved
@@ -456,7 +468,7 @@ func (e *Engine) recover(ctx context.Context, px planner, st *marketdata.State, 
 			}
 			e.opts.Logger.Error("unfinished firing abandoned: its orders not yet at the venue are not sent",
 				zap.String("rule", in.Rule), zap.String("firing", in.ID), zap.String("reason", why), zap.Strings("clientOid", oids))
-			e.finish(nil, in)
+			e.close(in)
 			continue
 		}
 		var f *Firing
