@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/tickrules/tickrules/clock"
+	"github.com/tickrules/tickrules/engine"
 	"github.com/tickrules/tickrules/exchange"
 	"github.com/tickrules/tickrules/sim"
 	"github.com/tickrules/tickrules/sim/server"
@@ -283,6 +284,24 @@ func TestCrashPoints(t *testing.T) {
 			}
 			if n := second.count(`"msg":"rule fired"`); n != 0 {
 				t.Errorf("the once-a-day rule fired again after the restart (%d times)", n)
+			}
+			// The firing is in the saved rule state, whatever the crash
+			// point: a third start cannot fire the rule again today.
+			states, err := engine.NewStore(engine.AccountDir(state, v.url, "demo-key"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			saved, err := states.Load()
+			if err != nil {
+				t.Fatal(err)
+			}
+			for name, st := range saved {
+				if st.Firings != 1 || st.OncePeriod == "" {
+					t.Errorf("saved state of %s: %+v, want one firing in today's period", name, st)
+				}
+			}
+			if len(saved) != 1 {
+				t.Errorf("saved states %v, want the rule's", saved)
 			}
 			sent, held := v.orders(t)
 			if len(held) != 3 {
