@@ -44,11 +44,11 @@ type runConfig struct {
 	stateDir   string
 	// stateTimeout bounds how long the state directory may fail writes.
 	stateTimeout time.Duration
-	safety     string
-	tick       time.Duration
-	logFormat  string
-	metrics    string
-	speed      float64
+	safety       string
+	tick         time.Duration
+	logFormat    string
+	metrics      string
+	speed        float64
 }
 
 func parseRun(env *cliEnv, args []string) (*runConfig, int) {
