@@ -42,13 +42,14 @@ type runConfig struct {
 	dryRun     bool
 	maxRuntime time.Duration
 	stateDir   string
+	safety     string
+	tick       time.Duration
+	logFormat  string
+	metrics    string
+	speed      float64
+
 	// stateTimeout bounds how long the state directory may fail writes.
 	stateTimeout time.Duration
-	safety       string
-	tick         time.Duration
-	logFormat    string
-	metrics      string
-	speed        float64
 }
 
 func parseRun(env *cliEnv, args []string) (*runConfig, int) {
