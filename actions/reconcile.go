@@ -14,7 +14,7 @@ import (
 // maxResends bounds how many times Settle sends an order again after the
 // venue confirmed it absent; every re-send carries the same client order
 // id, so the venue itself refuses a second order under it.
-const maxResends = 2
+const maxResends = 5
 
 // deferred ends a leg whose outcome is unknown, or that the venue refused
 // unread with a 429, as Unsettled when the dispatcher defers (Defer): oids

@@ -208,6 +208,9 @@ type RuleStats struct {
 	Firings     int64
 	Errors      int64 // evaluations that failed (not stale data)
 	Stale       int64 // evaluations skipped because a part was stale or missing
+	// Waiting counts the ticks the rule waited for an unsettled order on a
+	// symbol it trades (ReasonWaiting). Included in Evaluations.
+	Waiting int64
 	// Reused counts evaluations answered without running the condition:
 	// it reads nothing that moves with time and the State's data was the
 	// same as when it was last false. Included in Evaluations.
@@ -355,6 +358,7 @@ func (e *Engine) Step(ctx context.Context, now time.Time) []*Firing {
 	for _, r := range e.rules {
 		if busy != nil && waits(busy, r.touch) {
 			r.stats.Evaluations++
+			r.stats.Waiting++
 			tr := Trace{At: now, Tick: e.ticks, Reason: ReasonWaiting, Phase: r.state.Phase}
 			r.traces.push(&tr)
 			r.repeat = repeat{}

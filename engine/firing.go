@@ -86,13 +86,27 @@ func touches(r *rules.Rule) []string {
 	return out
 }
 
-// busySymbols counts the unsettled firings per symbol; the settling
-// goroutines release them. It is safe for concurrent use.
+// busySymbols counts the unsettled firings per symbol, and the firings
+// being settled off the tick loop; the settling goroutines release them. It
+// is safe for concurrent use.
 type busySymbols struct {
 	mu sync.Mutex
 	n  map[string]int
-	// idle is closed when the count drops to zero (Idle).
-	idle chan struct{}
+	// settling counts the settling goroutines; changed is closed and
+	// replaced whenever that count changes (Settling).
+	settling int
+	changed  chan struct{}
+}
+
+// settled adds d to the settling goroutines.
+func (b *busySymbols) settled(d int) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.settling += d
+	if b.changed != nil {
+		close(b.changed)
+	}
+	b.changed = make(chan struct{})
 }
 
 func (b *busySymbols) add(syms []string) {
@@ -100,9 +114,6 @@ func (b *busySymbols) add(syms []string) {
 	defer b.mu.Unlock()
 	if b.n == nil {
 		b.n = map[string]int{}
-	}
-	if len(b.n) == 0 {
-		b.idle = make(chan struct{})
 	}
 	for _, s := range syms {
 		b.n[s]++
@@ -116,10 +127,6 @@ func (b *busySymbols) done(syms []string) {
 		if b.n[s]--; b.n[s] <= 0 {
 			delete(b.n, s)
 		}
-	}
-	if len(b.n) == 0 && b.idle != nil {
-		close(b.idle)
-		b.idle = nil
 	}
 }
 
@@ -153,20 +160,18 @@ func waits(busy map[string]bool, syms []string) bool {
 	return false
 }
 
-// Idle returns a channel that is closed when no firing is being settled
-// (closed at once when none is). Tests wait on it.
-func (e *Engine) Idle() <-chan struct{} {
+// Settling returns how many firings are being settled off the tick loop
+// and a channel that is closed when that number changes. Tests wait on it.
+func (e *Engine) Settling() (int, <-chan struct{}) {
 	e.busy.mu.Lock()
 	defer e.busy.mu.Unlock()
-	if e.busy.idle == nil {
-		c := make(chan struct{})
-		close(c)
-		return c
+	if e.busy.changed == nil {
+		e.busy.changed = make(chan struct{})
 	}
-	return e.busy.idle
+	return e.busy.settling, e.busy.changed
 }
 
-// symbolsOf lists the symbols in's legs trade.
+// symbols lists the symbols in's legs trade.
 func (in *Intent) symbols() []string {
 	var out []string
 	for _, l := range in.Legs {
@@ -239,10 +244,10 @@ func (e *Engine) persist(now time.Time, changed bool) bool {
 	if j != nil {
 		var add []*Intent
 		for _, pf := range e.pending {
-			if !pf.added {
+			if !pf.added && pf.in.sends() {
 				add = append(add, pf.in)
-				pf.added = true
 			}
+			pf.added = true
 		}
 		if len(add) > 0 {
 			_ = j.Add(now, add...)
@@ -370,8 +375,10 @@ func (e *Engine) settle(ctx context.Context, px planner, f *Firing, in *Intent, 
 		return
 	}
 	e.wg.Add(1)
+	e.busy.settled(1)
 	go func() {
 		defer e.wg.Done()
+		defer e.busy.settled(-1)
 		run()
 	}()
 }

@@ -71,6 +71,12 @@ func (in *Intent) open() bool {
 	return slices.ContainsFunc(in.Legs, func(l IntentLeg) bool { return !l.settled() })
 }
 
+// sends reports whether in has a request to send: a firing that only logs
+// (or whose actions could not be built) needs no intent on disk.
+func (in *Intent) sends() bool {
+	return slices.ContainsFunc(in.Legs, func(l IntentLeg) bool { return l.Plan.Done == nil })
+}
+
 // journalFile is the file name of the journal in the state directory.
 const journalFile = "intents.json"
 
@@ -153,11 +159,11 @@ func (j *Journal) Add(now time.Time, intents ...*Intent) error {
 func (j *Journal) Update(now time.Time, id string, k int, legs []actions.Leg) error {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	for _, in := range j.intents {
-		if in.ID == id && k < len(in.Legs) {
-			in.Legs[k].Legs = legs
-		}
+	i := slices.IndexFunc(j.intents, func(in *Intent) bool { return in.ID == id })
+	if i < 0 || k >= len(j.intents[i].Legs) {
+		return nil // not journalled: a firing that sends nothing
 	}
+	j.intents[i].Legs[k].Legs = legs
 	return j.writeLocked(now)
 }
 
@@ -165,7 +171,10 @@ func (j *Journal) Update(now time.Time, id string, k int, legs []actions.Leg) er
 func (j *Journal) Close(now time.Time, id string) error {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	j.intents = slices.DeleteFunc(j.intents, func(in *Intent) bool { return in.ID == id })
+	n := len(j.intents)
+	if j.intents = slices.DeleteFunc(j.intents, func(in *Intent) bool { return in.ID == id }); len(j.intents) == n {
+		return nil
+	}
 	return j.writeLocked(now)
 }
 
