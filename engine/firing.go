@@ -3,17 +3,14 @@ package engine
 import (
 	"context"
 	"errors"
-	"fmt"
 	"slices"
 	"strconv"
-	"sync"
 	"time"
 
 	"go.uber.org/zap"
 
 	"github.com/tickrules/tickrules/actions"
 	"github.com/tickrules/tickrules/marketdata"
-	"github.com/tickrules/tickrules/rules"
 )
 
 // ErrStateUnwritable is returned by Run when the state directory could not
@@ -54,139 +51,6 @@ type pendingFiring struct {
 	f     *Firing
 	in    *Intent
 	added bool // handed to the journal (which retries a failed write)
-}
-
-// anySymbol stands for every symbol: an action without a literal symbol
-// (cancel_all, a formula) may touch any of them.
-const anySymbol = "*"
-
-// touches lists the symbols the actions of r may trade (anySymbol when one
-// cannot be known before the rule fires).
-func touches(r *rules.Rule) []string {
-	var out []string
-	for _, a := range r.Actions {
-		if a.Kind == rules.Log {
-			continue
-		}
-		sym := r.Symbol
-		if v := a.Params["symbol"]; v != nil {
-			s, ok := v.Literal.(string)
-			if v.IsFormula() || !ok {
-				return []string{anySymbol}
-			}
-			sym = s
-		}
-		if sym == "" {
-			return []string{anySymbol}
-		}
-		if !slices.Contains(out, sym) {
-			out = append(out, sym)
-		}
-	}
-	return out
-}
-
-// busySymbols counts the unsettled firings per symbol, and the firings
-// being settled off the tick loop; the settling goroutines release them. It
-// is safe for concurrent use.
-type busySymbols struct {
-	mu sync.Mutex
-	n  map[string]int
-	// settling counts the settling goroutines; changed is closed and
-	// replaced whenever that count changes (Settling).
-	settling int
-	changed  chan struct{}
-}
-
-// settled adds d to the settling goroutines.
-func (b *busySymbols) settled(d int) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	b.settling += d
-	if b.changed != nil {
-		close(b.changed)
-	}
-	b.changed = make(chan struct{})
-}
-
-func (b *busySymbols) add(syms []string) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.n == nil {
-		b.n = map[string]int{}
-	}
-	for _, s := range syms {
-		b.n[s]++
-	}
-}
-
-func (b *busySymbols) done(syms []string) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	for _, s := range syms {
-		if b.n[s]--; b.n[s] <= 0 {
-			delete(b.n, s)
-		}
-	}
-}
-
-// snapshot returns the busy symbols (nil when none).
-func (b *busySymbols) snapshot() map[string]bool {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if len(b.n) == 0 {
-		return nil
-	}
-	out := make(map[string]bool, len(b.n))
-	for s := range b.n {
-		out[s] = true
-	}
-	return out
-}
-
-// waits reports whether a rule touching syms must wait for busy.
-func waits(busy map[string]bool, syms []string) bool {
-	if len(busy) == 0 || len(syms) == 0 {
-		return false
-	}
-	if busy[anySymbol] {
-		return true
-	}
-	for _, s := range syms {
-		if s == anySymbol || busy[s] {
-			return true
-		}
-	}
-	return false
-}
-
-// Settling returns how many firings are being settled off the tick loop
-// and a channel that is closed when that number changes. Tests wait on it.
-func (e *Engine) Settling() (int, <-chan struct{}) {
-	e.busy.mu.Lock()
-	defer e.busy.mu.Unlock()
-	if e.busy.changed == nil {
-		e.busy.changed = make(chan struct{})
-	}
-	return e.busy.settling, e.busy.changed
-}
-
-// symbols lists the symbols in's legs trade.
-func (in *Intent) symbols() []string {
-	var out []string
-	for _, l := range in.Legs {
-		if l.Plan.Done != nil {
-			continue
-		}
-		s := l.Plan.Symbol
-		if s == "" {
-			s = anySymbol
-		}
-		if !slices.Contains(out, s) {
-			out = append(out, s)
-		}
-	}
-	return out
 }
 
 // dispatch records and sends the firings of a tick: with a planner, each
@@ -426,83 +290,4 @@ func (e *Engine) finish(f *Firing, in *Intent) {
 		}
 	}
 	e.close(in)
-}
-
-// restore carries the rule states of the journal's open intents into saved
-// (a crash between the intent and the rule-state file) and keeps those
-// intents to be finished once the State is ready. It reports whether
-// saved changed.
-func (e *Engine) restore(saved map[string]RuleState) bool {
-	j := e.opts.Journal
-	if j == nil {
-		return false
-	}
-	changed := false
-	for _, in := range j.Open() {
-		if s, ok := saved[in.Rule]; !ok || s.Firings < in.State.Firings {
-			saved[in.Rule] = in.State
-			changed = true
-		}
-		e.recovering = append(e.recovering, in)
-		e.busy.add(in.symbols())
-		e.opts.Logger.Warn("an earlier run left a firing unfinished; it is settled by clientOid once the data is in",
-			zap.String("rule", in.Rule), zap.String("firing", in.ID))
-	}
-	return changed
-}
-
-// recover finishes the intents an earlier run left open, or abandons those
-// whose window has passed, with the reason in the log.
-func (e *Engine) recover(ctx context.Context, px planner, st *marketdata.State, now time.Time) {
-	if len(e.recovering) == 0 || st == nil || !e.opts.Source.FullyPolled() {
-		return
-	}
-	ins := e.recovering
-	e.recovering = nil
-	for _, in := range ins {
-		var rule *rules.Rule
-		for _, r := range e.rules {
-			if r.rule.Name == in.Rule {
-				rule = r.rule
-			}
-		}
-		if why := e.passed(in, rule, st, now); why != "" {
-			var oids []string
-			for _, l := range in.Legs {
-				if !l.settled() {
-					oids = append(oids, l.Plan.ClientOIDs...)
-				}
-			}
-			e.opts.Logger.Error("unfinished firing abandoned: its orders not yet at the venue are not sent",
-				zap.String("rule", in.Rule), zap.String("firing", in.ID), zap.String("reason", why), zap.Strings("clientOid", oids))
-			e.close(in)
-			continue
-		}
-		var f *Firing
-		if rule != nil {
-			f = &Firing{Rule: rule, At: in.At, Seq: in.Seq}
-		}
-		e.settle(ctx, px, f, in, true)
-	}
-}
-
-// passed says why the window of an unfinished firing has passed ("" when
-// it has not): its rule is gone, its once period is over, or it is older
-// than RecoverWithin.
-func (e *Engine) passed(in *Intent, rule *rules.Rule, st *marketdata.State, now time.Time) string {
-	switch {
-	case rule == nil:
-		return "the rule " + in.Rule + " is no longer in the rule files"
-	case in.Once != "":
-		p, err := e.periodKey(in.Once, st)
-		if err != nil {
-			return "" // cannot tell yet: the period decides, not the age
-		}
-		if p != in.Period {
-			return fmt.Sprintf("once %s: it fired in %s, and that is over (now %s)", in.Once, in.Period, p)
-		}
-	case now.Sub(in.At) > e.opts.RecoverWithin:
-		return fmt.Sprintf("it fired %s ago, more than %s (RecoverWithin)", now.Sub(in.At).Round(time.Second), e.opts.RecoverWithin)
-	}
-	return ""
 }
