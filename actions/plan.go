@@ -93,51 +93,40 @@ func sendPlan(ctx context.Context, d *Dispatcher, p Plan) []Leg {
 		}
 		return OrderCheck{Symbol: p.Symbol}
 	}
+	var legs []Leg
 	var err error
 	switch p.Op {
 	case exchange.OpPlaceOrder:
-		var req exchange.PlaceOrderRequest
-		if err = json.Unmarshal(p.Request, &req); err == nil {
-			return []Leg{d.Place(ctx, p.Kind, req, check(0))}
-		}
+		legs, err = decoded(p, func(r exchange.PlaceOrderRequest) []Leg { return []Leg{d.Place(ctx, p.Kind, r, check(0))} })
 	case exchange.OpBatchPlaceOrder:
-		var req exchange.BatchPlaceOrderRequest
-		if err = json.Unmarshal(p.Request, &req); err == nil {
-			return d.BatchPlace(ctx, p.Kind, req, p.Checks)
-		}
+		legs, err = decoded(p, func(r exchange.BatchPlaceOrderRequest) []Leg { return d.BatchPlace(ctx, p.Kind, r, p.Checks) })
 	case exchange.OpModifyOrder:
-		var req exchange.ModifyOrderRequest
-		if err = json.Unmarshal(p.Request, &req); err == nil {
-			return []Leg{d.Modify(ctx, p.Kind, req)}
-		}
+		legs, err = decoded(p, func(r exchange.ModifyOrderRequest) []Leg { return []Leg{d.Modify(ctx, p.Kind, r)} })
 	case exchange.OpCancelOrder:
-		var req exchange.CancelOrderRequest
-		if err = json.Unmarshal(p.Request, &req); err == nil {
-			return []Leg{d.Cancel(ctx, p.Kind, req)}
-		}
+		legs, err = decoded(p, func(r exchange.CancelOrderRequest) []Leg { return []Leg{d.Cancel(ctx, p.Kind, r)} })
 	case exchange.OpBatchCancelOrders:
-		var req exchange.BatchCancelOrdersRequest
-		if err = json.Unmarshal(p.Request, &req); err == nil {
-			return d.BatchCancel(ctx, p.Kind, req)
-		}
+		legs, err = decoded(p, func(r exchange.BatchCancelOrdersRequest) []Leg { return d.BatchCancel(ctx, p.Kind, r) })
 	case exchange.OpClickBackhand:
-		var req exchange.ClickBackhandRequest
-		if err = json.Unmarshal(p.Request, &req); err == nil {
-			return []Leg{d.Reverse(ctx, p.Kind, req)}
-		}
+		legs, err = decoded(p, func(r exchange.ClickBackhandRequest) []Leg { return []Leg{d.Reverse(ctx, p.Kind, r)} })
 	case exchange.OpClosePositions:
-		var req exchange.ClosePositionsRequest
-		if err = json.Unmarshal(p.Request, &req); err == nil {
-			return []Leg{d.ClosePositions(ctx, p.Kind, req)}
-		}
+		legs, err = decoded(p, func(r exchange.ClosePositionsRequest) []Leg { return []Leg{d.ClosePositions(ctx, p.Kind, r)} })
 	case exchange.OpCancelAllOrders:
-		var req exchange.CancelAllOrdersRequest
-		if err = json.Unmarshal(p.Request, &req); err == nil {
-			return []Leg{d.CancelAll(ctx, p.Kind, req)}
-		}
+		legs, err = decoded(p, func(r exchange.CancelAllOrdersRequest) []Leg { return []Leg{d.CancelAll(ctx, p.Kind, r)} })
 	default:
 		err = fmt.Errorf("operation %q is not one an action sends", p.Op)
 	}
+	if err == nil {
+		return legs
+	}
 	leg := Leg{Kind: p.Kind, Op: p.Op, Request: p.Request, ClientOIDs: p.ClientOIDs}
 	return []Leg{d.fail(leg, fmt.Errorf("recorded request: %w (not sent)", err))}
+}
+
+// decoded decodes the recorded request of p as R and hands it to send.
+func decoded[R any](p Plan, send func(R) []Leg) ([]Leg, error) {
+	var req R
+	if err := json.Unmarshal(p.Request, &req); err != nil {
+		return nil, err
+	}
+	return send(req), nil
 }

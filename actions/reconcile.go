@@ -122,9 +122,7 @@ func (x *Executor) Settle(ctx context.Context, p Plan, prior []Leg) []Leg {
 		if err != nil {
 			return append(out, d.fail(Leg{Kind: p.Kind, Op: p.Op, Request: p.Request, ClientOIDs: send}, err))
 		}
-		var legs []Leg
-		legs = sendPlan(ctx, d, again)
-		doubt, refused, accepted, open = classify(legs, &out)
+		doubt, refused, accepted, open = classify(sendPlan(ctx, d, again), &out)
 	}
 	return out
 }
@@ -179,7 +177,9 @@ func (d *Dispatcher) settleLookup(ctx context.Context, p Plan, oid string) (stri
 		if errors.Is(err, errAbsent) || ctx.Err() != nil {
 			return "", err
 		}
-		d.opts.Logger.Warn("looking the order up by clientOid failed; trying again", zap.String("clientOid", oid), zap.Error(err))
+		// Until the venue answers, the rules trading this symbol wait.
+		d.opts.Logger.Error("cannot look the order up by clientOid; its outcome is unknown, trying again", zap.String("clientOid", oid),
+			zap.String("symbol", p.Symbol), zap.Error(err))
 	}
 }
 
