@@ -404,3 +404,108 @@ func TestSecondEngineRefuses(t *testing.T) {
 		t.Error("the second engine fired")
 	}
 }
+
+// mountTmpfs mounts a tmpfs of size bytes on a new directory, or skips the
+// test where mounting is not allowed (not root, no CAP_SYS_ADMIN).
+func mountTmpfs(t *testing.T, size int) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := syscall.Mount("tmpfs", dir, "tmpfs", 0, "size="+strconv.Itoa(size)+",mode=0700"); err != nil {
+		t.Skipf("cannot mount a tmpfs here (%v); the injected faults of TestStateDirUnwritable stand in", err)
+	}
+	t.Cleanup(func() { _ = syscall.Unmount(dir, syscall.MNT_DETACH) })
+	return dir
+}
+
+// fill writes into dir until the file system is full.
+func fill(t *testing.T, dir string) {
+	t.Helper()
+	f, err := os.Create(filepath.Join(dir, "filler"))
+	if err != nil {
+		if errors.Is(err, syscall.ENOSPC) {
+			return
+		}
+		t.Fatal(err)
+	}
+	defer f.Close()
+	block := make([]byte, 4096)
+	for range 1 << 16 {
+		if _, err := f.Write(block); err != nil {
+			if errors.Is(err, syscall.ENOSPC) {
+				return
+			}
+			t.Fatal(err)
+		}
+	}
+	t.Fatal("the file system did not fill")
+}
+
+// readOnly mounts a read-only view of dir over it. (The engine holds its
+// lock file open for writing, so the tmpfs itself cannot be remounted
+// read-only; every new write goes by path, through the view.)
+func readOnly(t *testing.T, dir string) {
+	t.Helper()
+	if err := syscall.Mount(dir, dir, "", syscall.MS_BIND, ""); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = syscall.Unmount(dir, syscall.MNT_DETACH) })
+	if err := syscall.Mount("", dir, "", syscall.MS_REMOUNT|syscall.MS_BIND|syscall.MS_RDONLY, ""); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestStateDirRealFileSystem is TestStateDirUnwritable on a real small
+// tmpfs: full and read-only, before and after start. The rule fires three seconds after the engine starts, so
+// the test changes the file system first.
+func TestStateDirRealFileSystem(t *testing.T) {
+	bin := buildEngine(t)
+	tests := []struct {
+		name   string
+		before bool
+		change func(t *testing.T, dir string)
+	}{
+		{"full before start", true, fill},
+		{"full after start", false, fill},
+		{"read-only before start", true, readOnly},
+		{"read-only after start", false, readOnly},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			state := mountTmpfs(t, 256<<10)
+			v := startVenue(t)
+			at := time.Now().Add(3 * time.Second).UnixMilli()
+			rules := writeRules(t, strings.Replace(threeLegs, "when: now_ms > 0", "when: now_ms > "+strconv.FormatInt(at, 10), 1))
+			if tt.before {
+				tt.change(t, state)
+			}
+			p := startEngine(t, bin, nil, "--rules", rules, "--venue", v.url, "--state-dir", state, "--tick", "200ms", "--state-timeout", "2s")
+			if !tt.before {
+				if !p.waitFor(`"msg":"engine started"`, time.Minute) {
+					t.Fatalf("did not start:\n%s", p.text())
+				}
+				tt.change(t, state)
+			}
+			ps := p.wait(t, time.Minute)
+			if ps.ExitCode() != exitFail {
+				t.Fatalf("exit %d, want %d; log:\n%s", ps.ExitCode(), exitFail, p.text())
+			}
+			if sent, _ := v.orders(t); len(sent) != 0 {
+				t.Errorf("orders reached the venue: %v", sent)
+			}
+			log := p.text()
+			want := "CANNOT WRITE THE STATE DIRECTORY"
+			if tt.before {
+				want = "read-only file system" // the lock file cannot be made
+				if strings.HasPrefix(tt.name, "full") {
+					want = "cannot be written, so no order could be recorded"
+				}
+			}
+			if !strings.Contains(log, want) {
+				t.Errorf("log lacks %q:\n%s", want, log)
+			}
+			if !tt.before && !strings.Contains(log, `"msg":"rule fired"`) {
+				t.Errorf("the rule did not fire, so nothing was held back:\n%s", log)
+			}
+		})
+	}
+}
