@@ -37,6 +37,9 @@ type dataSharer interface {
 }
 
 // Executor runs the actions of one firing and reports one Leg per request.
+// An Executor that also plans its requests before sending them
+// (ActionsExecutor) has each firing's intent recorded in the Journal first,
+// and its unknown outcomes settled off the tick loop.
 type Executor interface {
 	Execute(ctx context.Context, f *Firing) []actions.Leg
 }

@@ -509,3 +509,18 @@ func TestStateDirRealFileSystem(t *testing.T) {
 		})
 	}
 }
+
+// TestRunWarnsOfOldStateFile: the rule states an older engine kept at the
+// top of --state-dir are not silently ignored.
+func TestRunWarnsOfOldStateFile(t *testing.T) {
+	state := t.TempDir()
+	if err := os.WriteFile(filepath.Join(state, "rule-state.json"), []byte(`{"version":1,"rules":{}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	rules := writeRules(t, "rules:\n  - name: quiet\n    when: now_ms < 0\n    actions:\n      - log: {message: never}\n")
+	code, stderr := runWith(t, nil, "--rules", rules, "--max-runtime", "300ms", "--state-dir", state, "--log-format", "json")
+	want := "holds the rule states of an older engine; this one keeps them in " + engine.AccountDir(state, "embedded-demo", "demo-key")
+	if code != exitOK || !strings.Contains(stderr, want) {
+		t.Fatalf("exit %d, want a warning %q:\n%s", code, want, stderr)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"syscall"
 	"time"
 
@@ -297,6 +298,11 @@ func runEngine(ctx context.Context, env *cliEnv, cfg *runConfig, v *venueSet, lo
 	return exitOK
 }
 
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
+
 // stateFiles are the open files of an account's state directory.
 type stateFiles struct {
 	lock    *engine.DirLock
@@ -329,6 +335,11 @@ func openState(env *cliEnv, v *venueSet) (*stateFiles, int) {
 	}
 	if sf.lock, err = engine.LockDir(v.stateDir); err != nil {
 		return fail(err)
+	}
+	if old := filepath.Join(filepath.Dir(filepath.Dir(v.stateDir)), "rule-state.json"); fileExists(old) {
+		// An engine before the per-account directories kept its rule
+		// states here; started without them, once rules could fire again.
+		fmt.Fprintf(env.stderr, "engine run: warning: %s holds the rule states of an older engine; this one keeps them in %s: move the file there (with the engine stopped) to carry them over\n", old, v.stateDir)
 	}
 	if sf.store, err = engine.OpenStore(v.stateDir, opts); err == nil {
 		sf.journal, err = engine.OpenJournal(v.stateDir, opts)
