@@ -129,6 +129,10 @@ type Engine struct {
 	pending []*pendingFiring
 	// recovering are the intents an earlier run left open.
 	recovering []*Intent
+	// held are firings whose answers could not be written: their next legs
+	// wait for the state directory (heldMu: settling goroutines add to it).
+	heldMu sync.Mutex
+	held   []*pendingFiring
 	// storeDirty is set while the rule states on disk are behind (a save
 	// failed since storeSince).
 	storeDirty bool

@@ -46,11 +46,13 @@ func (a ActionsExecutor) Settle(ctx context.Context, p actions.Plan, prior []act
 	return a.X.Settle(ctx, p, prior)
 }
 
-// pendingFiring is a firing whose intent is not yet known to be on disk.
+// pendingFiring is a firing whose intent is not yet known to be on disk, or
+// whose next legs wait for the state directory (held).
 type pendingFiring struct {
-	f     *Firing
-	in    *Intent
-	added bool // handed to the journal (which retries a failed write)
+	f       *Firing
+	in      *Intent
+	added   bool // handed to the journal (which retries a failed write)
+	restart bool // the intent comes from an earlier run (see settle)
 }
 
 // dispatch records and sends the firings of a tick: with a planner, each
@@ -92,12 +94,31 @@ func (e *Engine) dispatch(ctx context.Context, now time.Time, st *marketdata.Sta
 	if !e.persist(now, changed) {
 		return
 	}
+	// The firings held by an earlier failure go first, then this tick's.
+	e.heldMu.Lock()
+	held := e.held
+	e.held = nil
+	e.heldMu.Unlock()
+	for _, pf := range held {
+		e.settle(ctx, px, pf.f, pf.in, pf.restart)
+	}
 	send := e.pending
 	e.pending = nil
 	for _, pf := range send {
 		e.send(ctx, px, pf)
 	}
 	e.recover(ctx, px, st, now)
+}
+
+// hold keeps a firing whose answers could not be recorded: its next legs
+// are sent once the state directory can be written again (its symbols stay
+// busy meanwhile).
+func (e *Engine) hold(f *Firing, in *Intent, restart bool) {
+	e.opts.Logger.Error("CANNOT WRITE THE STATE DIRECTORY: the rest of this firing waits until it can be written",
+		zap.String("rule", in.Rule), zap.String("firing", in.ID))
+	e.heldMu.Lock()
+	defer e.heldMu.Unlock()
+	e.held = append(e.held, &pendingFiring{f: f, in: in, restart: restart})
 }
 
 // persist writes the pending intents, then the rule states; it reports
@@ -190,7 +211,10 @@ func (e *Engine) send(ctx context.Context, px planner, pf *pendingFiring) {
 	for k := range in.Legs {
 		legs := px.Send(ctx, in.Legs[k].Plan)
 		e.opts.Crash.At(CrashAnswerReceived)
-		e.journalUpdate(in, k, legs)
+		if !e.journalUpdate(in, k, legs) {
+			e.hold(f, in, false)
+			return
+		}
 		if !in.Legs[k].settled() {
 			e.settle(ctx, px, f, in, false)
 			return
@@ -223,7 +247,10 @@ func (e *Engine) settle(ctx context.Context, px planner, f *Firing, in *Intent, 
 					legs = px.Settle(ctx, l.Plan, legs)
 				}
 			}
-			e.journalUpdate(in, k, legs)
+			if !e.journalUpdate(in, k, legs) {
+				e.hold(f, in, restart)
+				return
+			}
 			if !in.Legs[k].settled() {
 				// ctx ended: the intent stays in the journal for the next start.
 				e.opts.Logger.Error("outcome of an order still unknown at shutdown; it is settled at the next start",
@@ -247,15 +274,19 @@ func (e *Engine) settle(ctx context.Context, px planner, f *Firing, in *Intent, 
 	}()
 }
 
-// journalUpdate records the answers of leg k of in.
-func (e *Engine) journalUpdate(in *Intent, k int, legs []actions.Leg) {
+// journalUpdate records the answers of leg k of in; it reports false when
+// they could not be written (they are kept, and written with the next write
+// that works).
+func (e *Engine) journalUpdate(in *Intent, k int, legs []actions.Leg) bool {
 	if j := e.opts.Journal; j != nil {
 		if err := j.Update(e.opts.Clock.Now(), in.ID, k, legs); err != nil {
 			e.opts.Logger.Error("CANNOT WRITE THE STATE DIRECTORY: the answer of an order is not recorded", zap.String("firing", in.ID), zap.Error(err))
+			return false
 		}
-		return
+		return true
 	}
 	in.Legs[k].Legs = legs
+	return true
 }
 
 // close removes in from the journal and frees its symbols.
