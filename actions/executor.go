@@ -55,7 +55,9 @@ func NewExecutor(opts ExecutorOptions) *Executor {
 
 // Run executes every action of rule for its firing at `at`: Plan, then Send
 // of each planned request, in the order written. Formulas are evaluated
-// with m over env, which reads the State of the firing's tick.
+// with m over env, which reads the State of the firing's tick. With a
+// dispatcher that defers (DispatcherOptions.Defer), legs may come back
+// Unsettled: Settle settles them.
 func (x *Executor) Run(ctx context.Context, rule *rules.Rule, at time.Time, env *rules.Env, m *vm.VM, st *marketdata.State) []Leg {
 	var legs []Leg
 	for _, p := range x.Plan(ctx, rule, at, env, m, st) {

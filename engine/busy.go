@@ -60,6 +60,7 @@ func (b *busySymbols) settled(d int) {
 	b.changed = make(chan struct{})
 }
 
+// add marks syms busy with one more unsettled firing.
 func (b *busySymbols) add(syms []string) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -71,6 +72,7 @@ func (b *busySymbols) add(syms []string) {
 	}
 }
 
+// done releases one unsettled firing's syms.
 func (b *busySymbols) done(syms []string) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
