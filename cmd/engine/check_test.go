@@ -183,3 +183,22 @@ func runCLIEnv(t *testing.T, getenv func(string) string, args ...string) (code i
 	code = dispatch(context.Background(), env, args)
 	return code, out.String(), errb.String()
 }
+
+func TestDocsCommandWritesADirectory(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "offline")
+	code, stdout, stderr := runCLI(t, "docs", "--out", dir)
+	if code != exitOK || !strings.Contains(stdout, "wrote ") {
+		t.Fatalf("engine docs --out DIR: exit %d, %s%s", code, stdout, stderr)
+	}
+	for name, want := range map[string][]byte{"reference.md": rules.Reference(), "rules.schema.json": rules.Schema()} {
+		if got, err := os.ReadFile(filepath.Join(dir, name)); err != nil || string(got) != string(want) {
+			t.Errorf("%s: not the generated file (%v)", name, err)
+		}
+	}
+	for _, name := range []string{"writing-rules.md", "safety.md", "safety.schema.json", "scenarios.md"} {
+		want, _ := os.ReadFile(filepath.Join("..", "..", "docs", name))
+		if got, err := os.ReadFile(filepath.Join(dir, name)); err != nil || len(want) == 0 || string(got) != string(want) {
+			t.Errorf("%s: not the guide of docs/ (%v)", name, err)
+		}
+	}
+}
