@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"syscall"
 	"time"
 
@@ -48,6 +49,9 @@ type runConfig struct {
 	logFormat  string
 	metrics    string
 	speed      float64
+
+	// stateTimeout bounds how long the state directory may fail writes.
+	stateTimeout time.Duration
 }
 
 func parseRun(env *cliEnv, args []string) (*runConfig, int) {
@@ -59,7 +63,8 @@ func parseRun(env *cliEnv, args []string) (*runConfig, int) {
 	fs.StringVar(&c.venue, "venue", "", "`live` (the real exchange), demo (its demo trading) or the URL of a venue such as engine sim; default: the embedded demo simulator")
 	fs.BoolVar(&c.dryRun, "dry-run", false, "read from the venue, send orders to a paper account instead")
 	fs.DurationVar(&c.maxRuntime, "max-runtime", 0, "stop after this `duration` (0: run until interrupted)")
-	fs.StringVar(&c.stateDir, "state-dir", ".tickrules-state", "`dir` where rule states are kept across restarts")
+	fs.StringVar(&c.stateDir, "state-dir", ".tickrules-state", "`dir` where rule states and order intents are kept across restarts, one subdirectory per venue and account")
+	fs.DurationVar(&c.stateTimeout, "state-timeout", 30*time.Second, "stop (exit 1) when the state directory cannot be written for this long; no order is sent meanwhile")
 	fs.StringVar(&c.safety, "safety", "", "safety `file` with risk limits and the kill-switch file")
 	fs.DurationVar(&c.tick, "tick", time.Second, "time between two evaluations of the rules")
 	fs.StringVar(&c.logFormat, "log-format", "auto", "console, json, or auto (console on a terminal)")
@@ -79,6 +84,10 @@ func parseRun(env *cliEnv, args []string) (*runConfig, int) {
 	c.rules = splitList(rulesDirs)
 	if len(c.rules) == 0 {
 		fmt.Fprintln(env.stderr, "engine run: --rules is required (try --rules examples/rules)")
+		return nil, exitUsage
+	}
+	if c.stateTimeout <= 0 {
+		fmt.Fprintln(env.stderr, "engine run: --state-timeout must be positive")
 		return nil, exitUsage
 	}
 	if c.tick < 100*time.Millisecond || !(c.speed > 0) {
@@ -137,6 +146,8 @@ type venueSet struct {
 	// start, when set, is called with the futures symbols the rules name
 	// before the engine starts (the dry run's price feed).
 	start func(ctx context.Context, symbols []string) error
+	// stateDir is the account's state directory (engine.AccountDir).
+	stateDir string
 }
 
 // openVenue picks the venue from the flags and the credentials. Credentials
@@ -150,7 +161,11 @@ func openVenue(ctx context.Context, env *cliEnv, cfg *runConfig, log *zap.Logger
 		if !creds.IsZero() {
 			return nil, errors.New("credentials are set but no --venue is given; pass --venue live to trade the real account (or --venue URL)")
 		}
-		return embeddedDemo(cfg, log)
+		v, err := embeddedDemo(cfg, log)
+		if v != nil {
+			v.stateDir = engine.AccountDir(cfg.stateDir, "embedded-demo", "demo-key")
+		}
+		return v, err
 	}
 	base, demo := resolveVenue(cfg.venue)
 	if creds.IsZero() {
@@ -162,7 +177,8 @@ func openVenue(ctx context.Context, env *cliEnv, cfg *runConfig, log *zap.Logger
 	if cfg.dryRun {
 		v, err := dryRunVenue(ctx, opts, log)
 		if v != nil {
-			v.limiter = lim
+			// The paper account's states and intents are not the live account's.
+			v.limiter, v.stateDir = lim, engine.AccountDir(cfg.stateDir, base, creds.APIKey)+"-dry-run"
 		}
 		return v, err
 	}
@@ -175,7 +191,11 @@ func openVenue(ctx context.Context, env *cliEnv, cfg *runConfig, log *zap.Logger
 	} else {
 		log.Warn("LIVE TRADING: orders go to the venue", zap.String("venue", base))
 	}
-	return &venueSet{name: base, reader: c, cat: c, accts: c, trader: c, pricer: c, clock: clk, limiter: lim, close: func() {}}, nil
+	stateDir := engine.AccountDir(cfg.stateDir, base, creds.APIKey)
+	if demo {
+		stateDir += "-demo" // the exchange's demo account is not the live one
+	}
+	return &venueSet{name: base, reader: c, cat: c, accts: c, trader: c, pricer: c, clock: clk, limiter: lim, close: func() {}, stateDir: stateDir}, nil
 }
 
 // embeddedDemo runs the demo scenario in process; its clock starts just
@@ -210,16 +230,17 @@ func runEngine(ctx context.Context, env *cliEnv, cfg *runConfig, v *venueSet, lo
 			return exitFail
 		}
 	}
-	store, err := engine.NewStore(cfg.stateDir)
-	if err != nil {
-		fmt.Fprintf(env.stderr, "engine run: %v\n", err)
-		return exitFail
+	st, code := openState(env, v)
+	if st == nil {
+		return code
 	}
+	defer st.lock.Unlock()
+	var err error
 	reg := prometheus.NewRegistry()
 	var mx *metrics.Metrics
 	var polls marketdata.PollerOptions
 	live := newLiveStatus(log)
-	eopts := engine.Options{Tick: cfg.tick, OnFiring: live.onFiring}
+	eopts := engine.Options{Tick: cfg.tick, OnFiring: live.onFiring, SettleOffLoop: true, StateTimeout: cfg.stateTimeout}
 	if cfg.metrics != "" {
 		if mx, err = metrics.New(reg); err != nil {
 			fmt.Fprintf(env.stderr, "engine run: %v\n", err)
@@ -229,7 +250,7 @@ func runEngine(ctx context.Context, env *cliEnv, cfg *runConfig, v *venueSet, lo
 		eopts.OnFiring = func(f *engine.Firing) { live.onFiring(f); mx.ObserveLegs(f.Legs) }
 	}
 	asm, err := engine.Assemble(ctx, engine.AssembleOptions{Reader: v.reader, Catalog: v.cat, Accounts: v.accts, Trader: v.trader,
-		Pricer: v.pricer, Clock: v.clock, Logger: log, RuleDirs: cfg.rules, Getenv: env.getenv, Safety: safety, Store: store, Poller: polls},
+		Pricer: v.pricer, Clock: v.clock, Logger: log, RuleDirs: cfg.rules, Getenv: env.getenv, Safety: safety, Store: st.store, Journal: st.journal, Crash: st.crash, Poller: polls},
 		eopts)
 	if errors.Is(err, engine.ErrBadRules) {
 		fmt.Fprintf(env.stderr, "%v; nothing was started\n", err)
@@ -254,7 +275,7 @@ func runEngine(ctx context.Context, env *cliEnv, cfg *runConfig, v *venueSet, lo
 		}
 	}
 	log.Info("engine started", zap.String("venue", v.name), zap.Bool("dry_run", cfg.dryRun), zap.Int("rules", len(rs.Rules)),
-		zap.Strings("polls", poller.Tasks()), zap.String("state_dir", cfg.stateDir))
+		zap.Strings("polls", poller.Tasks()), zap.String("state_dir", v.stateDir))
 
 	sighup := make(chan os.Signal, 1)
 	killsig := make(chan os.Signal, 2)
@@ -280,8 +301,70 @@ func runEngine(ctx context.Context, env *cliEnv, cfg *runConfig, v *venueSet, lo
 	}()
 	go func() { _ = poller.Run(ctx) }()
 	go engine.Watch(ctx, engine.WatchOptions{Dirs: cfg.rules, Load: load, Engine: eng, Clock: v.clock, Logger: log.Named("reload"), Signal: sighup})
-	_ = eng.Run(ctx)
+	if err := eng.Run(ctx); errors.Is(err, engine.ErrStateUnwritable) {
+		log.Error("engine stopped: the state directory cannot be written", zap.Error(err))
+		fmt.Fprintf(env.stderr, "engine run: %v; fix the state directory %s and start again\n", err, v.stateDir)
+		return exitFail
+	}
 	return exitOK
+}
+
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
+
+// stateFiles are the open files of an account's state directory.
+type stateFiles struct {
+	lock    *engine.DirLock
+	store   *engine.Store
+	journal *engine.Journal
+	crash   *engine.CrashHook
+}
+
+// openState locks the account's state directory (a second engine on it
+// refuses to start), opens the rule states and the intent journal, and
+// writes the journal once, so a directory that cannot be written stops the
+// engine before it starts. The fault-injection variables are read here.
+func openState(env *cliEnv, v *venueSet) (*stateFiles, int) {
+	fail := func(err error) (*stateFiles, int) {
+		fmt.Fprintf(env.stderr, "engine run: %v\n", err)
+		return nil, exitFail
+	}
+	var sf stateFiles
+	var opts engine.StateOptions
+	var err error
+	if s := env.getenv(envCrashAt); s != "" {
+		if sf.crash, err = engine.ParseCrashAt(s); err != nil {
+			return fail(err)
+		}
+	}
+	if s := env.getenv(envStateFault); s != "" {
+		if opts.Fault, err = parseStateFault(s); err != nil {
+			return fail(err)
+		}
+	}
+	if sf.lock, err = engine.LockDir(v.stateDir); err != nil {
+		return fail(err)
+	}
+	if old := filepath.Join(filepath.Dir(filepath.Dir(v.stateDir)), "rule-state.json"); fileExists(old) {
+		// An engine before the per-account directories kept its rule
+		// states here; started without them, once rules could fire again.
+		fmt.Fprintf(env.stderr, "engine run: warning: %s holds the rule states of an older engine; this one keeps them in %s: move the file there (with the engine stopped) to carry them over\n", old, v.stateDir)
+	}
+	if sf.store, err = engine.OpenStore(v.stateDir, opts); err == nil {
+		sf.journal, err = engine.OpenJournal(v.stateDir, opts)
+	}
+	if err == nil {
+		if err = sf.journal.Add(v.clock.Now()); err != nil {
+			err = fmt.Errorf("the state directory cannot be written, so no order could be recorded before it is sent: %w", err)
+		}
+	}
+	if err != nil {
+		_ = sf.lock.Unlock()
+		return fail(err)
+	}
+	return &sf, exitOK
 }
 
 // serveMetrics registers the scrape-time sources and serves reg and the
