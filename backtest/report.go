@@ -49,6 +49,9 @@ type Action struct {
 	Outcome  string          `json:"outcome"`
 	OrderIDs []string        `json:"orderIds"`
 	Error    string          `json:"error,omitempty"`
+	// Note is the message of a log action, or why an ok request did less
+	// than asked (nothing to cancel).
+	Note string `json:"note,omitempty"`
 }
 
 // Order is an order of the account at the end of the run, final or still
