@@ -33,7 +33,9 @@
       switch (type) {
         case LC.TickMarkType.Year: return fYear.format(date(t));
         case LC.TickMarkType.Month: return fMonth.format(date(t));
-        case LC.TickMarkType.DayOfMonth: return fDay.format(date(t));
+        // The library puts day marks at UTC midnight, which is evening in
+        // New York: say the hour too, so the mark is not read as midnight.
+        case LC.TickMarkType.DayOfMonth: return fDay.format(date(t)) + " " + fTime.format(date(t));
         case LC.TickMarkType.TimeWithSeconds: return fSec.format(date(t));
         default: return fTime.format(date(t));
       }
