@@ -2,6 +2,7 @@ package backtest
 
 import (
 	"reflect"
+	"strconv"
 	"testing"
 
 	"github.com/shopspring/decimal"
@@ -152,4 +153,44 @@ func TestPercent(t *testing.T) {
 			t.Errorf("percent(%s, %s) = %s, want %s", c.part, c.base, got, c.want)
 		}
 	}
+}
+
+// FuzzRoundTrips pairs fills made from random bytes (sides, trade sides of
+// both position modes, sizes, prices) and checks what must hold whatever
+// the order: no panic, every trade has a positive size and an entry price
+// among the fills' prices, and no more is traded than was filled.
+func FuzzRoundTrips(f *testing.F) {
+	f.Add([]byte{0, 1, 2, 3, 4, 5, 6, 7, 8, 9})
+	f.Add([]byte{1, 10, 3, 1, 20, 2, 0, 5, 5, 7, 7, 1})
+	tradeSides := []string{"buy_single", "sell_single", "reduce_buy_single", "reduce_sell_single", "open", "close", "burst_close_long", "offset_close_short", ""}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		var fills []Fill
+		var total decimal.Decimal
+		for i := 0; i+2 < len(in) && len(fills) < 200; i += 3 {
+			side := "buy"
+			if in[i]&1 == 1 {
+				side = "sell"
+			}
+			price := decimal.NewFromInt(int64(90 + in[i+2]%20)).String()
+			size := decimal.New(int64(in[i+1]%7), -1) // 0 to 0.6, zero sizes too
+			fills = append(fills, Fill{Time: "t", OrderID: strconv.Itoa(i / 6), ProductType: "USDT-FUTURES", Symbol: []string{"A", "B"}[in[i]>>7],
+				Side: side, TradeSide: tradeSides[int(in[i]>>1)%len(tradeSides)], Price: price, Size: size.String(), Fee: "-0.01", Profit: "1"})
+			total = total.Add(size)
+		}
+		var traded decimal.Decimal
+		for _, tr := range roundTrips(fills, nil) {
+			size := decimal.RequireFromString(tr.Size)
+			if !size.IsPositive() {
+				t.Fatalf("trade of size %s: %+v", tr.Size, tr)
+			}
+			traded = traded.Add(size)
+			p := decimal.RequireFromString(tr.EntryPrice)
+			if p.LessThan(decimal.NewFromInt(90)) || p.GreaterThan(decimal.NewFromInt(109)) || (tr.Open != (tr.ExitTime == "")) {
+				t.Fatalf("trade %+v: entry price out of the fills' range, or open and exit disagree", tr)
+			}
+		}
+		if traded.GreaterThan(total) {
+			t.Fatalf("traded %s of %s filled", traded, total)
+		}
+	})
 }
