@@ -235,3 +235,19 @@ func TestHTMLInChromium(t *testing.T) {
 }
 
 func near(a, b int) bool { return a-b <= 24 && b-a <= 24 }
+
+// TestHTMLEmptyReport: a run that did nothing gives a page without charts
+// (no empty ones) that says so.
+func TestHTMLEmptyReport(t *testing.T) {
+	r := &Report{Source: "empty", Summary: Summary{Accounts: []AccountSummary{
+		{ProductType: "USDT-FUTURES", MarginCoin: "USDT", EquityStart: "100", EquityEnd: "100", MaxDrawdown: "0"}}}}
+	page := string(r.HTML())
+	for _, want := range []string{"<p>No trades.</p>", "Accounts left out (no fills, equity unchanged): USDT-FUTURES USDT.", `"symbols":[]`, `"equity":[]`} {
+		if !strings.Contains(page, want) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
+	if strings.Contains(page, `class="chart`) {
+		t.Error("a run that did nothing draws a chart")
+	}
+}
