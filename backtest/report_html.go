@@ -29,7 +29,7 @@ func (r *Report) HTML() []byte {
 body{font-family:system-ui,sans-serif;margin:1.2em 1.5em;color:#222;max-width:1400px}
 h1{font-size:1.4em;margin-bottom:.2em}h2{font-size:1.15em;margin-top:1.6em}h3{font-size:1em;margin:1.2em 0 .3em}
 table{border-collapse:collapse;font-size:.85em}td,th{border:1px solid #ccc;padding:.25em .5em;vertical-align:top;text-align:left}
-td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
+td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}td.time{white-space:nowrap}
 .pos{color:#176c2e}.neg{color:#b3261e}.muted{color:#777}
 code{font-size:.9em;white-space:pre-wrap;word-break:break-all}
 .chart{height:340px;border:1px solid #ddd;margin:.3em 0}.chart.equity{height:300px}
@@ -203,8 +203,8 @@ func writeTrades(b *strings.Builder, r *Report, loc *time.Location) {
 		if t.Open {
 			exit, exitRule = "still open", ""
 		}
-		fmt.Fprintf(b, "<tr class=\"trade\"><td>%s</td><td>%s</td><td class=num>%s</td><td>%s</td><td class=num>%s</td><td>%s</td>"+
-			"<td>%s</td><td class=num>%s</td><td>%s</td><td class=\"%s\">%s</td><td class=num>%s</td><td class=\"%s\">%s</td></tr>\n",
+		fmt.Fprintf(b, "<tr class=\"trade\"><td>%s</td><td>%s</td><td class=num>%s</td><td class=time>%s</td><td class=num>%s</td><td>%s</td>"+
+			"<td class=time>%s</td><td class=num>%s</td><td>%s</td><td class=\"%s\">%s</td><td class=num>%s</td><td class=\"%s\">%s</td></tr>\n",
 			esc(t.Symbol), esc(t.Side), esc(t.Size), esc(nyTime(t.EntryTime, loc)), esc(t.EntryPrice), esc(cmp.Or(t.EntryRule, "no rule")),
 			esc(exit), esc(t.ExitPrice), esc(exitRule), signClass(t.PnL), esc(t.PnL), esc(t.Fees), signClass(t.NetPnL), esc(t.NetPnL))
 	}
@@ -217,7 +217,7 @@ func writeFirings(b *strings.Builder, r *Report, loc *time.Location) {
 		"<th class=num>price</th><th>outcome</th><th>details</th></tr>\n")
 	for _, f := range r.Firings {
 		rows := max(len(f.Actions), 1)
-		fmt.Fprintf(b, "<tr class=\"firing\"><td rowspan=%d>%s</td><td rowspan=%d>%s</td>", rows, esc(nyTime(f.Time, loc)), rows, esc(f.Rule))
+		fmt.Fprintf(b, "<tr class=\"firing\"><td class=time rowspan=%d>%s</td><td rowspan=%d>%s</td>", rows, esc(nyTime(f.Time, loc)), rows, esc(f.Rule))
 		if len(f.Actions) == 0 {
 			b.WriteString("<td colspan=7>no action</td></tr>\n")
 			continue

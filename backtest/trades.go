@@ -26,7 +26,8 @@ type Trade struct {
 	// exit fills (so the trades add up to the account's realised P&L).
 	PnL string `json:"pnl,omitempty"`
 	// Fees is this trade's share of the entry and exit fees, signed as the
-	// exchange reports them: negative is paid.
+	// exchange reports them: negative is paid. They are added up whatever
+	// their fee coin (the margin coin, unless fees are paid in another).
 	Fees   string `json:"fees"`
 	NetPnL string `json:"netPnl,omitempty"` // PnL + Fees
 	Open   bool   `json:"open,omitempty"`
