@@ -633,12 +633,15 @@ func (b *builder) balances(fetches []BalancesInput) {
 // advance returns the State of the tick at now that shares s's data: only
 // the time, the market session (nil: not known) and the market's fetch time
 // are new. The caller must know that nothing s read from the clock is read
-// at the new tick (see PollerOptions.RebuildEveryTick), and that whether the
-// market is known has not changed (stocks record it). The State and its
-// market are written into slot.
-func (s *State) advance(slot *stateSlot, now time.Time, m *MarketFetch) (*State, error) {
-	*slot = stateSlot{st: State{Now: now, fetched: s.fetched &^ PartSet(0).Add(PartMarket), content: s.content}}
-	n := &slot.st
+// at the new tick (see Answers.SetTimedFields), and that whether the market
+// is known has not changed (stocks record it).
+func (s *State) advance(now time.Time, m *MarketFetch) (*State, error) {
+	// The State and its market in one allocation: this runs every tick.
+	both := &struct {
+		st  State
+		mkt Market
+	}{st: State{Now: now, fetched: s.fetched &^ PartSet(0).Add(PartMarket), content: s.content}}
+	n := &both.st
 	later := now.Sub(s.Now)
 	for p := range n.age { // the same polls, seen from now
 		if n.fetched.Has(Part(p)) {
@@ -648,24 +651,12 @@ func (s *State) advance(slot *stateSlot, now time.Time, m *MarketFetch) (*State,
 	var err error
 	n.eastern, err = easternOf(now)
 	if m != nil {
-		slot.mkt = marketAt(m.Session, now)
-		n.market = &slot.mkt
+		both.mkt = marketAt(m.Session, now)
+		n.market = &both.mkt
 		n.setPart(PartMarket, m.At)
 	}
 	return n, err
 }
-
-// stateSlot holds a State that shares its data and its market. The Poller
-// takes them from slabs: this runs every tick, and one allocation for many
-// ticks costs much less than one each.
-type stateSlot struct {
-	st  State
-	mkt Market
-}
-
-// stateSlab is how many slots the Poller allocates at once: a State kept
-// alive keeps its slab alive, some 40 KB.
-const stateSlab = 64
 
 // sameInputs reports whether a State built its objects from exactly the
 // fetches in (held, successful ones only: a fetch that failed to parse

@@ -12,6 +12,7 @@ import (
 
 	"github.com/tickrules/tickrules/exchange"
 	"github.com/tickrules/tickrules/marketdata"
+	"github.com/tickrules/tickrules/poll"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
@@ -143,14 +144,13 @@ func TestGoodRules(t *testing.T) {
 }
 
 func TestPollingBudgetOfGoodRules(t *testing.T) {
-	cat := loadCatalog()
 	rs, errs := Load(context.Background(), []string{"testdata/good"}, testOptions())
 	if errs.HasErrors() {
 		t.Fatal(errs)
 	}
 	rd := rs.Reads()
-	d := marketdata.Demand{Parts: rd.Parts, StockPairs: rd.Stocks, ProductTypes: rd.ProductTypes}
-	b, err := PollingBudget(d, cat.Contracts)
+	d := poll.Demand{Parts: rd.Parts, StockPairs: rd.Stocks, ProductTypes: rd.ProductTypes}
+	b, err := PollingBudget(d)
 	if err != nil {
 		t.Fatal(err)
 	}

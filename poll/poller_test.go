@@ -1,4 +1,4 @@
-package marketdata
+package poll
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/tickrules/tickrules/clock"
 	"github.com/tickrules/tickrules/exchange"
+	"github.com/tickrules/tickrules/marketdata"
 )
 
 // countingReader answers every poll with fixed data and counts calls per op.
@@ -83,8 +84,8 @@ var pollStart = time.Date(2026, 3, 9, 19, 50, 0, 0, time.UTC)
 func TestPollerPollsOnlyTheDemand(t *testing.T) {
 	r := newCountingReader()
 	v := clock.NewVirtual(pollStart)
-	p, err := NewPoller(PollerOptions{Reader: r, Clock: v, Demand: Demand{
-		Parts:      PartSet(0).Add(PartMarket).Add(PartStockBook),
+	p, err := New(Options{Reader: r, Clock: v, Demand: Demand{
+		Parts:      marketdata.PartSet(0).Add(marketdata.PartMarket).Add(marketdata.PartStockBook),
 		StockPairs: []string{"TSLAUSDT", "NVDAUSDT"},
 	}})
 	if err != nil {
@@ -121,22 +122,22 @@ func TestPollerIntervalsFitRateLimits(t *testing.T) {
 	for i := range pairs {
 		pairs[i] = string(rune('A'+i)) + "USDT"
 	}
-	p, err := NewPoller(PollerOptions{Reader: newCountingReader(), Clock: clock.NewVirtual(pollStart), Demand: Demand{
-		Parts:        PartSet(0).Add(PartStockBook).Add(PartPositions).Add(PartSpotRecords),
+	p, err := New(Options{Reader: newCountingReader(), Clock: clock.NewVirtual(pollStart), Demand: Demand{
+		Parts:        marketdata.PartSet(0).Add(marketdata.PartStockBook).Add(marketdata.PartPositions).Add(marketdata.PartSpotRecords),
 		StockPairs:   pairs,
 		ProductTypes: exchange.ProductTypes(),
-	}, Intervals: map[Part]time.Duration{PartSpotRecords: 100 * time.Millisecond}})
+	}, Intervals: map[marketdata.Part]time.Duration{marketdata.PartSpotRecords: 100 * time.Millisecond}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	tests := []struct {
-		part Part
+		part marketdata.Part
 		want time.Duration
 	}{
-		{PartStockBook, 2400 * time.Millisecond}, // 12 pairs at 5/s
-		{PartPositions, 1200 * time.Millisecond}, // 3 product types at 2.5/s
-		{PartSpotRecords, 2 * time.Second},       // an override below 1/s x 0.5 is raised
-		{PartOrders, 0},                          // not read
+		{marketdata.PartStockBook, 2400 * time.Millisecond}, // 12 pairs at 5/s
+		{marketdata.PartPositions, 1200 * time.Millisecond}, // 3 product types at 2.5/s
+		{marketdata.PartSpotRecords, 2 * time.Second},       // an override below 1/s x 0.5 is raised
+		{marketdata.PartOrders, 0},                          // not read
 	}
 	for _, tt := range tests {
 		if got := p.Interval(tt.part); got != tt.want {
@@ -149,7 +150,7 @@ func TestPollerIntervalsFitRateLimits(t *testing.T) {
 			t.Errorf("%s polled at %.2f/s, above half its limit %.0f/s", op, rate, limit)
 		}
 	}
-	if _, err := NewPoller(PollerOptions{Reader: newCountingReader(), Clock: clock.NewVirtual(pollStart), Demand: Demand{Parts: PartSet(0).Add(PartStockBook)}}); err == nil {
+	if _, err := New(Options{Reader: newCountingReader(), Clock: clock.NewVirtual(pollStart), Demand: Demand{Parts: marketdata.PartSet(0).Add(marketdata.PartStockBook)}}); err == nil {
 		t.Error("a book demand without pairs was accepted")
 	}
 }
@@ -157,8 +158,8 @@ func TestPollerIntervalsFitRateLimits(t *testing.T) {
 func TestPollerStaleness(t *testing.T) {
 	r := newCountingReader()
 	v := clock.NewVirtual(pollStart)
-	parts := PartSet(0).Add(PartMarket).Add(PartStockBook)
-	p, err := NewPoller(PollerOptions{Reader: r, Clock: v, Demand: Demand{Parts: parts, StockPairs: []string{"TSLAUSDT"}}})
+	parts := marketdata.PartSet(0).Add(marketdata.PartMarket).Add(marketdata.PartStockBook)
+	p, err := New(Options{Reader: r, Clock: v, Demand: Demand{Parts: parts, StockPairs: []string{"TSLAUSDT"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,7 +186,7 @@ func TestPollerStaleness(t *testing.T) {
 	}
 	v.Advance(time.Second)
 	st, _ = p.State(v.Now())
-	if part, stale := p.Stale(st, parts); !stale || part != PartStockBook {
+	if part, stale := p.Stale(st, parts); !stale || part != marketdata.PartStockBook {
 		t.Errorf("Stale = %s %v, want stock_book true", part, stale)
 	}
 }
@@ -193,7 +194,7 @@ func TestPollerStaleness(t *testing.T) {
 func TestPollerSessionMovesWithTheTick(t *testing.T) {
 	r := newCountingReader()
 	v := clock.NewVirtual(pollStart)
-	p, err := NewPoller(PollerOptions{Reader: r, Clock: v, Demand: Demand{Parts: PartSet(0).Add(PartMarket)}})
+	p, err := New(Options{Reader: r, Clock: v, Demand: Demand{Parts: marketdata.PartSet(0).Add(marketdata.PartMarket)}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,448 @@
+package backtest
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/tickrules/tickrules/clock"
+	"github.com/tickrules/tickrules/exchange"
+	"github.com/tickrules/tickrules/marketdata"
+	"github.com/tickrules/tickrules/poll"
+)
+
+// stillReader versions its answers like the simulator: each part has a
+// version the test moves, and Promise promises versions until a time the
+// test sets, while the mark (moved by writes) stays.
+type stillReader struct {
+	*countingReader
+	mu        sync.Mutex
+	versions  map[marketdata.Part]int64
+	mark      uint64
+	until     time.Time
+	asked     map[marketdata.Part]int // Version calls
+	stillAsks int
+}
+
+// newStillReader returns a stillReader whose promise holds until until
+// (zero: no end).
+func newStillReader(until time.Time) *stillReader {
+	return &stillReader{countingReader: newCountingReader(), versions: map[marketdata.Part]int64{}, asked: map[marketdata.Part]int{}, until: until}
+}
+
+func (r *stillReader) Version(_ context.Context, part marketdata.Part, _ string) ([3]int64, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.asked[part]++
+	return [3]int64{r.versions[part], int64(r.mark)}, true
+}
+
+func (r *stillReader) Promise(context.Context) (uint64, time.Time) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.stillAsks++
+	return r.mark, r.until
+}
+
+func (r *stillReader) Mark() uint64 {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.mark
+}
+
+// plainVersioner is stillReader as a plain versionReader: its Promise has
+// another signature, so it is no promiseReader.
+type plainVersioner struct{ *stillReader }
+
+func (plainVersioner) Promise() {}
+
+// TestSourceKeepsAnswersWhilePromised: a versioned answer is fetched again
+// only when its version moves; while the reader's promise holds, versions
+// are not even asked; a write (the mark) or the end of the promise brings
+// the checks back, and an answer checked before the promise was made is
+// checked again.
+func TestSourceKeepsAnswersWhilePromised(t *testing.T) {
+	for _, promise := range []bool{true, false} {
+		r := newStillReader(time.Time{})
+		start := pollStart
+		r.until = start.Add(10 * time.Second)
+		v := clock.NewVirtual(start)
+		var reader poll.Reader = r
+		if !promise {
+			reader = plainVersioner{r}
+		}
+		p, err := newSimulatorSource(poll.Options{Reader: reader, Clock: v, Demand: poll.Demand{
+			Parts:        marketdata.PartSet(0).Add(marketdata.PartPositions).Add(marketdata.PartBalances),
+			ProductTypes: []exchange.ProductType{exchange.USDTFutures},
+		}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		poll := func() {
+			t.Helper()
+			if err := p.PollDue(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			v.Advance(time.Second)
+		}
+		fetches := func() int { return r.count(exchange.OpAllPositions) }
+		asked := func() int {
+			r.mu.Lock()
+			defer r.mu.Unlock()
+			return r.asked[marketdata.PartPositions]
+		}
+		// 0 s: the first poll fetches everything, with its version.
+		poll()
+		if fetches() != 1 || asked() != 1 {
+			t.Fatalf("promise=%v: first poll fetched %d, asked %d", promise, fetches(), asked())
+		}
+		// 1-4 s: nothing moves.
+		for range 4 {
+			poll()
+		}
+		wantAsked := 5
+		if promise {
+			wantAsked = 1 // the promise was made at 0 s before the first check
+		}
+		if fetches() != 1 || asked() != wantAsked {
+			t.Fatalf("promise=%v: quiet seconds fetched %d (want 1), asked %d (want %d)", promise, fetches(), asked(), wantAsked)
+		}
+		// 5 s: a write moves the mark and the version.
+		r.mu.Lock()
+		r.mark++
+		r.versions[marketdata.PartPositions]++
+		r.mu.Unlock()
+		poll()
+		if fetches() != 2 {
+			t.Fatalf("promise=%v: a write was not fetched (%d fetches)", promise, fetches())
+		}
+		// 6-9 s: still again; 10 s: the promise ends and the version moved
+		// with the price, without a write.
+		for range 4 {
+			poll()
+		}
+		r.mu.Lock()
+		r.versions[marketdata.PartPositions]++
+		r.until = start.Add(time.Hour)
+		r.mu.Unlock()
+		poll()
+		if fetches() != 3 {
+			t.Fatalf("promise=%v: a version moved at the end of the promise but was not fetched (%d fetches)", promise, fetches())
+		}
+		if promise && r.stillAsks < 3 {
+			t.Errorf("Promise asked %d times, want a new promise at the start, after the write and at its end", r.stillAsks)
+		}
+		// The balances (every 5 s, at 0, 5 and 10 s) were each time
+		// checked before the promise of the moment: their versions were
+		// asked every time, and moved once, with the write.
+		if n := r.count(exchange.OpAccounts); n != 2 {
+			t.Errorf("promise=%v: balances fetched %d times, want 2", promise, n)
+		}
+		r.mu.Lock()
+		balancesAsked := r.asked[marketdata.PartBalances]
+		r.mu.Unlock()
+		if balancesAsked != 3 {
+			t.Errorf("promise=%v: balances' version asked %d times", promise, balancesAsked)
+		}
+	}
+}
+
+// TestSourceChecksWhatThePromiseDidNotSee: an answer last checked before
+// the promise was made may have moved in between, so it is checked once
+// when next due, even while the promise holds.
+func TestSourceChecksWhatThePromiseDidNotSee(t *testing.T) {
+	r := newStillReader(time.Time{})
+	r.until = pollStart.Add(time.Second) // the first promise ends at 1 s
+	v := clock.NewVirtual(pollStart)
+	p, err := newSimulatorSource(poll.Options{Reader: r, Clock: v, Demand: poll.Demand{
+		Parts:        marketdata.PartSet(0).Add(marketdata.PartPositions).Add(marketdata.PartBalances),
+		ProductTypes: []exchange.ProductType{exchange.USDTFutures},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for s := range 7 {
+		if s == 1 {
+			// Between 0 and 1 s the balances' version moved (a price),
+			// then a promise is made at 1 s, when they are not due.
+			r.mu.Lock()
+			r.versions[marketdata.PartBalances]++
+			r.until = pollStart.Add(time.Hour)
+			r.mu.Unlock()
+		}
+		if err := p.PollDue(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		v.Advance(time.Second)
+	}
+	if n := r.count(exchange.OpAccounts); n != 2 {
+		t.Fatalf("balances fetched %d times, want 2: the move before the promise was missed", n)
+	}
+}
+
+// BenchmarkSourceQuietTick is one second of a backtest between two price
+// steps: the reader's promise holds, so the pollers ask nothing, and the
+// State shares its data with the one before (market session, positions,
+// orders and two books demanded).
+func BenchmarkSourceQuietTick(b *testing.B) {
+	r := newStillReader(time.Time{})
+	r.until = pollStart.AddDate(100, 0, 0) // beyond any b.N seconds
+	v := clock.NewVirtual(pollStart)
+	p, err := newSimulatorSource(poll.Options{Reader: r, Clock: v, Demand: poll.Demand{
+		Parts:        marketdata.PartSet(0).Add(marketdata.PartMarket).Add(marketdata.PartPositions).Add(marketdata.PartOrders).Add(marketdata.PartStockBook),
+		ProductTypes: []exchange.ProductType{exchange.USDTFutures},
+		StockPairs:   []string{"TSLAUSDT", "NVDAUSDT"},
+	}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := exchange.WithPriority(context.Background(), exchange.PriorityLow)
+	if err := p.PollDue(ctx); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		v.Advance(time.Second)
+		_ = p.PollDue(ctx)
+		if _, err := p.State(v.Now()); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// TestSourceQuietUntil: the pollers can say until when nothing but the
+// clock moves: the reader's promise, the next poll it does not cover, the
+// age of the market's answers (stale after three minutes; this reader's
+// promise covers their poll) and the end of the session's segment bound it;
+// a write, a reader that promises nothing, or no session yet mean it
+// cannot tell.
+func TestSourceQuietUntil(t *testing.T) {
+	for _, tc := range []struct {
+		name         string
+		start, until time.Time // the clock's start, the promise's end
+		plain, write bool
+		noState      bool
+		failed       bool // the positions' poll failed: due again in a second
+		want         time.Time
+	}{
+		{name: "a poll the promise does not cover falls due", start: pollStart, until: pollStart.Add(10 * time.Second), failed: true, want: pollStart.Add(time.Second)},
+		{name: "the promise ends first", start: pollStart, until: pollStart.Add(10 * time.Second), want: pollStart.Add(10 * time.Second)},
+		{name: "no price step ahead: the market's answers turn stale", start: pollStart, want: pollStart.Add(poll.StaleAfter * time.Minute)},
+		{name: "the regular session ends first", start: pollStart.Add(9*time.Minute + 30*time.Second), until: pollStart.Add(10*time.Minute + 10*time.Second),
+			want: pollStart.Add(10 * time.Minute)},
+		{name: "a write since", start: pollStart, until: pollStart.Add(10 * time.Second), write: true},
+		{name: "no promise", start: pollStart, until: pollStart.Add(10 * time.Second), plain: true},
+		{name: "no session computed yet", start: pollStart, until: pollStart.Add(10 * time.Second), noState: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newStillReader(tc.until)
+			var reader poll.Reader = r
+			if tc.plain {
+				reader = plainVersioner{r}
+			}
+			if tc.failed {
+				r.fail[exchange.OpAllPositions] = errors.New("timeout")
+			}
+			v := clock.NewVirtual(tc.start)
+			p, err := newSimulatorSource(poll.Options{Reader: reader, Clock: v, Demand: poll.Demand{
+				Parts:        marketdata.PartSet(0).Add(marketdata.PartMarket).Add(marketdata.PartPositions),
+				ProductTypes: []exchange.ProductType{exchange.USDTFutures},
+			}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := p.PollDue(context.Background()); (err != nil) != tc.failed {
+				t.Fatal(err)
+			}
+			if !tc.noState {
+				if _, err := p.State(tc.start); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if tc.write {
+				r.mu.Lock()
+				r.mark++
+				r.mu.Unlock()
+			}
+			if got := p.QuietUntil(tc.start); !got.Equal(tc.want) {
+				t.Errorf("QuietUntil = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestSourceQuietUntilStale: a task the promise does not cover that keeps
+// failing turns stale before it is due again: nothing can be skipped then.
+func TestSourceQuietUntilStale(t *testing.T) {
+	r := newStillReader(pollStart.Add(time.Hour))
+	v := clock.NewVirtual(pollStart)
+	p, err := newSimulatorSource(poll.Options{Reader: r, Clock: v, Demand: poll.Demand{
+		Parts:        marketdata.PartSet(0).Add(marketdata.PartMarket).Add(marketdata.PartPositions),
+		ProductTypes: []exchange.ProductType{exchange.USDTFutures},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for tick := range 4 {
+		if tick == 1 {
+			r.fail[exchange.OpAllPositions] = errors.New("timeout")
+		}
+		if tick > 0 { // a write: the promise is asked again, the positions' version moved
+			r.mu.Lock()
+			r.mark++
+			r.versions[marketdata.PartPositions]++
+			r.mu.Unlock()
+		}
+		_ = p.PollDue(context.Background())
+		if _, err := p.State(v.Now()); err != nil {
+			t.Fatal(err)
+		}
+		want := v.Now().Add(time.Second) // the positions are due again
+		switch tick {
+		case 0: // covered by the promise: the market's age bounds it
+			want = pollStart.Add(poll.StaleAfter * time.Minute)
+		case 3: // last fetched three seconds ago: stale from now on
+			want = time.Time{}
+		}
+		if got := p.QuietUntil(v.Now()); !got.Equal(want) {
+			t.Errorf("tick %d: QuietUntil = %v, want %v", tick, got, want)
+		}
+		v.Advance(time.Second)
+	}
+}
+
+// countingReader answers every poll with fixed data and counts calls per op.
+type countingReader struct {
+	mu    sync.Mutex
+	calls map[exchange.Op]int
+	fail  map[exchange.Op]error
+}
+
+func newCountingReader() *countingReader {
+	return &countingReader{calls: map[exchange.Op]int{}, fail: map[exchange.Op]error{}}
+}
+
+func (r *countingReader) hit(op exchange.Op) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.calls[op]++
+	return r.fail[op]
+}
+
+func (r *countingReader) count(op exchange.Op) int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.calls[op]
+}
+
+var usStates = []exchange.MarketState{{Market: "US", DaylightType: exchange.DST, StateList: []exchange.SessionWindow{
+	{State: exchange.PreMarket, TimeZone: "EST", StartTime: "04:00", EndTime: "09:30"},
+	{State: exchange.Regular, TimeZone: "EST", StartTime: "09:30", EndTime: "16:00"},
+	{State: exchange.AfterHours, TimeZone: "EST", StartTime: "16:00", EndTime: "20:00"},
+	{State: exchange.Overnight, TimeZone: "EST", StartTime: "20:00", EndTime: "04:00"},
+}}}
+
+func (r *countingReader) MarketStates(context.Context) ([]exchange.MarketState, error) {
+	return usStates, r.hit(exchange.OpMarketStates)
+}
+func (r *countingReader) MarketCalendar(context.Context) (exchange.Calendar, error) {
+	return exchange.Calendar{TimeZone: "EST", RegularConfig: []string{"SATURDAY", "SUNDAY"}}, r.hit(exchange.OpMarketCalendar)
+}
+func (r *countingReader) StockInfo(context.Context, exchange.StockInfoRequest) ([]exchange.StockInfo, error) {
+	return []exchange.StockInfo{{Symbol: "TSLAUSDT", Code: "TSLA", Name: "Tesla", TradingPeriod: exchange.TradingPeriods()}}, r.hit(exchange.OpStockInfo)
+}
+func (r *countingReader) StockOrderBook(_ context.Context, req exchange.StockOrderBookRequest) (exchange.StockOrderBook, error) {
+	return exchange.StockOrderBook{Symbol: req.Symbol, Asks: []exchange.PriceLevel{{"250.10", "5"}}, Bids: []exchange.PriceLevel{{"250.00", "7"}}}, r.hit(exchange.OpStockOrderBook)
+}
+func (r *countingReader) StockFills(context.Context, exchange.StockFillsRequest) ([]exchange.StockFill, error) {
+	return nil, r.hit(exchange.OpStockFills)
+}
+func (r *countingReader) AllPositions(context.Context, exchange.AllPositionsRequest) ([]exchange.Position, error) {
+	return nil, r.hit(exchange.OpAllPositions)
+}
+func (r *countingReader) PendingOrders(context.Context, exchange.PendingOrdersRequest) (exchange.PendingOrdersPage, error) {
+	return exchange.PendingOrdersPage{}, r.hit(exchange.OpOrdersPending)
+}
+func (r *countingReader) StrategyOrders(context.Context, exchange.StrategyOrdersRequest) ([]exchange.StrategyOrder, error) {
+	return nil, r.hit(exchange.OpStrategyOrders)
+}
+func (r *countingReader) DiscountRates(context.Context, exchange.DiscountRateRequest) ([]exchange.DiscountCoin, error) {
+	return nil, r.hit(exchange.OpDiscountRate)
+}
+func (r *countingReader) SpotRecords(context.Context, exchange.SpotRecordRequest) ([]exchange.SpotRecord, error) {
+	return nil, r.hit(exchange.OpSpotRecord)
+}
+func (r *countingReader) Accounts(context.Context, exchange.AccountsRequest) ([]exchange.Account, error) {
+	return nil, r.hit(exchange.OpAccounts)
+}
+
+// 2026-03-09 is the Monday after the DST change: 15:50 EDT is 19:50 UTC.
+var pollStart = time.Date(2026, 3, 9, 19, 50, 0, 0, time.UTC)
+
+// numericBookReader serves one book in numbers that the test changes at
+// will, handing the same slices back while it is unchanged, as the
+// simulator does.
+type numericBookReader struct {
+	*countingReader
+	nums *marketdata.NumericBook
+}
+
+func (r *numericBookReader) StockBookNumbers(context.Context, string) (marketdata.NumericBook, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return *r.nums, nil
+}
+
+// TestSourceSharesUnchangedBookNumbers: a book handed back in the same
+// numbers gives a State sharing the data of the one before; new numbers a
+// State with the new book.
+func TestSourceSharesUnchangedBookNumbers(t *testing.T) {
+	r := &numericBookReader{countingReader: newCountingReader(), nums: &marketdata.NumericBook{
+		Bids: []marketdata.BookLevel{{Price: 250, Size: 7}, {Price: 249.5, Size: 3}},
+		Asks: []marketdata.BookLevel{{Price: 250.1, Size: 5}, {Price: 250.3, Size: 9}}, TS: exchange.MillisOf(pollStart)}}
+	v := clock.NewVirtual(pollStart)
+	s, err := newSimulatorSource(poll.Options{Reader: r, Clock: v, Demand: poll.Demand{
+		Parts:        marketdata.PartSet(0).Add(marketdata.PartMarket).Add(marketdata.PartStockBook).Add(marketdata.PartPositions),
+		StockPairs:   []string{"TSLAUSDT"},
+		ProductTypes: []exchange.ProductType{exchange.USDTFutures},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tick := func() *marketdata.State {
+		t.Helper()
+		v.Advance(time.Second)
+		if err := s.PollDue(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		st, err := s.State(v.Now())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st
+	}
+	first := tick()
+	second := tick()
+	if !second.SameData(first) {
+		t.Fatal("an unchanged book gave a State with new data")
+	}
+	if at := second.Part(marketdata.PartStockBook).At; !at.Equal(v.Now()) {
+		t.Errorf("stock_book fetched at %s, want the poll that just confirmed it (%s)", at, v.Now())
+	}
+	r.mu.Lock()
+	r.nums = &marketdata.NumericBook{Bids: []marketdata.BookLevel{{Price: 250.05, Size: 7}, {Price: 249.5, Size: 3}}, Asks: r.nums.Asks, TS: r.nums.TS}
+	r.mu.Unlock()
+	third := tick()
+	if third.SameData(second) {
+		t.Fatal("a changed book gave a State sharing the old data")
+	}
+	st, err := third.Stock("TSLAUSDT", marketdata.NeedBook)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Bid != 250.05 || st.Spread != 0.05 {
+		t.Errorf("bid %v spread %v after the change, want 250.05 and 0.05", st.Bid, st.Spread)
+	}
+}
