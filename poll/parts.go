@@ -246,17 +246,23 @@ func keyedRow[A, In any](
 		return func(ans *marketdata.Answers) {
 			ans.Store(func(in *marketdata.BuildInput) bool {
 				l := *list(in)
-				i := slices.IndexFunc(l, func(x In) bool { return key(&x) == q.key })
-				return i >= 0 && same(held(&l[i]), a)
+				for i := range l { // a loop, not slices.IndexFunc: no closure to allocate
+					if key(&l[i]) == q.key {
+						return same(held(&l[i]), a)
+					}
+				}
+				return false
 			}, func(in *marketdata.BuildInput) {
 				l := list(in)
 				x := wrap(q.key, a, q.now)
 				// In place: NewState keeps nothing of its input's slices
 				// (it copies what it keeps), so no State built earlier
 				// sees the change.
-				if i := slices.IndexFunc(*l, func(y In) bool { return key(&y) == q.key }); i >= 0 {
-					(*l)[i] = x
-					return
+				for i := range *l {
+					if key(&(*l)[i]) == q.key {
+						(*l)[i] = x
+						return
+					}
 				}
 				*l = append(*l, x)
 			})
