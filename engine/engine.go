@@ -378,7 +378,7 @@ func (r *ruleRun) repeatOf(tr *Trace) repeat {
 
 // SkipQuiet records up to n ticks after from, step apart, as Step would
 // record them if nothing any rule reads changed until the last (the caller
-// knows: marketdata.Poller.QuietUntil): when the last Step left every rule
+// knows: the backtest's source of States says so): when the last Step left every rule
 // in a tick that repeats on the same data and session (a quiet one, a
 // cooldown, a for: holding), each rule counts the evaluations, reuses of
 // its result and traces of those ticks, and the ticks end before any
