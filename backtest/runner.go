@@ -130,10 +130,11 @@ type runner struct {
 	// sim is the source of States made for the simulator; nil when the
 	// account is read as a live venue is, by the live poller (asm.Poller).
 	sim *simulatorSource
-	// everyTick runs every tick, skipping none (leap): set by tests that
-	// compare both ways. leapt counts the ticks leap skipped.
-	everyTick bool
-	leapt     int64
+	// everyTick runs every tick, skipping none (skipQuietTicks): set by
+	// tests that compare both ways. skippedTicks counts the ticks
+	// skipQuietTicks skipped.
+	everyTick    bool
+	skippedTicks int64
 }
 
 func newRunner(ctx context.Context, opts Options) (*runner, error) {
@@ -210,7 +211,7 @@ func (r *runner) run(ctx context.Context) (*Report, error) {
 		}
 		r.asm.Engine.Step(ctx, t)
 		r.ticks++
-		t = r.leap(t, nextSample)
+		t = r.skipQuietTicks(t, nextSample)
 		r.prog.report(t)
 	}
 	if last := r.smp.last(); last.Before(r.opts.To) {
@@ -230,7 +231,7 @@ func (r *runner) pollDue(ctx context.Context) error {
 	return r.asm.Poller.PollDue(ctx)
 }
 
-// leap skips the ticks after t that cannot differ from it: every rule's
+// skipQuietTicks skips the ticks after t that cannot differ from it: every rule's
 // tick at t repeats while the data it reads and the session stay the same
 // (quiet, in a cooldown, holding for its for:, failing on missing data),
 // and the source knows that they do until some time
@@ -238,7 +239,7 @@ func (r *runner) pollDue(ctx context.Context) error {
 // poll it does not cover, the end of the session's segment). Those ticks are recorded as the
 // engine would record them (Engine.SkipQuiet), not run; the next sample is
 // always run. It returns the last tick skipped, or t.
-func (r *runner) leap(t, nextSample time.Time) time.Time {
+func (r *runner) skipQuietTicks(t, nextSample time.Time) time.Time {
 	if r.everyTick || r.sim == nil {
 		return t
 	}
@@ -258,7 +259,7 @@ func (r *runner) leap(t, nextSample time.Time) time.Time {
 	}
 	n = r.asm.Engine.SkipQuiet(t, step, n)
 	r.ticks += n
-	r.leapt += n
+	r.skippedTicks += n
 	return t.Add(time.Duration(n) * step)
 }
 

@@ -248,7 +248,7 @@ func (s *simulatorSource) promiseHolds(ctx context.Context, now time.Time) bool 
 // differ from the one at now but in the fields that follow the clock: the
 // reader's promise holds, every task it does not cover is neither due nor
 // stale, the market's answers are not stale, and the market session stays
-// in its segment. The runner leaps over the ticks before it when every
+// in its segment. The runner skips the ticks before it when every
 // rule's tick repeats (engine.Engine.SkipQuiet). Zero means it cannot
 // tell: a reader that makes no promise, a promise broken since, or no
 // session known.

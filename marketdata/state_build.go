@@ -86,7 +86,7 @@ type BuildInput struct {
 
 	// Prev, when set, is a State built before by the same caller: what it
 	// built from the very answers in this input is copied from it, with
-	// only what follows the clock computed again (see Stock.reaged).
+	// only what follows the clock computed again (see Stock.atTime).
 	Prev *State
 	// KeepAges are the fields that move with time that no reader reads:
 	// they may keep the value of the tick Prev was built at. An object that
@@ -192,7 +192,7 @@ func (b *builder) stocks(info *StockInfoInput, books []BookInput, fills []FillsI
 		// that reads an age.
 		b.s.stocks = make([]*Stock, len(prev.stocks))
 		for i, old := range prev.stocks {
-			b.s.stocks[i] = old.reaged(b.now, window, b.s.market, b.keep)
+			b.s.stocks[i] = old.atTime(b.now, window, b.s.market, b.keep)
 		}
 		return
 	}
@@ -250,7 +250,7 @@ func (b *builder) stock(old *Stock, sym string, in *exchange.StockInfo, infoAt t
 		if b.keeps(stockTimeFields) {
 			return old, nil
 		}
-		return old.reaged(b.now, window, b.s.market, b.keep), nil
+		return old.atTime(b.now, window, b.s.market, b.keep), nil
 	}
 	if old != nil && old.Symbol != sym {
 		old = nil // found by its code: another pair
