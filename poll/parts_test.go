@@ -114,7 +114,7 @@ func TestEveryPartKeepsAnEqualAnswer(t *testing.T) {
 				if err := p.PollDue(context.Background()); err != nil {
 					t.Fatal(err)
 				}
-				st, _ := p.State(v.Now()) // the records are not all complete: parse errors are not the point
+				st, _ := p.State(v.Now())   // the records are not all complete: parse errors are not the point
 				v.Advance(10 * time.Minute) // everything due again
 				return st
 			}
