@@ -11,13 +11,14 @@ import (
 	"github.com/tickrules/tickrules/exchange"
 	"github.com/tickrules/tickrules/marketdata"
 	"github.com/tickrules/tickrules/poll"
+	"github.com/tickrules/tickrules/poll/polltest"
 )
 
 // stillReader versions its answers like the simulator: each part has a
 // version the test moves, and Promise promises versions until a time the
 // test sets, while the mark (moved by writes) stays.
 type stillReader struct {
-	*countingReader
+	*polltest.Reader
 	mu        sync.Mutex
 	versions  map[marketdata.Part]int64
 	mark      uint64
@@ -29,7 +30,7 @@ type stillReader struct {
 // newStillReader returns a stillReader whose promise holds until until
 // (zero: no end).
 func newStillReader(until time.Time) *stillReader {
-	return &stillReader{countingReader: newCountingReader(), versions: map[marketdata.Part]int64{}, asked: map[marketdata.Part]int{}, until: until}
+	return &stillReader{Reader: polltest.NewReader(), versions: map[marketdata.Part]int64{}, asked: map[marketdata.Part]int{}, until: until}
 }
 
 func (r *stillReader) Version(_ context.Context, part marketdata.Part, _ string) ([3]int64, bool) {
@@ -66,7 +67,7 @@ func (plainVersioner) Promise() {}
 func TestSourceKeepsAnswersWhilePromised(t *testing.T) {
 	for _, promise := range []bool{true, false} {
 		r := newStillReader(time.Time{})
-		start := pollStart
+		start := polltest.Start
 		r.until = start.Add(10 * time.Second)
 		v := clock.NewVirtual(start)
 		var reader poll.Reader = r
@@ -87,7 +88,7 @@ func TestSourceKeepsAnswersWhilePromised(t *testing.T) {
 			}
 			v.Advance(time.Second)
 		}
-		fetches := func() int { return r.count(exchange.OpAllPositions) }
+		fetches := func() int { return r.Count(exchange.OpAllPositions) }
 		asked := func() int {
 			r.mu.Lock()
 			defer r.mu.Unlock()
@@ -137,7 +138,7 @@ func TestSourceKeepsAnswersWhilePromised(t *testing.T) {
 		// The balances (every 5 s, at 0, 5 and 10 s) were each time
 		// checked before the promise of the moment: their versions were
 		// asked every time, and moved once, with the write.
-		if n := r.count(exchange.OpAccounts); n != 2 {
+		if n := r.Count(exchange.OpAccounts); n != 2 {
 			t.Errorf("promise=%v: balances fetched %d times, want 2", promise, n)
 		}
 		r.mu.Lock()
@@ -154,8 +155,8 @@ func TestSourceKeepsAnswersWhilePromised(t *testing.T) {
 // when next due, even while the promise holds.
 func TestSourceChecksWhatThePromiseDidNotSee(t *testing.T) {
 	r := newStillReader(time.Time{})
-	r.until = pollStart.Add(time.Second) // the first promise ends at 1 s
-	v := clock.NewVirtual(pollStart)
+	r.until = polltest.Start.Add(time.Second) // the first promise ends at 1 s
+	v := clock.NewVirtual(polltest.Start)
 	p, err := newSimulatorSource(poll.Options{Reader: r, Clock: v, Demand: poll.Demand{
 		Parts:        marketdata.PartSet(0).Add(marketdata.PartPositions).Add(marketdata.PartBalances),
 		ProductTypes: []exchange.ProductType{exchange.USDTFutures},
@@ -169,7 +170,7 @@ func TestSourceChecksWhatThePromiseDidNotSee(t *testing.T) {
 			// then a promise is made at 1 s, when they are not due.
 			r.mu.Lock()
 			r.versions[marketdata.PartBalances]++
-			r.until = pollStart.Add(time.Hour)
+			r.until = polltest.Start.Add(time.Hour)
 			r.mu.Unlock()
 		}
 		if err := p.PollDue(context.Background()); err != nil {
@@ -177,7 +178,7 @@ func TestSourceChecksWhatThePromiseDidNotSee(t *testing.T) {
 		}
 		v.Advance(time.Second)
 	}
-	if n := r.count(exchange.OpAccounts); n != 2 {
+	if n := r.Count(exchange.OpAccounts); n != 2 {
 		t.Fatalf("balances fetched %d times, want 2: the move before the promise was missed", n)
 	}
 }
@@ -188,8 +189,8 @@ func TestSourceChecksWhatThePromiseDidNotSee(t *testing.T) {
 // orders and two books demanded).
 func BenchmarkSourceQuietTick(b *testing.B) {
 	r := newStillReader(time.Time{})
-	r.until = pollStart.AddDate(100, 0, 0) // beyond any b.N seconds
-	v := clock.NewVirtual(pollStart)
+	r.until = polltest.Start.AddDate(100, 0, 0) // beyond any b.N seconds
+	v := clock.NewVirtual(polltest.Start)
 	p, err := newSimulatorSource(poll.Options{Reader: r, Clock: v, Demand: poll.Demand{
 		Parts:        marketdata.PartSet(0).Add(marketdata.PartMarket).Add(marketdata.PartPositions).Add(marketdata.PartOrders).Add(marketdata.PartStockBook),
 		ProductTypes: []exchange.ProductType{exchange.USDTFutures},
@@ -227,14 +228,14 @@ func TestSourceQuietUntil(t *testing.T) {
 		failed       bool // the positions' poll failed: due again in a second
 		want         time.Time
 	}{
-		{name: "a poll the promise does not cover falls due", start: pollStart, until: pollStart.Add(10 * time.Second), failed: true, want: pollStart.Add(time.Second)},
-		{name: "the promise ends first", start: pollStart, until: pollStart.Add(10 * time.Second), want: pollStart.Add(10 * time.Second)},
-		{name: "no price step ahead: the market's answers turn stale", start: pollStart, want: pollStart.Add(poll.StaleAfter * time.Minute)},
-		{name: "the regular session ends first", start: pollStart.Add(9*time.Minute + 30*time.Second), until: pollStart.Add(10*time.Minute + 10*time.Second),
-			want: pollStart.Add(10 * time.Minute)},
-		{name: "a write since", start: pollStart, until: pollStart.Add(10 * time.Second), write: true},
-		{name: "no promise", start: pollStart, until: pollStart.Add(10 * time.Second), plain: true},
-		{name: "no session computed yet", start: pollStart, until: pollStart.Add(10 * time.Second), noState: true},
+		{name: "a poll the promise does not cover falls due", start: polltest.Start, until: polltest.Start.Add(10 * time.Second), failed: true, want: polltest.Start.Add(time.Second)},
+		{name: "the promise ends first", start: polltest.Start, until: polltest.Start.Add(10 * time.Second), want: polltest.Start.Add(10 * time.Second)},
+		{name: "no price step ahead: the market's answers turn stale", start: polltest.Start, want: polltest.Start.Add(poll.StaleAfter * time.Minute)},
+		{name: "the regular session ends first", start: polltest.Start.Add(9*time.Minute + 30*time.Second), until: polltest.Start.Add(10*time.Minute + 10*time.Second),
+			want: polltest.Start.Add(10 * time.Minute)},
+		{name: "a write since", start: polltest.Start, until: polltest.Start.Add(10 * time.Second), write: true},
+		{name: "no promise", start: polltest.Start, until: polltest.Start.Add(10 * time.Second), plain: true},
+		{name: "no session computed yet", start: polltest.Start, until: polltest.Start.Add(10 * time.Second), noState: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := newStillReader(tc.until)
@@ -243,7 +244,7 @@ func TestSourceQuietUntil(t *testing.T) {
 				reader = plainVersioner{r}
 			}
 			if tc.failed {
-				r.fail[exchange.OpAllPositions] = errors.New("timeout")
+				r.Fail(exchange.OpAllPositions, errors.New("timeout"))
 			}
 			v := clock.NewVirtual(tc.start)
 			p, err := newSimulatorSource(poll.Options{Reader: reader, Clock: v, Demand: poll.Demand{
@@ -276,8 +277,8 @@ func TestSourceQuietUntil(t *testing.T) {
 // TestSourceQuietUntilStale: a task the promise does not cover that keeps
 // failing turns stale before it is due again: nothing can be skipped then.
 func TestSourceQuietUntilStale(t *testing.T) {
-	r := newStillReader(pollStart.Add(time.Hour))
-	v := clock.NewVirtual(pollStart)
+	r := newStillReader(polltest.Start.Add(time.Hour))
+	v := clock.NewVirtual(polltest.Start)
 	p, err := newSimulatorSource(poll.Options{Reader: r, Clock: v, Demand: poll.Demand{
 		Parts:        marketdata.PartSet(0).Add(marketdata.PartMarket).Add(marketdata.PartPositions),
 		ProductTypes: []exchange.ProductType{exchange.USDTFutures},
@@ -287,7 +288,7 @@ func TestSourceQuietUntilStale(t *testing.T) {
 	}
 	for tick := range 4 {
 		if tick == 1 {
-			r.fail[exchange.OpAllPositions] = errors.New("timeout")
+			r.Fail(exchange.OpAllPositions, errors.New("timeout"))
 		}
 		if tick > 0 { // a write: the promise is asked again, the positions' version moved
 			r.mu.Lock()
@@ -302,7 +303,7 @@ func TestSourceQuietUntilStale(t *testing.T) {
 		want := v.Now().Add(time.Second) // the positions are due again
 		switch tick {
 		case 0: // covered by the promise: the market's age bounds it
-			want = pollStart.Add(poll.StaleAfter * time.Minute)
+			want = polltest.Start.Add(poll.StaleAfter * time.Minute)
 		case 3: // last fetched three seconds ago: stale from now on
 			want = time.Time{}
 		}
@@ -313,79 +314,12 @@ func TestSourceQuietUntilStale(t *testing.T) {
 	}
 }
 
-// countingReader answers every poll with fixed data and counts calls per op.
-type countingReader struct {
-	mu    sync.Mutex
-	calls map[exchange.Op]int
-	fail  map[exchange.Op]error
-}
-
-func newCountingReader() *countingReader {
-	return &countingReader{calls: map[exchange.Op]int{}, fail: map[exchange.Op]error{}}
-}
-
-func (r *countingReader) hit(op exchange.Op) error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.calls[op]++
-	return r.fail[op]
-}
-
-func (r *countingReader) count(op exchange.Op) int {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.calls[op]
-}
-
-var usStates = []exchange.MarketState{{Market: "US", DaylightType: exchange.DST, StateList: []exchange.SessionWindow{
-	{State: exchange.PreMarket, TimeZone: "EST", StartTime: "04:00", EndTime: "09:30"},
-	{State: exchange.Regular, TimeZone: "EST", StartTime: "09:30", EndTime: "16:00"},
-	{State: exchange.AfterHours, TimeZone: "EST", StartTime: "16:00", EndTime: "20:00"},
-	{State: exchange.Overnight, TimeZone: "EST", StartTime: "20:00", EndTime: "04:00"},
-}}}
-
-func (r *countingReader) MarketStates(context.Context) ([]exchange.MarketState, error) {
-	return usStates, r.hit(exchange.OpMarketStates)
-}
-func (r *countingReader) MarketCalendar(context.Context) (exchange.Calendar, error) {
-	return exchange.Calendar{TimeZone: "EST", RegularConfig: []string{"SATURDAY", "SUNDAY"}}, r.hit(exchange.OpMarketCalendar)
-}
-func (r *countingReader) StockInfo(context.Context, exchange.StockInfoRequest) ([]exchange.StockInfo, error) {
-	return []exchange.StockInfo{{Symbol: "TSLAUSDT", Code: "TSLA", Name: "Tesla", TradingPeriod: exchange.TradingPeriods()}}, r.hit(exchange.OpStockInfo)
-}
-func (r *countingReader) StockOrderBook(_ context.Context, req exchange.StockOrderBookRequest) (exchange.StockOrderBook, error) {
-	return exchange.StockOrderBook{Symbol: req.Symbol, Asks: []exchange.PriceLevel{{"250.10", "5"}}, Bids: []exchange.PriceLevel{{"250.00", "7"}}}, r.hit(exchange.OpStockOrderBook)
-}
-func (r *countingReader) StockFills(context.Context, exchange.StockFillsRequest) ([]exchange.StockFill, error) {
-	return nil, r.hit(exchange.OpStockFills)
-}
-func (r *countingReader) AllPositions(context.Context, exchange.AllPositionsRequest) ([]exchange.Position, error) {
-	return nil, r.hit(exchange.OpAllPositions)
-}
-func (r *countingReader) PendingOrders(context.Context, exchange.PendingOrdersRequest) (exchange.PendingOrdersPage, error) {
-	return exchange.PendingOrdersPage{}, r.hit(exchange.OpOrdersPending)
-}
-func (r *countingReader) StrategyOrders(context.Context, exchange.StrategyOrdersRequest) ([]exchange.StrategyOrder, error) {
-	return nil, r.hit(exchange.OpStrategyOrders)
-}
-func (r *countingReader) DiscountRates(context.Context, exchange.DiscountRateRequest) ([]exchange.DiscountCoin, error) {
-	return nil, r.hit(exchange.OpDiscountRate)
-}
-func (r *countingReader) SpotRecords(context.Context, exchange.SpotRecordRequest) ([]exchange.SpotRecord, error) {
-	return nil, r.hit(exchange.OpSpotRecord)
-}
-func (r *countingReader) Accounts(context.Context, exchange.AccountsRequest) ([]exchange.Account, error) {
-	return nil, r.hit(exchange.OpAccounts)
-}
-
-// 2026-03-09 is the Monday after the DST change: 15:50 EDT is 19:50 UTC.
-var pollStart = time.Date(2026, 3, 9, 19, 50, 0, 0, time.UTC)
-
 // numericBookReader serves one book in numbers that the test changes at
 // will, handing the same slices back while it is unchanged, as the
 // simulator does.
 type numericBookReader struct {
-	*countingReader
+	*polltest.Reader
+	mu   sync.Mutex
 	nums *marketdata.NumericBook
 }
 
@@ -399,10 +333,10 @@ func (r *numericBookReader) StockBookNumbers(context.Context, string) (marketdat
 // numbers gives a State sharing the data of the one before; new numbers a
 // State with the new book.
 func TestSourceSharesUnchangedBookNumbers(t *testing.T) {
-	r := &numericBookReader{countingReader: newCountingReader(), nums: &marketdata.NumericBook{
+	r := &numericBookReader{Reader: polltest.NewReader(), nums: &marketdata.NumericBook{
 		Bids: []marketdata.BookLevel{{Price: 250, Size: 7}, {Price: 249.5, Size: 3}},
-		Asks: []marketdata.BookLevel{{Price: 250.1, Size: 5}, {Price: 250.3, Size: 9}}, TS: exchange.MillisOf(pollStart)}}
-	v := clock.NewVirtual(pollStart)
+		Asks: []marketdata.BookLevel{{Price: 250.1, Size: 5}, {Price: 250.3, Size: 9}}, TS: exchange.MillisOf(polltest.Start)}}
+	v := clock.NewVirtual(polltest.Start)
 	s, err := newSimulatorSource(poll.Options{Reader: r, Clock: v, Demand: poll.Demand{
 		Parts:        marketdata.PartSet(0).Add(marketdata.PartMarket).Add(marketdata.PartStockBook).Add(marketdata.PartPositions),
 		StockPairs:   []string{"TSLAUSDT"},

@@ -12,6 +12,7 @@ import (
 	"github.com/tickrules/tickrules/clock"
 	"github.com/tickrules/tickrules/exchange"
 	"github.com/tickrules/tickrules/marketdata"
+	"github.com/tickrules/tickrules/poll/polltest"
 )
 
 // TestPartsTableIsComplete: every part has a row that can be planned and
@@ -51,7 +52,7 @@ func (r *answersReader) move(op exchange.Op) {
 }
 
 func (r *answersReader) MarketStates(context.Context) ([]exchange.MarketState, error) {
-	return append([]exchange.MarketState(nil), usStates...), nil
+	return append([]exchange.MarketState(nil), polltest.USStates...), nil
 }
 func (r *answersReader) MarketCalendar(context.Context) (exchange.Calendar, error) {
 	return exchange.Calendar{TimeZone: "EST", RegularConfig: []string{"SATURDAY", "SUNDAY"}}, nil
@@ -61,10 +62,10 @@ func (r *answersReader) StockInfo(context.Context, exchange.StockInfoRequest) ([
 }
 func (r *answersReader) StockOrderBook(_ context.Context, req exchange.StockOrderBookRequest) (exchange.StockOrderBook, error) {
 	return exchange.StockOrderBook{Symbol: req.Symbol, Asks: []exchange.PriceLevel{{"250.10", "5"}},
-		Bids: []exchange.PriceLevel{{"250.00", exchange.Num("7" + r.tag(exchange.OpStockOrderBook))}}, TS: exchange.MillisOf(pollStart)}, nil
+		Bids: []exchange.PriceLevel{{"250.00", exchange.Num("7" + r.tag(exchange.OpStockOrderBook))}}, TS: exchange.MillisOf(polltest.Start)}, nil
 }
 func (r *answersReader) StockFills(context.Context, exchange.StockFillsRequest) ([]exchange.StockFill, error) {
-	return []exchange.StockFill{{ExecID: "f" + r.tag(exchange.OpStockFills), Price: "250.05", Size: "3", Side: exchange.Buy, TS: exchange.MillisOf(pollStart)}}, nil
+	return []exchange.StockFill{{ExecID: "f" + r.tag(exchange.OpStockFills), Price: "250.05", Size: "3", Side: exchange.Buy, TS: exchange.MillisOf(polltest.Start)}}, nil
 }
 func (r *answersReader) AllPositions(_ context.Context, req exchange.AllPositionsRequest) ([]exchange.Position, error) {
 	return []exchange.Position{{Symbol: "X" + string(req.ProductType), MarginCoin: "USDT" + r.tag(exchange.OpAllPositions)}}, nil
@@ -102,7 +103,7 @@ func TestEveryPartKeepsAnEqualAnswer(t *testing.T) {
 		}
 		t.Run(part.String(), func(t *testing.T) {
 			r := &answersReader{gen: map[exchange.Op]int{}}
-			v := clock.NewVirtual(pollStart)
+			v := clock.NewVirtual(polltest.Start)
 			p, err := New(Options{Reader: r, Clock: v, Demand: Demand{Parts: all, StockPairs: []string{"TSLAUSDT", "NVDAUSDT"},
 				ProductTypes: []exchange.ProductType{exchange.USDTFutures, exchange.COINFutures},
 				Categories:   []exchange.Category{exchange.CategoryUSDTFutures, exchange.CategoryCOINFutures}}})

@@ -10,12 +10,13 @@ import (
 	"github.com/tickrules/tickrules/clock"
 	"github.com/tickrules/tickrules/exchange"
 	"github.com/tickrules/tickrules/marketdata"
+	"github.com/tickrules/tickrules/poll/polltest"
 )
 
 // bookReader serves a book that the test changes at will, as strings, each
 // answer decoded anew, like the live client.
 type bookReader struct {
-	*countingReader
+	*polltest.Reader
 	mu  sync.Mutex
 	bid string
 }
@@ -24,7 +25,7 @@ func (r *bookReader) StockOrderBook(_ context.Context, req exchange.StockOrderBo
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return exchange.StockOrderBook{Symbol: req.Symbol, Asks: []exchange.PriceLevel{{"250.10", "5"}, {"250.30", "9"}},
-		Bids: []exchange.PriceLevel{{exchange.Num(r.bid), "7"}, {"249.50", "3"}}, TS: exchange.MillisOf(pollStart)}, r.hit(exchange.OpStockOrderBook)
+		Bids: []exchange.PriceLevel{{exchange.Num(r.bid), "7"}, {"249.50", "3"}}, TS: exchange.MillisOf(polltest.Start)}, r.Hit(exchange.OpStockOrderBook)
 }
 
 func sharePoller(t *testing.T, r Reader, v *clock.Virtual, rebuild bool) *Poller {
@@ -54,8 +55,8 @@ func tick(t *testing.T, p *Poller, v *clock.Virtual) *marketdata.State {
 }
 
 func TestPollerSharesUnchangedData(t *testing.T) {
-	br := &bookReader{countingReader: newCountingReader(), bid: "250.00"}
-	v := clock.NewVirtual(pollStart)
+	br := &bookReader{Reader: polltest.NewReader(), bid: "250.00"}
+	v := clock.NewVirtual(polltest.Start)
 	p := sharePoller(t, br, v, false)
 	first := tick(t, p, v)
 	second := tick(t, p, v)
@@ -91,8 +92,8 @@ func TestPollerSharesUnchangedData(t *testing.T) {
 }
 
 func TestPollerRebuildEveryTick(t *testing.T) {
-	br := &bookReader{countingReader: newCountingReader(), bid: "250.00"}
-	v := clock.NewVirtual(pollStart)
+	br := &bookReader{Reader: polltest.NewReader(), bid: "250.00"}
+	v := clock.NewVirtual(polltest.Start)
 	p := sharePoller(t, br, v, true)
 	first := tick(t, p, v)
 	if tick(t, p, v).SameData(first) {
@@ -111,8 +112,8 @@ func TestPollerRebuildEveryTick(t *testing.T) {
 // (the trade window with no fills) or when only another object's field is
 // read.
 func TestPollerAgesOnlyTimedFields(t *testing.T) {
-	br := &bookReader{countingReader: newCountingReader(), bid: "250.00"}
-	v := clock.NewVirtual(pollStart)
+	br := &bookReader{Reader: polltest.NewReader(), bid: "250.00"}
+	v := clock.NewVirtual(polltest.Start)
 	p := sharePoller(t, br, v, false)
 	for _, tc := range []struct {
 		name  string
