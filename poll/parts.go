@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/tickrules/tickrules/exchange"
@@ -32,10 +33,6 @@ func (k keyKind) String() string {
 	return "product type"
 }
 
-// Answer is one fetched answer, ready to be stored: it writes itself into
-// the held answers (unless it equals the one held there).
-type Answer func(*marketdata.Answers)
-
 // request is what one fetch is asked for.
 type request struct {
 	key        string
@@ -53,8 +50,15 @@ type partSource struct {
 	// rarely.
 	every   time.Duration
 	keyedBy keyKind
-	fetch   func(ctx context.Context, r Reader, q request) (Answer, error)
+	fetch   fetchFunc
 }
+
+// fetchFunc asks the venue for a part's answer to q and stores it in into,
+// holding lock (nil: none) while it writes there: the live poller's lock,
+// taken only after the request, so that the engine can take States while a
+// poll waits for the venue. It allocates nothing of its own, as it runs for
+// every poll.
+type fetchFunc func(ctx context.Context, r Reader, q request, into *marketdata.Answers, lock sync.Locker) error
 
 // maxPendingOrders bounds one pending-orders poll: 20 pages of 100.
 const maxPendingOrders = 2000
@@ -190,24 +194,36 @@ var parts = [marketdata.NumParts]partSource{
 	},
 }
 
-// Fetch runs one task against r at now and returns its answer. A backtest's
+// Fetch runs one task against r at now and stores its answer in into,
+// holding lock (nil: none) while it writes there; an answer equal to the
+// one held is not stored again (marketdata.Answers.Store). A backtest's
 // source fetches with it too, so both read the venue the same way.
-func Fetch(ctx context.Context, r Reader, t Task, now time.Time, spotWindow time.Duration) (Answer, error) {
-	return parts[t.Part].fetch(ctx, r, request{key: t.Key, now: now, spotWindow: spotWindow})
+func Fetch(ctx context.Context, r Reader, t Task, now time.Time, spotWindow time.Duration, into *marketdata.Answers, lock sync.Locker) error {
+	return parts[t.Part].fetch(ctx, r, request{key: t.Key, now: now, spotWindow: spotWindow}, into, lock)
+}
+
+// locked runs f holding lock, when there is one.
+func locked(lock sync.Locker, f func()) {
+	if lock != nil {
+		lock.Lock()
+		defer lock.Unlock()
+	}
+	f()
 }
 
 // fetchMarket reads the market's states and calendar; the session is
 // computed from them at every tick.
-func fetchMarket(ctx context.Context, r Reader, q request) (Answer, error) {
+func fetchMarket(ctx context.Context, r Reader, q request, into *marketdata.Answers, lock sync.Locker) error {
 	states, err := r.MarketStates(ctx)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	cal, err := r.MarketCalendar(ctx)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	return func(a *marketdata.Answers) { a.SetMarket(states, cal, q.now) }, nil
+	locked(lock, func() { into.SetMarket(states, cal, q.now) })
+	return nil
 }
 
 // fetchPending reads every pending order of a product type through the
@@ -237,36 +253,39 @@ func keyedRow[A, In any](
 	wrap func(key string, a A, at time.Time) In,
 	held func(*In) A,
 	same func(held, fresh A) bool,
-) func(ctx context.Context, r Reader, q request) (Answer, error) {
-	return func(ctx context.Context, r Reader, q request) (Answer, error) {
+) fetchFunc {
+	return func(ctx context.Context, r Reader, q request, into *marketdata.Answers, lock sync.Locker) error {
 		a, err := get(ctx, r, q)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		return func(ans *marketdata.Answers) {
-			ans.Store(func(in *marketdata.BuildInput) bool {
-				l := *list(in)
-				for i := range l { // a loop, not slices.IndexFunc: no closure to allocate
-					if key(&l[i]) == q.key {
-						return same(held(&l[i]), a)
-					}
+		if lock != nil {
+			lock.Lock()
+			defer lock.Unlock()
+		}
+		into.Store(func(in *marketdata.BuildInput) bool {
+			l := *list(in)
+			for i := range l { // a loop, not slices.IndexFunc: no closure to allocate
+				if key(&l[i]) == q.key {
+					return same(held(&l[i]), a)
 				}
-				return false
-			}, func(in *marketdata.BuildInput) {
-				l := list(in)
-				x := wrap(q.key, a, q.now)
-				// In place: NewState keeps nothing of its input's slices
-				// (it copies what it keeps), so no State built earlier
-				// sees the change.
-				for i := range *l {
-					if key(&(*l)[i]) == q.key {
-						(*l)[i] = x
-						return
-					}
+			}
+			return false
+		}, func(in *marketdata.BuildInput) {
+			l := list(in)
+			x := wrap(q.key, a, q.now)
+			// In place: NewState keeps nothing of its input's slices (it
+			// copies what it keeps), so no State built earlier sees the
+			// change.
+			for i := range *l {
+				if key(&(*l)[i]) == q.key {
+					(*l)[i] = x
+					return
 				}
-				*l = append(*l, x)
-			})
-		}, nil
+			}
+			*l = append(*l, x)
+		})
+		return nil
 	}
 }
 
@@ -279,18 +298,21 @@ func wholeRow[A, In any](
 	wrap func(a A, at time.Time) *In,
 	held func(*In) A,
 	same func(held, fresh A) bool,
-) func(ctx context.Context, r Reader, q request) (Answer, error) {
-	return func(ctx context.Context, r Reader, q request) (Answer, error) {
+) fetchFunc {
+	return func(ctx context.Context, r Reader, q request, into *marketdata.Answers, lock sync.Locker) error {
 		a, err := get(ctx, r, q)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		return func(ans *marketdata.Answers) {
-			ans.Store(func(in *marketdata.BuildInput) bool {
-				h := *field(in)
-				return h != nil && same(held(h), a)
-			}, func(in *marketdata.BuildInput) { *field(in) = wrap(a, q.now) })
-		}, nil
+		if lock != nil {
+			lock.Lock()
+			defer lock.Unlock()
+		}
+		into.Store(func(in *marketdata.BuildInput) bool {
+			h := *field(in)
+			return h != nil && same(held(h), a)
+		}, func(in *marketdata.BuildInput) { *field(in) = wrap(a, q.now) })
+		return nil
 	}
 }
 

@@ -187,14 +187,13 @@ func (p *Poller) PollDue(ctx context.Context) error {
 		if p.opts.OnFetch != nil {
 			began = time.Now()
 		}
-		ans, err := Fetch(ctx, p.opts.Reader, t.Task, now, p.opts.SpotWindow)
+		err := Fetch(ctx, p.opts.Reader, t.Task, now, p.opts.SpotWindow, p.answers, &p.mu)
 		if p.opts.OnFetch != nil {
 			p.opts.OnFetch(t.Part, t.Key, time.Since(began), err)
 		}
 		p.mu.Lock()
 		t.due = now.Add(t.Interval)
 		if err == nil {
-			ans(p.answers)
 			t.fetched, t.okAt = true, now
 		}
 		p.mu.Unlock()
