@@ -137,3 +137,29 @@ func TestPollerAgesOnlyTimedFields(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkLiveTick is one second of the live engine's data path with a
+// venue that answers in decimal text, as the live client does: the polls
+// due (books, positions and orders every second, the session once a
+// minute) and the State of the tick.
+func BenchmarkLiveTick(b *testing.B) {
+	v := clock.NewVirtual(polltest.Start)
+	p, err := New(Options{Reader: polltest.NewReader(), Clock: v, Demand: Demand{
+		Parts: marketdata.PartSet(0).Add(marketdata.PartMarket).Add(marketdata.PartStockBook).
+			Add(marketdata.PartPositions).Add(marketdata.PartOrders),
+		StockPairs:   []string{"TSLAUSDT", "NVDAUSDT"},
+		ProductTypes: []exchange.ProductType{exchange.USDTFutures},
+	}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		v.Advance(time.Second)
+		_ = p.PollDue(ctx)
+		if _, err := p.State(v.Now()); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
