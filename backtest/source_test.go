@@ -14,10 +14,10 @@ import (
 	"github.com/tickrules/tickrules/poll/polltest"
 )
 
-// stillReader versions its answers like the simulator: each part has a
+// promisingReader versions its answers like the simulator: each part has a
 // version the test moves, and Promise promises versions until a time the
 // test sets, while the mark (moved by writes) stays.
-type stillReader struct {
+type promisingReader struct {
 	*polltest.Reader
 	mu        sync.Mutex
 	versions  map[marketdata.Part]int64
@@ -27,37 +27,37 @@ type stillReader struct {
 	stillAsks int
 }
 
-// newStillReader returns a stillReader whose promise holds until until
+// newStillReader returns a promisingReader whose promise holds until until
 // (zero: no end).
-func newStillReader(until time.Time) *stillReader {
-	return &stillReader{Reader: polltest.NewReader(), versions: map[marketdata.Part]int64{}, asked: map[marketdata.Part]int{}, until: until}
+func newStillReader(until time.Time) *promisingReader {
+	return &promisingReader{Reader: polltest.NewReader(), versions: map[marketdata.Part]int64{}, asked: map[marketdata.Part]int{}, until: until}
 }
 
-func (r *stillReader) Version(_ context.Context, part marketdata.Part, _ string) ([3]int64, bool) {
+func (r *promisingReader) Version(_ context.Context, part marketdata.Part, _ string) ([3]int64, bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.asked[part]++
 	return [3]int64{r.versions[part], int64(r.mark)}, true
 }
 
-func (r *stillReader) Promise(context.Context) (uint64, time.Time) {
+func (r *promisingReader) Promise(context.Context) (uint64, time.Time) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.stillAsks++
 	return r.mark, r.until
 }
 
-func (r *stillReader) Mark() uint64 {
+func (r *promisingReader) Mark() uint64 {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.mark
 }
 
-// plainVersioner is stillReader as a plain versionReader: its Promise has
+// versionsOnly is promisingReader as a plain versionReader: its Promise has
 // another signature, so it is no promiseReader.
-type plainVersioner struct{ *stillReader }
+type versionsOnly struct{ *promisingReader }
 
-func (plainVersioner) Promise() {}
+func (versionsOnly) Promise() {}
 
 // TestSourceKeepsAnswersWhilePromised: a versioned answer is fetched again
 // only when its version moves; while the reader's promise holds, versions
@@ -72,7 +72,7 @@ func TestSourceKeepsAnswersWhilePromised(t *testing.T) {
 		v := clock.NewVirtual(start)
 		var reader poll.Reader = r
 		if !promise {
-			reader = plainVersioner{r}
+			reader = versionsOnly{r}
 		}
 		p, err := newSimulatorSource(poll.Options{Reader: reader, Clock: v, Demand: poll.Demand{
 			Parts:        marketdata.PartSet(0).Add(marketdata.PartPositions).Add(marketdata.PartBalances),
@@ -241,7 +241,7 @@ func TestSourceQuietUntil(t *testing.T) {
 			r := newStillReader(tc.until)
 			var reader poll.Reader = r
 			if tc.plain {
-				reader = plainVersioner{r}
+				reader = versionsOnly{r}
 			}
 			if tc.failed {
 				r.Fail(exchange.OpAllPositions, errors.New("timeout"))

@@ -32,7 +32,7 @@ type BookInput struct {
 	At     time.Time
 }
 
-// NumericBook is an order book in numbers, as a NumericBookReader hands it
+// NumericBook is an order book in numbers, as the simulator hands it
 // over (see exchange.BookNumbers): a State built from it equals one built
 // from the decimal text.
 type NumericBook = exchange.BookNumbers
