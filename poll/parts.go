@@ -22,15 +22,27 @@ const (
 	byCategory                   // one fetch per strategy-order category
 )
 
-// String names the kind of key in errors: "names no stock pair".
+// String names the kind of key, as errors and the polling budget say it:
+// "pair", "product type", "category"; empty for a part fetched whole.
 func (k keyKind) String() string {
 	switch k {
 	case byPair:
-		return "stock pair"
+		return "pair"
+	case byProductType:
+		return "product type"
 	case byCategory:
 		return "category"
 	}
-	return "product type"
+	return ""
+}
+
+// KeyKind names what part is fetched per: "pair", "product type" or
+// "category"; empty for a part fetched whole.
+func KeyKind(part marketdata.Part) string {
+	if int(part) >= marketdata.NumParts {
+		return ""
+	}
+	return parts[part].keyedBy.String()
 }
 
 // request is what one fetch is asked for.

@@ -62,23 +62,11 @@ func PollingBudget(demand poll.Demand) (Budget, error) {
 			if iv > 0 {
 				line.Keys = int(math.Round(rates[op] * iv.Seconds()))
 			}
-			line.KeyKind = budgetKeyKind(part)
+			line.KeyKind = poll.KeyKind(part)
 			b.Lines = append(b.Lines, line)
 		}
 	}
 	return b, nil
-}
-
-func budgetKeyKind(part marketdata.Part) string {
-	switch part {
-	case marketdata.PartStockBook, marketdata.PartStockTrades:
-		return "pair"
-	case marketdata.PartPositions, marketdata.PartOrders, marketdata.PartBalances:
-		return "product type"
-	case marketdata.PartStrategyOrders:
-		return "category"
-	}
-	return ""
 }
 
 // Write prints one line per operation, e.g.
