@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"net/http"
 	"os"
 	"os/signal"
 	"syscall"
@@ -12,7 +13,6 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"go.uber.org/zap"
-	"go.uber.org/zap/zapcore"
 
 	"github.com/tickrules/tickrules/actions"
 	"github.com/tickrules/tickrules/clock"
@@ -23,6 +23,7 @@ import (
 	"github.com/tickrules/tickrules/rules"
 	"github.com/tickrules/tickrules/sim"
 	"github.com/tickrules/tickrules/sim/server"
+	"github.com/tickrules/tickrules/status"
 )
 
 // liveBaseURL is the exchange's public REST endpoint (--venue live).
@@ -55,17 +56,17 @@ func parseRun(env *cliEnv, args []string) (*runConfig, int) {
 	fs.SetOutput(env.stderr)
 	var rulesDirs string
 	fs.StringVar(&rulesDirs, "rules", "", "rule `dirs` (comma-separated; directories are read recursively)")
-	fs.StringVar(&c.venue, "venue", "", "`live` (the real exchange) or the URL of a venue such as engine sim; default: the embedded demo simulator")
+	fs.StringVar(&c.venue, "venue", "", "`live` (the real exchange), demo (its demo trading) or the URL of a venue such as engine sim; default: the embedded demo simulator")
 	fs.BoolVar(&c.dryRun, "dry-run", false, "read from the venue, send orders to a paper account instead")
 	fs.DurationVar(&c.maxRuntime, "max-runtime", 0, "stop after this `duration` (0: run until interrupted)")
 	fs.StringVar(&c.stateDir, "state-dir", ".tickrules-state", "`dir` where rule states are kept across restarts")
 	fs.StringVar(&c.safety, "safety", "", "safety `file` with risk limits and the kill-switch file")
 	fs.DurationVar(&c.tick, "tick", time.Second, "time between two evaluations of the rules")
 	fs.StringVar(&c.logFormat, "log-format", "auto", "console, json, or auto (console on a terminal)")
-	fs.StringVar(&c.metrics, "metrics-addr", "", "serve Prometheus metrics on this `address` (e.g. 127.0.0.1:9090)")
+	fs.StringVar(&c.metrics, "metrics-addr", defaultHTTPAddr, "serve the status page (/status), its JSON (/api/status) and Prometheus metrics (/metrics) on this `address`; empty: none")
 	fs.Float64Var(&c.speed, "speed", 1, "embedded demo only: run its clock N times faster")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: engine run --rules DIR [--venue live|URL] [--dry-run] [--max-runtime D]")
+		fmt.Fprintln(fs.Output(), "usage: engine run --rules DIR [--venue live|demo|URL] [--dry-run] [--max-runtime D]")
 		fmt.Fprintln(fs.Output(), "\nRuns the rules on every tick. Credentials come from TICKRULES_API_KEY,")
 		fmt.Fprintln(fs.Output(), "TICKRULES_API_SECRET and TICKRULES_API_PASSPHRASE, or from the file named by")
 		fmt.Fprintln(fs.Output(), "TICKRULES_CREDENTIALS_FILE (readable only by you). Without a venue and without")
@@ -105,12 +106,17 @@ func cmdRun(ctx context.Context, env *cliEnv, args []string) int {
 		ctx, cancel = context.WithTimeout(ctx, cfg.maxRuntime)
 		defer cancel()
 	}
+	// Trading the real exchange starts only when engine doctor finds no blocker.
+	if (cfg.venue == "live" || cfg.venue == "demo") && !cfg.dryRun && !preflight(ctx, env, cfg.venue, cfg.rules, log) {
+		return exitFail
+	}
 	v, err := openVenue(ctx, env, cfg, log)
 	if err != nil {
 		fmt.Fprintf(env.stderr, "engine run: %v\n", err)
 		return exitFail
 	}
 	defer v.close()
+	log = log.WithOptions(zap.WithClock(logClock{v.clock})) // the venue's time: the simulator's in the demo
 	code = runEngine(ctx, env, cfg, v, log)
 	return code
 }
@@ -146,16 +152,13 @@ func openVenue(ctx context.Context, env *cliEnv, cfg *runConfig, log *zap.Logger
 		}
 		return embeddedDemo(cfg, log)
 	}
-	base := cfg.venue
-	if base == "live" {
-		base = liveBaseURL
-	}
+	base, demo := resolveVenue(cfg.venue)
 	if creds.IsZero() {
 		return nil, fmt.Errorf("--venue %s needs credentials: set TICKRULES_API_KEY, TICKRULES_API_SECRET and TICKRULES_API_PASSPHRASE (for engine sim's demo: demo-key, demo-secret, demo-passphrase)", cfg.venue)
 	}
 	clk := clock.Real{}
 	lim := exchange.NewLimiter(exchange.LimiterOptions{Clock: clk})
-	opts := exchange.ClientOptions{BaseURL: base, Credentials: creds, Clock: clk, Limiter: lim, Logger: log.Named("exchange")}
+	opts := exchange.ClientOptions{BaseURL: base, Credentials: creds, Demo: demo, Clock: clk, Limiter: lim, Logger: log.Named("exchange")}
 	if cfg.dryRun {
 		v, err := dryRunVenue(ctx, opts, log)
 		if v != nil {
@@ -167,7 +170,11 @@ func openVenue(ctx context.Context, env *cliEnv, cfg *runConfig, log *zap.Logger
 	if err != nil {
 		return nil, err
 	}
-	log.Warn("LIVE TRADING: orders go to the venue", zap.String("venue", base))
+	if demo {
+		log.Warn("DEMO TRADING: orders go to the exchange's demo account", zap.String("venue", base))
+	} else {
+		log.Warn("LIVE TRADING: orders go to the venue", zap.String("venue", base))
+	}
 	return &venueSet{name: base, reader: c, cat: c, accts: c, trader: c, pricer: c, clock: clk, limiter: lim, close: func() {}}, nil
 }
 
@@ -211,14 +218,15 @@ func runEngine(ctx context.Context, env *cliEnv, cfg *runConfig, v *venueSet, lo
 	reg := prometheus.NewRegistry()
 	var mx *metrics.Metrics
 	var polls poll.Options
-	eopts := engine.Options{Tick: cfg.tick}
+	live := newLiveStatus(log)
+	eopts := engine.Options{Tick: cfg.tick, OnFiring: live.onFiring}
 	if cfg.metrics != "" {
 		if mx, err = metrics.New(reg); err != nil {
 			fmt.Fprintf(env.stderr, "engine run: %v\n", err)
 			return exitFail
 		}
 		polls.OnFetch = mx.ObservePoll
-		eopts.OnFiring = func(f *engine.Firing) { mx.ObserveLegs(f.Legs) }
+		eopts.OnFiring = func(f *engine.Firing) { live.onFiring(f); mx.ObserveLegs(f.Legs) }
 	}
 	asm, err := engine.Assemble(ctx, engine.AssembleOptions{Reader: v.reader, Catalog: v.cat, Accounts: v.accts, Trader: v.trader,
 		Pricer: v.pricer, Clock: v.clock, Logger: log, RuleDirs: cfg.rules, Getenv: env.getenv, Safety: safety, Store: store, Poller: polls},
@@ -237,8 +245,10 @@ func runEngine(ctx context.Context, env *cliEnv, cfg *runConfig, v *venueSet, lo
 		}
 	}
 	rs, guard, poller, eng, load := asm.Rules, asm.Guard, asm.Poller, asm.Engine, asm.Load
+	board := live.start(ctx, cfg, v, asm, v.clock.Now())
+	defer live.stop(ctx)
 	if mx != nil {
-		if err := serveMetrics(ctx, env, cfg, reg, metrics.Sources{Engine: eng, Limiter: v.limiter, Parts: poller, Clock: v.clock}, log); err != nil {
+		if err := serveMetrics(ctx, env, cfg, reg, metrics.Sources{Engine: eng, Limiter: v.limiter, Parts: poller, Clock: v.clock}, board, log); err != nil {
 			fmt.Fprintf(env.stderr, "engine run: %v\n", err)
 			return exitFail
 		}
@@ -271,49 +281,32 @@ func runEngine(ctx context.Context, env *cliEnv, cfg *runConfig, v *venueSet, lo
 	go func() { _ = poller.Run(ctx) }()
 	go engine.Watch(ctx, engine.WatchOptions{Dirs: cfg.rules, Load: load, Engine: eng, Clock: v.clock, Logger: log.Named("reload"), Signal: sighup})
 	_ = eng.Run(ctx)
-	log.Info("engine stopped", zap.Int64("firings", totalFirings(eng)))
 	return exitOK
 }
 
-// serveMetrics registers the scrape-time sources and serves reg on
-// cfg.metrics until ctx ends.
-func serveMetrics(ctx context.Context, env *cliEnv, cfg *runConfig, reg *prometheus.Registry, src metrics.Sources, log *zap.Logger) error {
+// serveMetrics registers the scrape-time sources and serves reg and the
+// status page and API of board on cfg.metrics until ctx ends. The default
+// address being taken (another engine on this machine) is a warning, not a
+// failure: the engine trades the same without its status page.
+func serveMetrics(ctx context.Context, env *cliEnv, cfg *runConfig, reg *prometheus.Registry, src metrics.Sources, board *status.Board, log *zap.Logger) error {
 	if err := metrics.RegisterSources(reg, src); err != nil {
 		return err
 	}
-	addr, err := metrics.Serve(ctx, cfg.metrics, reg, log.Named("metrics"))
+	mux := http.NewServeMux()
+	mux.Handle("/metrics", metrics.Handler(reg))
+	mux.Handle("/", status.Handler(board))
+	addr, err := metrics.ServeHandler(ctx, cfg.metrics, mux, log.Named("metrics"))
+	if err != nil && cfg.metrics == defaultHTTPAddr {
+		log.Warn("no status page: its address is taken (another engine?); pass --metrics-addr HOST:PORT for this one", zap.Error(err))
+		return nil
+	}
 	if err != nil {
 		return err
 	}
+	log.Info("status page at http://" + addr.String() + "/status")
 	log.Info("serving Prometheus metrics", zap.String("url", "http://"+addr.String()+"/metrics"))
 	if env.onMetrics != nil {
 		env.onMetrics(addr.String())
 	}
 	return nil
-}
-
-func totalFirings(e *engine.Engine) int64 {
-	var n int64
-	for _, s := range e.States() {
-		n += s.Firings
-	}
-	return n
-}
-
-// newRunLogger logs to stderr: readable lines on a terminal, JSON otherwise.
-func newRunLogger(env *cliEnv, format string) *zap.Logger {
-	if format == "auto" {
-		format = "json"
-		if f, ok := env.stderr.(*os.File); ok {
-			if fi, err := f.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
-				format = "console"
-			}
-		}
-	}
-	if format == "console" {
-		return newCLILogger(env)
-	}
-	cfg := zap.NewProductionEncoderConfig()
-	cfg.EncodeTime = zapcore.ISO8601TimeEncoder
-	return zap.New(zapcore.NewCore(zapcore.NewJSONEncoder(cfg), zapcore.Lock(zapcore.AddSync(env.stderr)), zapcore.InfoLevel))
 }
