@@ -169,28 +169,16 @@ func (x *Exchange) closeByTPSL(s *posTPSL, tp bool) {
 	for _, h := range a.heldOrders(c, s.long) {
 		a.cancel(h, exchange.NormalCancel)
 	}
-	in := intent{op: exchange.OpPlaceOrder, c: c, orderType: exchange.Market, size: p.size, margin: p.marginMode}
-	exec := s.slExec
-	in.source = exchange.OSPosLossMarket
+	src, exec := exchange.OSPosLossMarket, s.slExec
 	if tp {
-		exec, in.source = s.tpExec, exchange.OSPosProfitMarket
+		src, exec = exchange.OSPosProfitMarket, s.tpExec
 	}
+	in := closingIntent(exchange.OpPlaceOrder, p, a.mode[c.productType] == exchange.HedgeMode, src)
 	if exec != "" {
 		in.orderType, in.price, in.force = exchange.Limit, exec.MustDecimal(), exchange.GTC
 		in.source = exchange.OSPosLossLimit
 		if tp {
 			in.source = exchange.OSPosProfitLimit
-		}
-	}
-	if a.mode[c.productType] == exchange.HedgeMode {
-		in.side = exchange.Buy // hedge mode: buy with tradeSide close closes a long
-		if !s.long {
-			in.side = exchange.Sell
-		}
-	} else {
-		in.side, in.reduce = exchange.Sell, true
-		if !s.long {
-			in.side = exchange.Buy
 		}
 	}
 	o, _, err := a.admit(in)
