@@ -2,6 +2,7 @@ package sim_test
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 	"time"
 
@@ -304,5 +305,57 @@ func TestFunding(t *testing.T) {
 				t.Fatalf("ticker fundingRate %q and %q, want %s and 0", rate, zero, tt.rate)
 			}
 		})
+	}
+}
+
+// The same scenario and the same calls at the same times give the same
+// strategy orders, orders, fills and balances, byte for byte, with
+// presets triggering and funding settling on the way.
+func TestPositionTPSLAndFundingDeterministic(t *testing.T) {
+	run := func() string {
+		x, vc := build(t, func(sc *sim.Scenario) {
+			noScenarioStrategies(sc)
+			sc.Settings.FundingRate = dec("0.0003")
+		})
+		var out []string
+		for _, key := range []string{simtest.OneWayKey, simtest.HedgeKey} {
+			a := account(t, x, key)
+			for i, side := range []exchange.Side{exchange.Buy, exchange.Sell} {
+				req := simtest.Order("BTCUSDT", side, exchange.Market, "0.0"+string(rune('1'+i)), "")
+				if key == simtest.HedgeKey {
+					req.TradeSide = exchange.Open
+				}
+				req.PresetStopSurplusPrice, req.PresetStopLossPrice = "50900", "49300"
+				if side == exchange.Sell {
+					req.PresetStopSurplusPrice, req.PresetStopLossPrice = "49300", "50900"
+				}
+				_, err := a.PlaceOrder(ctx, req)
+				if key == simtest.HedgeKey || i == 0 {
+					simtest.Must(t, err)
+				}
+			}
+		}
+		for step := 0; step < 12; step++ {
+			vc.Advance(20 * time.Minute)
+			for _, key := range []string{simtest.OneWayKey, simtest.HedgeKey} {
+				a := account(t, x, key)
+				so := strategyOrders(t, a)
+				h, err := a.OrderHistory(ctx, exchange.OrderHistoryRequest{ProductType: exchange.USDTFutures})
+				simtest.Must(t, err)
+				f, err := a.Fills(ctx, exchange.FillsRequest{ProductType: exchange.USDTFutures})
+				simtest.Must(t, err)
+				acc, err := a.Accounts(ctx, exchange.AccountsRequest{ProductType: exchange.USDTFutures})
+				simtest.Must(t, err)
+				out = append(out, jsonOf(t, []any{so, h, f, acc}))
+			}
+		}
+		return strings.Join(out, "\n")
+	}
+	first, second := run(), run()
+	if first != second {
+		t.Fatalf("two runs differ:\n%s\n---\n%s", first, second)
+	}
+	if !strings.Contains(first, string(exchange.OSPosLossMarket)) || !strings.Contains(first, string(exchange.OSPosProfitMarket)) {
+		t.Fatalf("nothing triggered: the comparison exercised nothing")
 	}
 }
