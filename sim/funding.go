@@ -6,10 +6,11 @@ import (
 	"github.com/tickrules/tickrules/exchange"
 )
 
-// FundingInterval is how often the venue settles funding on perpetual
-// futures: every 8 hours, at 00:00, 08:00 and 16:00 UTC (the venue's
-// funding-time answer, GET /api/v2/mix/market/funding-time, gives
-// fundingRateInterval "8" for its USDT perpetuals).
+// FundingInterval is how often the simulator settles funding: every 8
+// hours, at 00:00, 08:00 and 16:00 UTC, the venue's default schedule for
+// its perpetual futures (the venue can shorten it per contract, which the
+// simulator does not model; its public funding-time query gives the next
+// settlement).
 const FundingInterval = 8 * time.Hour
 
 // settleFunding books the funding of every settlement time in (from, to]
