@@ -18,6 +18,7 @@ const (
 	ClosePositions  ActionKind = "close_positions"
 	CancelAll       ActionKind = "cancel_all"
 	Log             ActionKind = "log"
+	Notify          ActionKind = "notify"
 )
 
 // ParamType is what a parameter's value must be.
@@ -233,6 +234,17 @@ var actionDefs = []*ActionDef{
 		Example: `log:
   message: "flattening TSLA, spread {{ stock(\"TSLA\").spread_bps }} bps"
   level: warn`,
+	},
+	{
+		Kind: Notify, Op: "",
+		Doc: "Send a message to the trader's notification targets (Telegram, Discord, Slack or a webhook, set up with engine run --notify FILE). Sends nothing to the exchange. Without --notify, and in dry runs and backtests, the message is only recorded with the firing.",
+		Params: []ParamDef{
+			{Name: "message", Type: ParamMessage, Required: true,
+				Doc:     "The text. {{ formula }} inserts a value computed when the rule fires (no = inside the braces).",
+				Example: `"stop fired on {{ symbol }}, {{ position(symbol, \"long\").unrealized_pnl_pct * 100 }}%"`},
+		},
+		Example: `notify:
+  message: "TSLA stop fired, spread {{ stock(\"TSLA\").spread_bps }} bps"`,
 	},
 }
 
