@@ -44,6 +44,7 @@ type runConfig struct {
 	maxRuntime time.Duration
 	stateDir   string
 	safety     string
+	notify     string
 	tick       time.Duration
 	logFormat  string
 	metrics    string
@@ -61,6 +62,7 @@ func parseRun(env *cliEnv, args []string) (*runConfig, int) {
 	fs.DurationVar(&c.maxRuntime, "max-runtime", 0, "stop after this `duration` (0: run until interrupted)")
 	fs.StringVar(&c.stateDir, "state-dir", ".tickrules-state", "`dir` where rule states are kept across restarts")
 	fs.StringVar(&c.safety, "safety", "", "safety `file` with risk limits and the kill-switch file")
+	fs.StringVar(&c.notify, "notify", "", "notify `file`: where to send notifications (Telegram, Discord, Slack, webhooks); see docs/operating.md")
 	fs.DurationVar(&c.tick, "tick", time.Second, "time between two evaluations of the rules")
 	fs.StringVar(&c.logFormat, "log-format", "auto", "console, json, or auto (console on a terminal)")
 	fs.StringVar(&c.metrics, "metrics-addr", defaultHTTPAddr, "serve the status page (/status), its JSON (/api/status) and Prometheus metrics (/metrics) on this `address`; empty: none")
@@ -215,17 +217,29 @@ func runEngine(ctx context.Context, env *cliEnv, cfg *runConfig, v *venueSet, lo
 		fmt.Fprintf(env.stderr, "engine run: %v\n", err)
 		return exitFail
 	}
+	notifier, err := openNotifier(env, cfg.notify, cfg.dryRun, log)
+	if err != nil {
+		fmt.Fprintf(env.stderr, "engine run: %v\n", err)
+		return exitFail
+	}
 	reg := prometheus.NewRegistry()
 	var mx *metrics.Metrics
-	var polls marketdata.PollerOptions
 	live := newLiveStatus(log)
+	live.notify = notifier
+	var polls marketdata.PollerOptions
+	if notifier != nil {
+		polls.OnFetch = func(part marketdata.Part, key string, _ time.Duration, err error) { notifier.fetched(part, key, err) }
+	}
 	eopts := engine.Options{Tick: cfg.tick, OnFiring: live.onFiring}
 	if cfg.metrics != "" {
 		if mx, err = metrics.New(reg); err != nil {
 			fmt.Fprintf(env.stderr, "engine run: %v\n", err)
 			return exitFail
 		}
-		polls.OnFetch = mx.ObservePoll
+		polls.OnFetch = func(part marketdata.Part, key string, took time.Duration, err error) {
+			mx.ObservePoll(part, key, took, err)
+			notifier.fetched(part, key, err)
+		}
 		eopts.OnFiring = func(f *engine.Firing) { live.onFiring(f); mx.ObserveLegs(f.Legs) }
 	}
 	asm, err := engine.Assemble(ctx, engine.AssembleOptions{Reader: v.reader, Catalog: v.cat, Accounts: v.accts, Trader: v.trader,
@@ -245,6 +259,7 @@ func runEngine(ctx context.Context, env *cliEnv, cfg *runConfig, v *venueSet, lo
 		}
 	}
 	rs, guard, poller, eng, load := asm.Rules, asm.Guard, asm.Poller, asm.Engine, asm.Load
+	go notifier.run(ctx)
 	board := live.start(ctx, cfg, v, asm, v.clock.Now())
 	defer live.stop(ctx)
 	if mx != nil {
