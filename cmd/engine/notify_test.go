@@ -68,6 +68,9 @@ rules:
 			t.Errorf("the receiver lacks %q; got:\n%s", want, all)
 		}
 	}
+	if !strings.Contains(stderr, `"msg":"notify","rule":"at-the-open","message":"the session is regular"`) {
+		t.Errorf("the notify message is not logged:\n%s", stderr)
+	}
 	for i := 0; i+4 <= len(hookToken); i++ {
 		if strings.Contains(stderr, hookToken[i:i+4]) {
 			t.Fatalf("the log holds part of the webhook token:\n%s", stderr)

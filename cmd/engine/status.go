@@ -45,6 +45,11 @@ func (s *liveStatus) onFiring(f *engine.Firing) {
 	for _, o := range orders {
 		logOrder(s.log, o)
 	}
+	for _, l := range f.Legs {
+		if l.Kind == "notify" { // logged whether or not a target gets it
+			s.log.Info("notify", zap.String("rule", f.Rule.Name), zap.String("message", l.Note))
+		}
+	}
 	s.notify.firing(f, orders)
 }
 
