@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -160,7 +161,7 @@ func (d *decoder) keys(n *yaml.Node, allowed []string, where string) {
 	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k := n.Content[i]
-		if contains(allowed, k.Value) {
+		if slices.Contains(allowed, k.Value) {
 			continue
 		}
 		in := "at the top level"
@@ -212,7 +213,7 @@ func (d *decoder) checkTarget(t *TargetConfig, n *yaml.Node) {
 		}
 		return n
 	}
-	if !contains(targetKinds(), string(t.Kind)) {
+	if !slices.Contains(targetKinds(), string(t.Kind)) {
 		hint := "kinds are " + strings.Join(targetKinds(), ", ")
 		if s := rules.Suggest(string(t.Kind), targetKinds()); s != "" && t.Kind != "" {
 			hint = "did you mean " + s + "?"
@@ -320,13 +321,4 @@ func child(n *yaml.Node, key string) *yaml.Node {
 		}
 	}
 	return nil
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

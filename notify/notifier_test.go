@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"io"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -206,28 +208,39 @@ func TestRateLimitCollapses(t *testing.T) {
 	}
 }
 
-func TestFlushReportsSuppressedAtStop(t *testing.T) {
-	r := newReceiver(t)
-	n, vc, _ := newTestNotifier(t, oneTarget(TargetConfig{Kind: Discord, URLEnv: "TICKRULES_DISCORD_URL", MaxPerMinute: 1}), r, testSecrets)
-	n.Notify(testEvent)
-	n.Notify(testEvent)
-	n.Notify(Event{Kind: EngineStopped, Text: "stopped"})
-	flushWithClock(t, n, vc)
-	got := r.requests()
-	if len(got) != 2 || !strings.Contains(got[1].body, "2 more messages suppressed") {
-		t.Fatalf("got %v", got)
+// TestFlushAndFilter: at the stop, Flush reports the messages a rate limit
+// held back at once; a target gets only the events it lists.
+func TestFlushAndFilter(t *testing.T) {
+	stopped := Event{Kind: EngineStopped, Text: "stopped"}
+	tests := []struct {
+		name   string
+		target TargetConfig
+		events []Event
+		want   []string // a part of each body received, in order
+	}{
+		{"suppressed count at stop", TargetConfig{Kind: Discord, URLEnv: "TICKRULES_DISCORD_URL", MaxPerMinute: 1},
+			[]Event{testEvent, testEvent, stopped}, []string{"stop fired on TSLAUSDT", "2 more messages suppressed"}},
+		{"events filter", TargetConfig{Kind: Telegram, ChatID: "1", Events: []EventKind{EngineStopped}},
+			[]Event{testEvent, stopped}, []string{"engine_stopped"}},
 	}
-}
-
-func TestEventsFilter(t *testing.T) {
-	r := newReceiver(t)
-	n, vc, _ := newTestNotifier(t, oneTarget(TargetConfig{Kind: Telegram, ChatID: "1", Events: []EventKind{EngineStopped}}), r, testSecrets)
-	n.Notify(testEvent)
-	n.Notify(Event{Kind: EngineStopped, Text: "stopped"})
-	flushWithClock(t, n, vc)
-	got := r.requests()
-	if len(got) != 1 || !strings.Contains(got[0].body, "engine_stopped") {
-		t.Fatalf("got %v", got)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := newReceiver(t)
+			n, vc, _ := newTestNotifier(t, oneTarget(tt.target), r, testSecrets)
+			for _, ev := range tt.events {
+				n.Notify(ev)
+			}
+			flushWithClock(t, n, vc)
+			got := r.requests()
+			if len(got) != len(tt.want) {
+				t.Fatalf("got %v, want %d messages", got, len(tt.want))
+			}
+			for i, w := range tt.want {
+				if !strings.Contains(got[i].body, w) {
+					t.Errorf("message %d %s lacks %q", i, got[i].body, w)
+				}
+			}
+		})
 	}
 }
 
@@ -328,4 +341,38 @@ func TestRedactErrorKeepsTimeout(t *testing.T) {
 	if !errors.As(err, &to) || !to.Timeout() {
 		t.Errorf("lost the timeout: %v", err)
 	}
+}
+
+// flakyClient fails its first requests as a dropped connection would.
+type flakyClient struct {
+	fails int
+	next  Doer
+}
+
+func (c *flakyClient) Do(req *http.Request) (*http.Response, error) {
+	if c.fails > 0 {
+		c.fails--
+		return nil, &url.Error{Op: "Post", URL: req.URL.String(), Err: io.ErrUnexpectedEOF}
+	}
+	return c.next.Do(req)
+}
+
+func TestRetriesNetworkError(t *testing.T) {
+	r := newReceiver(t)
+	vc := clock.NewVirtual(testStart)
+	log, logs := logBuffer()
+	n, err := New(Options{Config: oneTarget(TargetConfig{Kind: Telegram, ChatID: "42"}), Secret: testSecrets, Clock: vc, Logger: log,
+		Client: &flakyClient{fails: 2, next: r.srv.Client()}, BaseURLs: BaseURLs{Telegram: r.srv.URL}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n.Notify(testEvent)
+	flushWithClock(t, n, vc, time.Second, 2*time.Second)
+	if got := len(r.requests()); got != 1 || n.Stats().Sent != 1 {
+		t.Errorf("%d requests arrived, stats %+v", got, n.Stats())
+	}
+	if !strings.Contains(logs.String(), "unexpected EOF") {
+		t.Errorf("the network error is not logged:\n%s", logs.String())
+	}
+	assertNoSecret(t, "log", logs.String(), testTelegramToken)
 }

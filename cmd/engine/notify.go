@@ -32,6 +32,7 @@ const flushTimeout = 5 * time.Second
 // A nil *engineNotifier does nothing: engine run without --notify.
 type engineNotifier struct {
 	n      *notify.Notifier
+	log    *zap.Logger
 	dryRun bool
 
 	mu       sync.Mutex
@@ -57,7 +58,7 @@ func openNotifier(env *cliEnv, path string, dryRun bool, log *zap.Logger) (*engi
 		return nil, err
 	}
 	log.Info("notifications on", zap.Strings("targets", n.Targets()))
-	return &engineNotifier{n: n, dryRun: dryRun, failures: map[string]int{}}, nil
+	return &engineNotifier{n: n, log: log.Named("notify"), dryRun: dryRun, failures: map[string]int{}}, nil
 }
 
 // run sends until ctx ends.
@@ -159,4 +160,7 @@ func (e *engineNotifier) stopped(ctx context.Context, at time.Time, t status.Tot
 	fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), flushTimeout)
 	defer cancel()
 	e.n.Flush(fctx)
+	st := e.n.Stats()
+	e.log.Info("notifications", zap.Int64("sent", st.Sent), zap.Int64("failed", st.Failed),
+		zap.Int64("dropped", st.Dropped), zap.Int64("suppressed", st.Suppressed))
 }
