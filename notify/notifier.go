@@ -250,7 +250,8 @@ func (n *Notifier) Run(ctx context.Context) {
 
 // Flush delivers what is still queued, including the count of suppressed
 // messages, until every queue is empty or ctx ends. The engine calls it
-// after it stopped, with a short deadline.
+// after it stopped, once Run has returned (a message Run was sending is
+// then back in its queue), with a short deadline.
 func (n *Notifier) Flush(ctx context.Context) {
 	now := n.opts.Clock.Now()
 	var wg sync.WaitGroup

@@ -34,6 +34,10 @@ type engineNotifier struct {
 	n      *notify.Notifier
 	log    *zap.Logger
 	dryRun bool
+	// cancel and done stop the background sender, so that a message it
+	// was sending is back in its queue before the last flush.
+	cancel context.CancelFunc
+	done   chan struct{}
 
 	mu       sync.Mutex
 	failures map[string]int // consecutive failed reads per polled part and key
@@ -61,11 +65,17 @@ func openNotifier(env *cliEnv, path string, dryRun bool, log *zap.Logger) (*engi
 	return &engineNotifier{n: n, log: log.Named("notify"), dryRun: dryRun, failures: map[string]int{}}, nil
 }
 
-// run sends until ctx ends.
-func (e *engineNotifier) run(ctx context.Context) {
-	if e != nil {
-		e.n.Run(ctx)
+// start sends in the background until ctx ends or stopped is called.
+func (e *engineNotifier) start(ctx context.Context) {
+	if e == nil {
+		return
 	}
+	ctx, e.cancel = context.WithCancel(ctx)
+	e.done = make(chan struct{})
+	go func() {
+		defer close(e.done)
+		e.n.Run(ctx)
+	}()
 }
 
 func (e *engineNotifier) send(ev notify.Event) {
@@ -157,6 +167,10 @@ func (e *engineNotifier) stopped(ctx context.Context, at time.Time, t status.Tot
 	}
 	e.send(notify.Event{Kind: notify.EngineStopped, At: at, Text: fmt.Sprintf("engine stopped: %d firings, %d orders (%d failed, %d blocked), %d fills",
 		t.Firings, t.Orders, t.OrdersFailed, t.OrdersBlocked, t.Fills)})
+	if e.cancel != nil {
+		e.cancel()
+		<-e.done
+	}
 	fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), flushTimeout)
 	defer cancel()
 	e.n.Flush(fctx)

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -10,6 +12,13 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
+
+	"github.com/tickrules/tickrules/actions"
+	"github.com/tickrules/tickrules/engine"
+	"github.com/tickrules/tickrules/marketdata"
+	"github.com/tickrules/tickrules/rules"
+	"github.com/tickrules/tickrules/status"
 )
 
 // hookToken is the secret part of the test webhook's URL.
@@ -103,5 +112,65 @@ func TestRunNotifyFileErrors(t *testing.T) {
 				t.Errorf("exit %d, stderr:\n%s\nwant %q", code, stderr, tt.want)
 			}
 		})
+	}
+}
+
+// TestEngineNotifierEvents: what engine run turns into notifications, in a
+// dry run: the notify message, the firing, a failed and a blocked order in
+// trader's words, stale data after the third failed read only, the stop.
+func TestEngineNotifierEvents(t *testing.T) {
+	var mu sync.Mutex
+	var got []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var m map[string]string
+		b, _ := io.ReadAll(r.Body)
+		_ = json.Unmarshal(b, &m)
+		mu.Lock()
+		got = append(got, m["event"]+" ["+m["rule"]+"] "+m["text"])
+		mu.Unlock()
+	}))
+	defer srv.Close()
+	nfile := filepath.Join(t.TempDir(), "notify.yaml")
+	if err := os.WriteFile(nfile, []byte("notify:\n  targets:\n    - { kind: webhook, url: \""+srv.URL+"\", max_per_minute: 100 }\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var errb syncBuffer
+	env := &cliEnv{stderr: &errb, getenv: func(string) string { return "" }}
+	e, err := openNotifier(env, nfile, true, newCLILogger(env))
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := time.Date(2026, 3, 9, 14, 30, 0, 0, time.UTC)
+	f := &engine.Firing{Rule: &rules.Rule{Name: "stop"}, At: at, Seq: 2, Legs: []actions.Leg{
+		{Kind: "notify", Outcome: actions.OK, Note: "stop fired on TSLAUSDT"},
+		{Kind: "place_order", Outcome: actions.Failed, Error: "insufficient margin"},
+		{Kind: "place_order", Outcome: actions.Blocked, Error: "above max_notional"},
+	}}
+	orders := []status.OrderRecord{
+		{At: at, Rule: "stop", Kind: "place_order", Symbol: "TSLAUSDT", Intent: "close long", Size: "2", Outcome: actions.Failed, Error: "insufficient margin"},
+		{At: at, Rule: "stop", Kind: "place_order", Symbol: "TSLAUSDT", Intent: "open short", Size: "2", Price: "250", Outcome: actions.Blocked, Error: "above max_notional"},
+	}
+	e.firing(f, orders)
+	for range 4 {
+		e.fetched(marketdata.PartMarket, "", errors.New("timeout"))
+	}
+	e.fetched(marketdata.PartMarket, "", nil)
+	e.start(context.Background())
+	e.stopped(context.Background(), at, status.Totals{Firings: 1, Orders: 2, OrdersFailed: 1, OrdersBlocked: 1})
+	want := []string{
+		"notify [stop] (dry run) stop fired on TSLAUSDT",
+		"rule_fired [stop] (dry run) fired (#2): place_order error, place_order blocked",
+		"order_failed [stop] (dry run) close long 2 TSLAUSDT (place_order) failed: insufficient margin",
+		"guard_blocked [stop] (dry run) open short 2 TSLAUSDT at 250 (place_order) blocked: above max_notional",
+		"data_stale [] (dry run) market: 3 reads in a row failed, rules reading it wait: timeout",
+		"engine_stopped [] (dry run) engine stopped: 1 firings, 2 orders (1 failed, 1 blocked), 0 fills",
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if !strings.Contains(errb.String(), `"sent": 6`) {
+		t.Errorf("no counts at the stop:\n%s", errb.String())
 	}
 }

@@ -259,7 +259,7 @@ func runEngine(ctx context.Context, env *cliEnv, cfg *runConfig, v *venueSet, lo
 		}
 	}
 	rs, guard, poller, eng, load := asm.Rules, asm.Guard, asm.Poller, asm.Engine, asm.Load
-	go notifier.run(ctx)
+	notifier.start(ctx)
 	board := live.start(ctx, cfg, v, asm, v.clock.Now())
 	defer live.stop(ctx)
 	if mx != nil {
