@@ -92,6 +92,9 @@ var (
 		Doc: "Overrides the file's defaults.margin_mode for this action."}
 	pOrderID = ParamDef{Name: "order_id", Type: ParamText,
 		Doc: "The exchange's order id. Give order_id or client_oid, not both.", Example: `"1234567890"`}
+	pMessage = ParamDef{Name: "message", Type: ParamMessage, Required: true,
+		Doc:     "The text. {{ formula }} inserts a value computed when the rule fires (no = inside the braces).",
+		Example: `"TSLA spread is {{ stock(\"TSLA\").spread_bps }} bps"`}
 	pClientOID = ParamDef{Name: "client_oid", Type: ParamText,
 		Doc: "The client order id. Give order_id or client_oid, not both.", Example: `"my-order-1"`}
 )
@@ -225,9 +228,7 @@ var actionDefs = []*ActionDef{
 		Kind: Log, Op: "",
 		Doc: "Write a line to the engine's log (and the trace). Sends nothing to the exchange.",
 		Params: []ParamDef{
-			{Name: "message", Type: ParamMessage, Required: true,
-				Doc:     "The text. {{ formula }} inserts a value computed when the rule fires (no = inside the braces).",
-				Example: `"TSLA spread is {{ stock(\"TSLA\").spread_bps }} bps"`},
+			pMessage,
 			{Name: "level", Type: ParamChoice, Values: []string{"debug", "info", "warn", "error"},
 				Doc: "Log level; default info.", Example: "warn"},
 		},
@@ -237,12 +238,8 @@ var actionDefs = []*ActionDef{
 	},
 	{
 		Kind: Notify, Op: "",
-		Doc: "Send a message to the trader's notification targets (Telegram, Discord, Slack or a webhook, set up with engine run --notify FILE). Sends nothing to the exchange. Without --notify, and in dry runs and backtests, the message is only recorded with the firing.",
-		Params: []ParamDef{
-			{Name: "message", Type: ParamMessage, Required: true,
-				Doc:     "The text. {{ formula }} inserts a value computed when the rule fires (no = inside the braces).",
-				Example: `"stop fired on {{ symbol }}, {{ position(symbol, \"long\").unrealized_pnl_pct * 100 }}%"`},
-		},
+		Doc:    "Send a message to the trader's notification targets (Telegram, Discord, Slack or a webhook, set up with engine run --notify FILE). Sends nothing to the exchange. The message is always logged and kept with the firing; without --notify, and in backtests, nothing is sent; a dry run sends it marked (dry run).",
+		Params: []ParamDef{pMessage},
 		Example: `notify:
   message: "TSLA stop fired, spread {{ stock(\"TSLA\").spread_bps }} bps"`,
 	},
