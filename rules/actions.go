@@ -238,7 +238,7 @@ var actionDefs = []*ActionDef{
 	},
 	{
 		Kind: Notify, Op: "",
-		Doc:    "Send a message to the trader's notification targets (Telegram, Discord, Slack or a webhook, set up with engine run --notify FILE). Sends nothing to the exchange. The message is always logged and kept with the firing; without --notify, and in backtests, nothing is sent; a dry run sends it marked (dry run).",
+		Doc:    "Send a message to the trader's notification targets (Telegram, Discord, Slack or a webhook, set up with engine run --notify FILE). Sends nothing to the exchange. The message is always logged and kept with the firing; without --notify, and in backtests, nothing is sent; with --notify a dry run sends it too, marked (dry run).",
 		Params: []ParamDef{pMessage},
 		Example: `notify:
   message: "TSLA stop fired, spread {{ stock(\"TSLA\").spread_bps }} bps"`,
