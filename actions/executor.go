@@ -115,6 +115,10 @@ func (f *firing) action(ctx context.Context, a *rules.Action) Plan {
 	case rules.Log:
 		l := f.log(a)
 		return Plan{Kind: kind, Done: &l}
+	case rules.Notify:
+		// The text is only recorded on the leg: engine run hands it to the
+		// notifier off the tick loop; it never goes to the venue.
+		return Plan{Kind: kind, Done: &Leg{Kind: kind, Outcome: OK, Note: f.message(a)}}
 	case rules.PlaceOrder:
 		req, check, err := f.order(ctx, p, p, "")
 		if err != nil {
@@ -470,6 +474,19 @@ func (f *firing) closeReq(p params) (exchange.ClosePositionsRequest, error) {
 }
 
 func (f *firing) log(a *rules.Action) Leg {
+	text := f.message(a)
+	lvl := zapcore.InfoLevel
+	if s, ok := a.Params.Text("level"); ok {
+		_ = lvl.UnmarshalText([]byte(s))
+	}
+	f.x.opts.Logger.Log(lvl, text, zap.String("rule", f.rule.Name))
+	return Leg{Kind: string(rules.Log), Outcome: OK, Note: text}
+}
+
+// message renders the message of a log or notify action: its text with
+// each {{ formula }} replaced by its value (or by the error, so that a
+// message is never lost to a formula).
+func (f *firing) message(a *rules.Action) string {
 	var b strings.Builder
 	if a.Message != nil {
 		for _, part := range a.Message.Parts {
@@ -485,12 +502,7 @@ func (f *firing) log(a *rules.Action) Leg {
 			fmt.Fprint(&b, v)
 		}
 	}
-	lvl := zapcore.InfoLevel
-	if s, ok := a.Params.Text("level"); ok {
-		_ = lvl.UnmarshalText([]byte(s))
-	}
-	f.x.opts.Logger.Log(lvl, b.String(), zap.String("rule", f.rule.Name))
-	return Leg{Kind: string(rules.Log), Outcome: OK, Note: b.String()}
+	return b.String()
 }
 
 // params reads action parameters, evaluating formulas over the firing's State.

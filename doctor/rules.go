@@ -162,8 +162,8 @@ func usesOf(rs *rules.RuleSet, cat *rules.Catalog) []productUse {
 			continue
 		}
 		for _, a := range r.Actions {
-			if a.Kind == rules.Log {
-				continue
+			if def, ok := rules.LookupAction(string(a.Kind)); !ok || def.Op == "" {
+				continue // log and notify send nothing to the exchange
 			}
 			pt, _ := a.Params.Text("product_type")
 			u := get(exchange.ProductType(pt))

@@ -18,6 +18,7 @@ const (
 	ClosePositions  ActionKind = "close_positions"
 	CancelAll       ActionKind = "cancel_all"
 	Log             ActionKind = "log"
+	Notify          ActionKind = "notify"
 )
 
 // ParamType is what a parameter's value must be.
@@ -91,6 +92,9 @@ var (
 		Doc: "Overrides the file's defaults.margin_mode for this action."}
 	pOrderID = ParamDef{Name: "order_id", Type: ParamText,
 		Doc: "The exchange's order id. Give order_id or client_oid, not both.", Example: `"1234567890"`}
+	pMessage = ParamDef{Name: "message", Type: ParamMessage, Required: true,
+		Doc:     "The text. {{ formula }} inserts a value computed when the rule fires (no = inside the braces).",
+		Example: `"TSLA spread is {{ stock(\"TSLA\").spread_bps }} bps"`}
 	pClientOID = ParamDef{Name: "client_oid", Type: ParamText,
 		Doc: "The client order id. Give order_id or client_oid, not both.", Example: `"my-order-1"`}
 )
@@ -224,15 +228,20 @@ var actionDefs = []*ActionDef{
 		Kind: Log, Op: "",
 		Doc: "Write a line to the engine's log (and the trace). Sends nothing to the exchange.",
 		Params: []ParamDef{
-			{Name: "message", Type: ParamMessage, Required: true,
-				Doc:     "The text. {{ formula }} inserts a value computed when the rule fires (no = inside the braces).",
-				Example: `"TSLA spread is {{ stock(\"TSLA\").spread_bps }} bps"`},
+			pMessage,
 			{Name: "level", Type: ParamChoice, Values: []string{"debug", "info", "warn", "error"},
 				Doc: "Log level; default info.", Example: "warn"},
 		},
 		Example: `log:
   message: "flattening TSLA, spread {{ stock(\"TSLA\").spread_bps }} bps"
   level: warn`,
+	},
+	{
+		Kind: Notify, Op: "",
+		Doc:    "Send a message to the trader's notification targets (Telegram, Discord, Slack or a webhook, set up with engine run --notify FILE). Sends nothing to the exchange. The message is always logged and kept with the firing; without --notify, and in backtests, nothing is sent; with --notify a dry run sends it too, marked (dry run).",
+		Params: []ParamDef{pMessage},
+		Example: `notify:
+  message: "TSLA stop fired, spread {{ stock(\"TSLA\").spread_bps }} bps"`,
 	},
 }
 

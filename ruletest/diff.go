@@ -174,7 +174,7 @@ func compareLeg(name string, want []Param, leg actions.Leg) []string {
 			}
 			continue
 		case "message":
-			if leg.Kind == "log" {
+			if leg.Kind == "log" || leg.Kind == "notify" {
 				if leg.Note != p.Value {
 					out = append(out, fmt.Sprintf("%s: message was %q, expected %q", name, leg.Note, p.Value))
 				}

@@ -273,6 +273,29 @@ func TestUnknownScenarioAccount(t *testing.T) {
 	}
 }
 
+// TestNotifyMessage: a rule test checks a notify action's message as it
+// checks a log message.
+func TestNotifyMessage(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "r.yaml"), []byte("rules:\n  - name: r\n    when: true\n    once: per_day\n    actions: [{notify: {message: \"sum {{ 1 + 1 > 1 ? \\\"big\\\" : \\\"small\\\" }}\"}}]\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		message string
+		pass    bool
+	}{{"sum big", true}, {"sum small", false}} {
+		test := "tests:\n  - {name: a, start: \"2026-03-09 09:30\", expect: [{rule: r, fires: [{at: \"09:30\", actions: [{notify: {message: \"" + tt.message + "\"}}]}]}]}\n"
+		if err := os.WriteFile(filepath.Join(dir, "r_test.yaml"), []byte(test), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		res := RunFile(context.Background(), filepath.Join(dir, "r_test.yaml"), Options{})
+		out := string(report(t, []FileResult{res}))
+		if res.Failed() == tt.pass || !tt.pass && !strings.Contains(out, `message was "sum big", expected "sum small"`) {
+			t.Errorf("message %q: failed %v:\n%s", tt.message, res.Failed(), out)
+		}
+	}
+}
+
 func FuzzParse(f *testing.F) {
 	for _, p := range []string{"testdata/passing/dip_test.yaml", "testdata/failing/dip_test.yaml", "../examples/rules/nvda-ladder_test.yaml", "testdata/account/account_test.yaml", "../examples/rules/restore-stop-loss_test.yaml"} {
 		if b, err := os.ReadFile(p); err == nil {

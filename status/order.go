@@ -33,8 +33,8 @@ type OrderRecord struct {
 func OrderRecords(rule string, at time.Time, legs []actions.Leg) []OrderRecord {
 	var out []OrderRecord
 	for _, l := range legs {
-		if l.Kind == "log" {
-			continue
+		if l.Kind == "log" || l.Kind == "notify" {
+			continue // messages, not requests
 		}
 		base := OrderRecord{At: at, Rule: rule, Kind: l.Kind, Outcome: l.Outcome, Error: l.Error}
 		if len(l.OrderIDs) > 0 {

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/tickrules/tickrules/exchange"
+	"github.com/tickrules/tickrules/rules"
 )
 
 // Environment variables that carry the credentials. Flags never do: a flag
@@ -30,25 +31,15 @@ var errLooseCredentialsFile = errors.New("credentials file is readable by other 
 // zero Credentials when none is configured. Errors never contain a value.
 func loadCredentials(getenv func(string) string, stat func(string) (fs.FileInfo, error), readFile func(string) ([]byte, error)) (exchange.Credentials, error) {
 	c := exchange.Credentials{APIKey: getenv(envAPIKey), Secret: getenv(envSecret), Passphrase: getenv(envPassphrase)}
-	path := getenv(envCredsFile)
-	if path != "" {
+	if getenv(envCredsFile) != "" {
 		if !c.IsZero() {
 			return exchange.Credentials{}, fmt.Errorf("credentials: set either %s or the %s variables, not both", envCredsFile, envAPIKey)
 		}
-		fi, err := stat(path)
+		lines, err := readCredentialsFile(getenv, stat, readFile)
 		if err != nil {
-			return exchange.Credentials{}, fmt.Errorf("credentials file: %w", err)
+			return exchange.Credentials{}, err
 		}
-		if fi.Mode().Perm()&0o077 != 0 {
-			return exchange.Credentials{}, fmt.Errorf("%s (mode %o): %w", path, fi.Mode().Perm(), errLooseCredentialsFile)
-		}
-		b, err := readFile(path)
-		if err != nil {
-			return exchange.Credentials{}, fmt.Errorf("credentials file: %w", err)
-		}
-		if c, err = parseCredentials(b); err != nil {
-			return exchange.Credentials{}, fmt.Errorf("credentials file %s: %w", path, err)
-		}
+		c = exchange.Credentials{APIKey: lines[envAPIKey], Secret: lines[envSecret], Passphrase: lines[envPassphrase]}
 	}
 	if c.IsZero() {
 		return c, nil
@@ -66,10 +57,54 @@ func loadCredentials(getenv func(string) string, stat func(string) (fs.FileInfo,
 	return c, nil
 }
 
-// parseCredentials reads KEY=VALUE lines; blank lines and # comments are
-// skipped. Errors name the line, never its value.
-func parseCredentials(b []byte) (exchange.Credentials, error) {
-	var c exchange.Credentials
+// loadSecrets returns a lookup of the other secrets engine run may need
+// (notification tokens and webhook URLs): the environment first, then the
+// credentials file. Errors never contain a value.
+func loadSecrets(getenv func(string) string, stat func(string) (fs.FileInfo, error), readFile func(string) ([]byte, error)) (func(string) string, error) {
+	var lines map[string]string
+	if getenv(envCredsFile) != "" {
+		var err error
+		if lines, err = readCredentialsFile(getenv, stat, readFile); err != nil {
+			return nil, err
+		}
+	}
+	return func(name string) string {
+		if v := getenv(name); v != "" {
+			return v
+		}
+		return lines[name]
+	}, nil
+}
+
+// readCredentialsFile reads the file named by TICKRULES_CREDENTIALS_FILE,
+// which must be readable only by its owner.
+func readCredentialsFile(getenv func(string) string, stat func(string) (fs.FileInfo, error), readFile func(string) ([]byte, error)) (map[string]string, error) {
+	path := getenv(envCredsFile)
+	fi, err := stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("credentials file: %w", err)
+	}
+	if fi.Mode().Perm()&0o077 != 0 {
+		return nil, fmt.Errorf("%s (mode %o): %w", path, fi.Mode().Perm(), errLooseCredentialsFile)
+	}
+	b, err := readFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("credentials file: %w", err)
+	}
+	lines, err := parseCredentials(b)
+	if err != nil {
+		return nil, fmt.Errorf("credentials file %s: %w", path, err)
+	}
+	return lines, nil
+}
+
+// parseCredentials reads NAME=value lines; blank lines and # comments are
+// skipped. Besides the three exchange names it takes other TICKRULES_
+// names (notification tokens), but not a near miss of the three: a typo
+// there must not pass silently. Errors name the line, never its value.
+func parseCredentials(b []byte) (map[string]string, error) {
+	exchangeNames := []string{envAPIKey, envSecret, envPassphrase}
+	lines := map[string]string{}
 	sc := bufio.NewScanner(bytes.NewReader(b))
 	for n := 1; sc.Scan(); n++ {
 		line := strings.TrimSpace(sc.Text())
@@ -78,19 +113,14 @@ func parseCredentials(b []byte) (exchange.Credentials, error) {
 		}
 		k, v, ok := strings.Cut(line, "=")
 		if !ok {
-			return c, fmt.Errorf("line %d: want NAME=value", n)
+			return nil, fmt.Errorf("line %d: want NAME=value", n)
 		}
-		v = strings.Trim(strings.TrimSpace(v), `"'`)
-		switch strings.TrimSpace(k) {
-		case envAPIKey:
-			c.APIKey = v
-		case envSecret:
-			c.Secret = v
-		case envPassphrase:
-			c.Passphrase = v
-		default:
-			return c, fmt.Errorf("line %d: unknown name %q (want %s, %s or %s)", n, strings.TrimSpace(k), envAPIKey, envSecret, envPassphrase)
+		k = strings.TrimSpace(k)
+		known := slices.Contains(exchangeNames, k)
+		if !known && (!strings.HasPrefix(k, "TICKRULES_") || rules.Suggest(k, exchangeNames) != "") {
+			return nil, fmt.Errorf("line %d: unknown name %q (want %s, %s, %s or a notification secret named TICKRULES_...)", n, k, envAPIKey, envSecret, envPassphrase)
 		}
+		lines[k] = strings.Trim(strings.TrimSpace(v), `"'`)
 	}
-	return c, sc.Err()
+	return lines, sc.Err()
 }

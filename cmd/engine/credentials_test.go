@@ -64,3 +64,35 @@ func TestLoadCredentials(t *testing.T) {
 		t.Errorf("loose file error %v is not errLooseCredentialsFile", err)
 	}
 }
+
+// TestLoadSecrets: notification secrets come from the environment first,
+// then the credentials file, which may hold them beside the exchange's
+// three; a name that is neither stays an error.
+func TestLoadSecrets(t *testing.T) {
+	dir := t.TempDir()
+	both := filepath.Join(dir, "both")
+	if err := os.WriteFile(both, []byte("TICKRULES_API_KEY=k\nTICKRULES_API_SECRET=s\nTICKRULES_API_PASSPHRASE=p\nTICKRULES_TELEGRAM_TOKEN="+secretMark+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	other := filepath.Join(dir, "other")
+	if err := os.WriteFile(other, []byte("TELEGRAM_TOKEN="+secretMark+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{envCredsFile: both, "TICKRULES_SLACK_URL": "from-env"}
+	getenv := func(k string) string { return env[k] }
+	c, err := loadCredentials(getenv, os.Stat, os.ReadFile)
+	if err != nil || c.APIKey != "k" {
+		t.Fatalf("credentials %v, %v", c.APIKey, err)
+	}
+	secret, err := loadSecrets(getenv, os.Stat, os.ReadFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if secret("TICKRULES_TELEGRAM_TOKEN") != secretMark || secret("TICKRULES_SLACK_URL") != "from-env" || secret("TICKRULES_NONE") != "" {
+		t.Error("lookup does not read the file after the environment")
+	}
+	env[envCredsFile] = other
+	if _, err := loadSecrets(getenv, os.Stat, os.ReadFile); err == nil || !strings.Contains(err.Error(), `unknown name "TELEGRAM_TOKEN"`) || strings.Contains(err.Error(), secretMark) {
+		t.Errorf("err = %v", err)
+	}
+}

@@ -19,6 +19,7 @@ import (
 	"github.com/tickrules/tickrules/clock"
 	"github.com/tickrules/tickrules/engine"
 	"github.com/tickrules/tickrules/exchange"
+	"github.com/tickrules/tickrules/marketdata"
 	"github.com/tickrules/tickrules/metrics"
 	"github.com/tickrules/tickrules/poll"
 	"github.com/tickrules/tickrules/rules"
@@ -45,6 +46,7 @@ type runConfig struct {
 	maxRuntime time.Duration
 	stateDir   string
 	safety     string
+	notify     string
 	tick       time.Duration
 	logFormat  string
 	metrics    string
@@ -66,6 +68,7 @@ func parseRun(env *cliEnv, args []string) (*runConfig, int) {
 	fs.StringVar(&c.stateDir, "state-dir", ".tickrules-state", "`dir` where rule states and order intents are kept across restarts, one subdirectory per venue and account")
 	fs.DurationVar(&c.stateTimeout, "state-timeout", 30*time.Second, "stop (exit 1) when the state directory cannot be written for this long; no order is sent meanwhile")
 	fs.StringVar(&c.safety, "safety", "", "safety `file` with risk limits and the kill-switch file")
+	fs.StringVar(&c.notify, "notify", "", "notify `file`: where to send notifications (Telegram, Discord, Slack, webhooks); see docs/operating.md")
 	fs.DurationVar(&c.tick, "tick", time.Second, "time between two evaluations of the rules")
 	fs.StringVar(&c.logFormat, "log-format", "auto", "console, json, or auto (console on a terminal)")
 	fs.StringVar(&c.metrics, "metrics-addr", defaultHTTPAddr, "serve the status page (/status), its JSON (/api/status) and Prometheus metrics (/metrics) on this `address`; empty: none")
@@ -235,18 +238,29 @@ func runEngine(ctx context.Context, env *cliEnv, cfg *runConfig, v *venueSet, lo
 		return code
 	}
 	defer st.lock.Unlock()
-	var err error
+	notifier, err := openNotifier(env, cfg.notify, cfg.dryRun, log)
+	if err != nil {
+		fmt.Fprintf(env.stderr, "engine run: %v\n", err)
+		return exitFail
+	}
 	reg := prometheus.NewRegistry()
 	var mx *metrics.Metrics
-	var polls poll.Options
 	live := newLiveStatus(log)
+	live.notify = notifier
+	var polls poll.Options
+	if notifier != nil {
+		polls.OnFetch = func(part marketdata.Part, key string, _ time.Duration, err error) { notifier.fetched(part, key, err) }
+	}
 	eopts := engine.Options{Tick: cfg.tick, OnFiring: live.onFiring, SettleOffLoop: true, StateTimeout: cfg.stateTimeout}
 	if cfg.metrics != "" {
 		if mx, err = metrics.New(reg); err != nil {
 			fmt.Fprintf(env.stderr, "engine run: %v\n", err)
 			return exitFail
 		}
-		polls.OnFetch = mx.ObservePoll
+		polls.OnFetch = func(part marketdata.Part, key string, took time.Duration, err error) {
+			mx.ObservePoll(part, key, took, err)
+			notifier.fetched(part, key, err)
+		}
 		eopts.OnFiring = func(f *engine.Firing) { live.onFiring(f); mx.ObserveLegs(f.Legs) }
 	}
 	asm, err := engine.Assemble(ctx, engine.AssembleOptions{Reader: v.reader, Catalog: v.cat, Accounts: v.accts, Trader: v.trader,
@@ -266,6 +280,7 @@ func runEngine(ctx context.Context, env *cliEnv, cfg *runConfig, v *venueSet, lo
 		}
 	}
 	rs, guard, poller, eng, load := asm.Rules, asm.Guard, asm.Poller, asm.Engine, asm.Load
+	notifier.start(ctx)
 	board := live.start(ctx, cfg, v, asm, v.clock.Now())
 	defer live.stop(ctx)
 	if mx != nil {

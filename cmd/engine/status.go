@@ -29,9 +29,10 @@ const statusTimeout = 10 * time.Second
 // closing summary: the recorder of firings, orders and fills, and the
 // watcher that reads fills and balances off the tick loop.
 type liveStatus struct {
-	log   *zap.Logger
-	rec   *status.Recorder
-	watch *status.Watcher // nil when the venue cannot list fills
+	log    *zap.Logger
+	rec    *status.Recorder
+	watch  *status.Watcher // nil when the venue cannot list fills
+	notify *engineNotifier // nil without --notify
 }
 
 func newLiveStatus(log *zap.Logger) *liveStatus {
@@ -40,9 +41,16 @@ func newLiveStatus(log *zap.Logger) *liveStatus {
 
 // onFiring records a firing's requests and logs one line per order.
 func (s *liveStatus) onFiring(f *engine.Firing) {
-	for _, o := range s.rec.ObserveFiring(f.Rule.Name, f.Seq, f.At, f.Legs) {
+	orders := s.rec.ObserveFiring(f.Rule.Name, f.Seq, f.At, f.Legs)
+	for _, o := range orders {
 		logOrder(s.log, o)
 	}
+	for _, l := range f.Legs {
+		if l.Kind == "notify" { // logged whether or not a target gets it
+			s.log.Info("notify", zap.String("rule", f.Rule.Name), zap.String("message", l.Note))
+		}
+	}
+	s.notify.firing(f, orders)
 }
 
 // start wires the board over the assembled engine and starts the watcher;
@@ -82,6 +90,7 @@ func (s *liveStatus) stop(ctx context.Context) {
 	}
 	_, _, _, totals := s.rec.Recent()
 	logSummary(s.log.Named("summary"), totals, s.rec.Accounts())
+	s.notify.stopped(ctx, time.Time{}, totals)
 }
 
 // statusFlags are the flags of the commands that ask a running engine.
