@@ -29,7 +29,7 @@ type Vary struct {
 func ParseVary(s string) (Vary, error) {
 	name, list, ok := strings.Cut(s, "=")
 	name = strings.TrimSpace(name)
-	if !ok || !validVaryName(name) {
+	if !ok || !rules.ValidEnvName(name) {
 		return Vary{}, fmt.Errorf("--vary %q: write NAME=value1,value2,... where NAME is letters, digits and _ (the rules read it as ${NAME})", s)
 	}
 	v := Vary{Name: name}
@@ -46,20 +46,6 @@ func ParseVary(s string) (Vary, error) {
 		v.Values = append(v.Values, val)
 	}
 	return v, nil
-}
-
-// validVaryName reports whether s can be referenced as ${s} in a rule
-// file (the rules' syntax of variable names).
-func validVaryName(s string) bool {
-	for i, r := range s {
-		switch {
-		case r == '_', r >= 'A' && r <= 'Z', r >= 'a' && r <= 'z':
-		case r >= '0' && r <= '9' && i > 0:
-		default:
-			return false
-		}
-	}
-	return s != ""
 }
 
 // Variant is one combination of a sweep's values.
