@@ -277,3 +277,29 @@ func TestSweepCompareGolden(t *testing.T) {
 		t.Errorf("the table is not sorted by return, ties in sweep order:\n%s", table.String())
 	}
 }
+
+// FuzzParseVary feeds --vary arguments to ParseVary and Variants: no
+// panic, and every folder name stays one safe path element.
+func FuzzParseVary(f *testing.F) {
+	for _, s := range []string{"STOP=0.02,0.03", "A=../x,a b", "X=", "=1", "S=a/b,a_b", "N=\x00,é"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		v, err := ParseVary(s)
+		if err != nil {
+			return
+		}
+		if len(v.Values) == 0 {
+			t.Fatalf("ParseVary(%q) has no values and no error", s)
+		}
+		vs, err := Variants([]Vary{v})
+		if err != nil {
+			return
+		}
+		for _, x := range vs {
+			if x.Name != folderName(x.Name) || x.Name == "." || x.Name == ".." || strings.ContainsAny(x.Name, `/\`) {
+				t.Fatalf("unsafe folder %q from %q", x.Name, s)
+			}
+		}
+	})
+}
