@@ -112,7 +112,7 @@ func expandLine(line string, getenv func(string) string) (string, []substitution
 // resolveRef resolves the inside of one ${...}.
 func resolveRef(ref string, getenv func(string) string) (string, *lineError) {
 	name, def, hasDef := strings.Cut(ref, ":-")
-	if !validEnvName(name) {
+	if !ValidEnvName(name) {
 		return "", &lineError{
 			msg:  fmt.Sprintf("${%s} is not a valid environment variable reference", ref),
 			hint: "names are letters, digits and _ (for example ${TSLA_SIZE}); write $${ for a literal ${",
@@ -137,7 +137,9 @@ func resolveRef(ref string, getenv func(string) string) (string, *lineError) {
 	return val, nil
 }
 
-func validEnvName(s string) bool {
+// ValidEnvName reports whether s can be referenced as ${s} in a rule file:
+// letters, digits and _, not starting with a digit.
+func ValidEnvName(s string) bool {
 	if s == "" {
 		return false
 	}

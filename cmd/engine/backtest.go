@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"runtime"
 	"runtime/debug"
 	"time"
 
@@ -23,6 +24,8 @@ type backtestConfig struct {
 	account   string
 	step      time.Duration
 	sample    time.Duration
+	vary      []backtest.Vary
+	jobs      int
 }
 
 func parseBacktest(env *cliEnv, args []string) (*backtestConfig, int) {
@@ -39,10 +42,17 @@ func parseBacktest(env *cliEnv, args []string) (*backtestConfig, int) {
 	fs.StringVar(&c.account, "account", "", "api `key` of the scenario account the rules trade; default: the first account")
 	fs.DurationVar(&c.step, "step", time.Second, "time between two evaluations of the rules")
 	fs.DurationVar(&c.sample, "sample", time.Minute, "how often equity, prices and positions are sampled for the report")
+	fs.Func("vary", "run a sweep: `NAME=v1,v2,...` sets ${NAME} in the rules to each value in turn (repeat for more settings; every combination runs, each report in its own folder under --out, with compare.html)", func(s string) error {
+		v, err := backtest.ParseVary(s)
+		c.vary = append(c.vary, v)
+		return err
+	})
+	fs.IntVar(&c.jobs, "jobs", runtime.NumCPU(), "how many variants of a sweep run at once")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: engine backtest --rules DIR [--scenario FILE | --recording FILE] [--from T --to T] [--out DIR]")
+		fmt.Fprintln(fs.Output(), "usage: engine backtest --rules DIR [--scenario FILE | --recording FILE] [--from T --to T] [--out DIR] [--vary NAME=v1,v2,... --jobs N]")
 		fmt.Fprintln(fs.Output(), "\nRuns the rules against the simulator on a virtual clock, as fast as the CPU allows,")
-		fmt.Fprintln(fs.Output(), "and writes DIR/report.json and DIR/report.html.")
+		fmt.Fprintln(fs.Output(), "and writes DIR/report.json and DIR/report.html. With --vary, runs every combination of")
+		fmt.Fprintln(fs.Output(), "the values and writes DIR/NAME=value,.../report.* and DIR/compare.html.")
 		fs.PrintDefaults()
 	}
 	if code, stop := parseFlagsOnly(env, fs, args, " (rule directories go in --rules)"); stop {
@@ -73,6 +83,9 @@ func parseBacktest(env *cliEnv, args []string) (*backtestConfig, int) {
 	if c.step <= 0 || c.sample <= 0 {
 		problems = append(problems, "--step and --sample must be positive")
 	}
+	if c.jobs <= 0 {
+		problems = append(problems, "--jobs must be positive")
+	}
 	if len(problems) > 0 {
 		for _, p := range problems {
 			fmt.Fprintf(env.stderr, "engine backtest: %s\n", p)
@@ -95,26 +108,14 @@ func cmdBacktest(ctx context.Context, env *cliEnv, args []string) int {
 	}
 	opts := backtest.Options{RuleDirs: cfg.rules, Getenv: env.getenv, From: cfg.from, To: cfg.to, APIKey: cfg.account,
 		Step: cfg.step, SampleEvery: cfg.sample, Progress: env.stderr, Logger: zap.NewNop()}
-	switch {
-	case cfg.recording != "":
-		rec, err := backtest.LoadRecording(cfg.recording)
-		if err != nil {
-			fmt.Fprintf(env.stderr, "engine backtest: %v\n", err)
-			return exitFail
-		}
-		if err := rec.Apply(&opts); err != nil {
-			fmt.Fprintf(env.stderr, "engine backtest: %v\n", err)
-			return exitFail
-		}
-	case cfg.scenario != "":
-		sc, err := sim.LoadScenario(cfg.scenario)
-		if err != nil {
-			fmt.Fprintf(env.stderr, "engine backtest: %v\n", err)
-			return exitFail
-		}
-		opts.Scenario = sc
-	default:
-		opts.Scenario = sim.Demo()
+	prepare, err := backtestSource(cfg)
+	if err != nil {
+		fmt.Fprintf(env.stderr, "engine backtest: %v\n", err)
+		return exitFail
+	}
+	if err := prepare(&opts); err != nil {
+		fmt.Fprintf(env.stderr, "engine backtest: %v\n", err)
+		return exitFail
 	}
 	if opts.To.IsZero() && opts.Scenario.Clock.End.IsZero() {
 		start := opts.From
@@ -123,6 +124,9 @@ func cmdBacktest(ctx context.Context, env *cliEnv, args []string) int {
 		}
 		fmt.Fprintf(env.stderr, "engine backtest: scenario %s has no end; running one day, to %s (set --to for another end)\n",
 			opts.Scenario.Name, start.Add(backtest.DefaultSpan).UTC().Format(time.RFC3339))
+	}
+	if len(cfg.vary) > 0 {
+		return runSweep(ctx, env, cfg, opts, prepare)
 	}
 	rep, err := backtest.Run(ctx, opts)
 	if err != nil {
@@ -140,6 +144,54 @@ func cmdBacktest(ctx context.Context, env *cliEnv, args []string) int {
 	fmt.Fprintf(env.stdout, "%d ticks, %d firings, %d orders, %d fills; wrote %s/%s and %s/%s\n", rep.Ticks, firings,
 		rep.Summary.Orders, rep.Summary.Fills, cfg.out, backtest.JSONFile, cfg.out, backtest.HTMLFile)
 	if err := rep.WriteSummaryTable(env.stdout); err != nil {
+		fmt.Fprintf(env.stderr, "engine backtest: %v\n", err)
+		return exitFail
+	}
+	return exitOK
+}
+
+// backtestSource returns what sets a backtest's scenario (and market, for
+// a recording) in its options. A sweep calls it for every variant, so that
+// variants running at once share no scenario; a recording is read once.
+func backtestSource(cfg *backtestConfig) (func(*backtest.Options) error, error) {
+	switch {
+	case cfg.recording != "":
+		rec, err := backtest.LoadRecording(cfg.recording)
+		if err != nil {
+			return nil, err
+		}
+		return rec.Apply, nil
+	case cfg.scenario != "":
+		return func(o *backtest.Options) (err error) {
+			o.Scenario, err = sim.LoadScenario(cfg.scenario)
+			return err
+		}, nil
+	default:
+		return func(o *backtest.Options) error {
+			o.Scenario = sim.Demo()
+			return nil
+		}, nil
+	}
+}
+
+// runSweep runs the variants of --vary, prints a line as each finishes
+// and the comparison table, and writes compare.html.
+func runSweep(ctx context.Context, env *cliEnv, cfg *backtestConfig, opts backtest.Options, prepare func(*backtest.Options) error) int {
+	start := time.Now()
+	res, err := backtest.Sweep(ctx, backtest.SweepOptions{Base: opts, Prepare: prepare, Vary: cfg.vary, Jobs: cfg.jobs, Out: cfg.out,
+		Done: func(v backtest.VariantResult) {
+			fmt.Fprintf(env.stderr, "done %s (%s)\n", v.Name, time.Since(start).Round(time.Millisecond))
+		}})
+	if err != nil {
+		fmt.Fprintf(env.stderr, "engine backtest: %v\n", err)
+		return exitFail
+	}
+	if err := res.WriteCompare(cfg.out); err != nil {
+		fmt.Fprintf(env.stderr, "engine backtest: %v\n", err)
+		return exitFail
+	}
+	fmt.Fprintf(env.stdout, "%d variants; wrote a report per variant under %s/ and %s/%s\n", len(res.Variants), cfg.out, cfg.out, backtest.CompareFile)
+	if err := res.WriteTable(env.stdout); err != nil {
 		fmt.Fprintf(env.stderr, "engine backtest: %v\n", err)
 		return exitFail
 	}

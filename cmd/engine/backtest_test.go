@@ -31,6 +31,9 @@ func TestBacktestFlags(t *testing.T) {
 		{"bad time", []string{"backtest", "--rules", smallRules, "--from", "monday"}, exitUsage, `--from "monday" is not an RFC 3339 time`},
 		{"stray argument", []string{"backtest", "--rules", smallRules, "extra"}, exitUsage, `unexpected argument "extra"`},
 		{"bad step", []string{"backtest", "--rules", smallRules, "--step", "0s"}, exitUsage, "must be positive"},
+		{"bad vary", []string{"backtest", "--rules", smallRules, "--vary", "STOP"}, exitUsage, "write NAME=value1,value2"},
+		{"bad jobs", []string{"backtest", "--rules", smallRules, "--vary", "STOP=1", "--jobs", "0"}, exitUsage, "--jobs must be positive"},
+		{"vary used nowhere", []string{"backtest", "--rules", smallRules, "--vary", "STOP=1,2", "--to", "2026-03-09T13:01:00Z"}, exitFail, "references ${STOP}"},
 		{"missing scenario", []string{"backtest", "--rules", smallRules, "--scenario", "testdata/none.yaml"}, exitFail, "none.yaml"},
 		{"missing recording", []string{"backtest", "--rules", smallRules, "--recording", "testdata/none.jsonl"}, exitFail, "none.jsonl"},
 		// The demo has no end: the default of one day is said out loud.
@@ -80,6 +83,36 @@ func checkBacktestReport(t *testing.T, dir, source, from, to string) *backtest.R
 		t.Errorf("report.html without markers (%v)", err)
 	}
 	return &rep
+}
+
+// TestBacktestSweep runs a sweep of two sizes of the example rules over the
+// first minutes of the demo's session: a report per variant, compare.html
+// linking both, and the comparison table on stdout.
+func TestBacktestSweep(t *testing.T) {
+	out := t.TempDir()
+	code, stdout, stderr := runCLI(t, "backtest", "--rules", "../../examples/rules", "--from", "2026-03-09T13:25:00Z", "--to", "2026-03-09T13:45:00Z",
+		"--out", out, "--vary", "TSLA_DIP_SIZE=1,2", "--jobs", "2")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stdout, "2 variants") ||
+		!regexp.MustCompile(`(?m)^account +variant +return +max drawdown +trades +win rate\nUSDT-FUTURES USDT +TSLA_DIP_SIZE=[12] +-?\d`).MatchString(stdout) {
+		t.Errorf("stdout %q", stdout)
+	}
+	page, err := os.ReadFile(filepath.Join(out, backtest.CompareFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range []string{"TSLA_DIP_SIZE=1", "TSLA_DIP_SIZE=2"} {
+		for _, f := range []string{backtest.JSONFile, backtest.HTMLFile} {
+			if _, err := os.Stat(filepath.Join(out, v, f)); err != nil {
+				t.Error(err)
+			}
+		}
+		if !strings.Contains(string(page), `href="`+v+`/report.html"`) || !strings.Contains(stderr, "done "+v) {
+			t.Errorf("%s is not linked from compare.html or not said done on stderr %q", v, stderr)
+		}
+	}
 }
 
 // TestRecordThenBacktest records four seconds of engine sim's server with
