@@ -122,7 +122,11 @@ func (f *firing) action(ctx context.Context, a *rules.Action) []Leg {
 		if err != nil {
 			return f.failed(kind, op, err)
 		}
-		return []Leg{d.Modify(ctx, kind, req)}
+		check, err := f.modifyCheck(ctx, req)
+		if err != nil {
+			return f.failed(kind, op, err)
+		}
+		return []Leg{d.Modify(ctx, kind, req, check)}
 	case rules.CancelOrder:
 		c, err := f.contract(p)
 		if err != nil {
@@ -428,7 +432,11 @@ func (f *firing) reverse(ctx context.Context, kind string, p params, c contractI
 		}
 		req.Size = exchange.NumOf(v)
 	}
-	return f.x.opts.Dispatcher.Reverse(ctx, kind, req)
+	check, err := f.reverseCheck(ctx, c, req, dir)
+	if err != nil {
+		return f.failed(kind, exchange.OpClickBackhand, err)[0]
+	}
+	return f.x.opts.Dispatcher.Reverse(ctx, kind, req, check)
 }
 
 func (f *firing) closeReq(p params) (exchange.ClosePositionsRequest, error) {
