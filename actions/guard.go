@@ -11,6 +11,8 @@ import (
 
 	"github.com/shopspring/decimal"
 	"gopkg.in/yaml.v3"
+
+	"github.com/tickrules/tickrules/rules"
 )
 
 // Sentinel errors of the risk guards; a blocked order wraps one of them.
@@ -49,7 +51,7 @@ type Safety struct {
 // LoadSafety reads a safety file strictly: an unknown key is an error, so a
 // misspelt limit can never be silently ignored.
 func LoadSafety(path string) (*Safety, error) {
-	b, err := os.ReadFile(path)
+	b, err := rules.ReadFile(path) // a regular file only: a named pipe would block the start
 	if err != nil {
 		return nil, fmt.Errorf("safety file: %w", err)
 	}
