@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/tickrules/tickrules/exchange"
+	"github.com/tickrules/tickrules/rules"
 )
 
 // Environment variables that carry the credentials. Flags never do: a flag
@@ -67,7 +68,7 @@ func loadCredentials(getenv func(string) string, stat func(string) (fs.FileInfo,
 }
 
 // parseCredentials reads KEY=VALUE lines; blank lines and # comments are
-// skipped. Errors name the line, never its value.
+// skipped. Errors name the line, never any part of its text.
 func parseCredentials(b []byte) (exchange.Credentials, error) {
 	var c exchange.Credentials
 	sc := bufio.NewScanner(bytes.NewReader(b))
@@ -89,7 +90,14 @@ func parseCredentials(b []byte) (exchange.Credentials, error) {
 		case envPassphrase:
 			c.Passphrase = v
 		default:
-			return c, fmt.Errorf("line %d: unknown name %q (want %s, %s or %s)", n, strings.TrimSpace(k), envAPIKey, envSecret, envPassphrase)
+			// The name is not echoed: on a malformed line it may be the
+			// start of a secret (a value with an = in it, or a line without
+			// its name). Only a known name is offered as a correction.
+			names := []string{envAPIKey, envSecret, envPassphrase}
+			if s := rules.Suggest(strings.TrimSpace(k), names); s != "" {
+				return c, fmt.Errorf("line %d: unknown name; did you mean %s?", n, s)
+			}
+			return c, fmt.Errorf("line %d: unknown name (want %s, %s or %s)", n, envAPIKey, envSecret, envPassphrase)
 		}
 	}
 	return c, sc.Err()
