@@ -16,6 +16,7 @@ import (
 	"github.com/tickrules/tickrules/engine"
 	"github.com/tickrules/tickrules/exchange"
 	"github.com/tickrules/tickrules/marketdata"
+	"github.com/tickrules/tickrules/rules"
 	"github.com/tickrules/tickrules/sim"
 )
 
@@ -114,6 +115,17 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	return r.run(ctx)
 }
 
+// scenarioCatalog names the scenario as the source of the contracts, so
+// that a rule naming a contract the scenario lacks is reported as missing
+// from the scenario, not only as a mistake of the rule.
+type scenarioCatalog struct {
+	*sim.Account
+	source string
+}
+
+// CatalogSource implements rules.CatalogSourcer.
+func (c scenarioCatalog) CatalogSource() string { return c.source }
+
 // runner is one backtest in progress.
 type runner struct {
 	opts  Options
@@ -153,7 +165,11 @@ func newRunner(ctx context.Context, opts Options) (*runner, error) {
 	if acct.HasBookNumbers() && !opts.EvaluateEveryTick {
 		reader = newNumericReader(acct)
 	}
-	r.asm, err = engine.Assemble(ctx, engine.AssembleOptions{Reader: reader, Catalog: acct, Accounts: acct, Trader: acct, Pricer: acct,
+	var cat rules.CatalogReader = acct
+	if opts.Scenario.Source != "" {
+		cat = scenarioCatalog{acct, "the scenario " + opts.Scenario.Source}
+	}
+	r.asm, err = engine.Assemble(ctx, engine.AssembleOptions{Reader: reader, Catalog: cat, Accounts: acct, Trader: acct, Pricer: acct,
 		Clock: v, Logger: opts.Logger, RuleDirs: opts.RuleDirs, Getenv: opts.Getenv,
 		// A State may be built every tick from the same answers: parse
 		// each fetched book and list of fills once.

@@ -37,6 +37,10 @@ type AssembleOptions struct {
 	Getenv   func(string) string
 	Safety   *actions.Safety
 	Store    *Store
+	// Journal records every firing before its orders go out (nil: none).
+	Journal *Journal
+	// Crash is the crash-point fault injection (nil: none).
+	Crash *CrashHook
 	// Poller tunes the pollers; Reader, Clock, Logger, Demand and Contracts
 	// are filled in by Assemble.
 	Poller marketdata.PollerOptions
@@ -106,10 +110,16 @@ func Assemble(ctx context.Context, opts AssembleOptions, eng Options) (*Assembly
 		}
 		return rs, nil
 	}
-	disp := actions.NewDispatcher(actions.DispatcherOptions{Venue: opts.Trader, Guard: a.Guard, Clock: opts.Clock, Logger: log.Named("actions")})
+	trader := opts.Trader
+	if opts.Crash != nil {
+		trader = crashVenue{Venue: trader, h: opts.Crash}
+	}
+	// Unknown outcomes come back Unsettled and the engine settles them:
+	// off the tick loop when eng.SettleOffLoop is set.
+	disp := actions.NewDispatcher(actions.DispatcherOptions{Venue: trader, Guard: a.Guard, Clock: opts.Clock, Logger: log.Named("actions"), Defer: true})
 	exec := actions.NewExecutor(actions.ExecutorOptions{Dispatcher: disp, Catalog: cat, Modes: a.Modes, Pricer: opts.Pricer, Logger: log.Named("actions")})
 	eng.Rules, eng.Source, eng.Executor = a.Rules, a.Poller, ActionsExecutor{X: exec}
-	eng.Clock, eng.Logger, eng.Store = opts.Clock, log.Named("engine"), opts.Store
+	eng.Clock, eng.Logger, eng.Store, eng.Journal, eng.Crash = opts.Clock, log.Named("engine"), opts.Store, opts.Journal, opts.Crash
 	if a.Engine, err = New(eng); err != nil {
 		return nil, err
 	}

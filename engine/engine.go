@@ -37,6 +37,9 @@ type dataSharer interface {
 }
 
 // Executor runs the actions of one firing and reports one Leg per request.
+// An Executor that also plans its requests before sending them
+// (ActionsExecutor) has each firing's intent recorded in the Journal first,
+// and its unknown outcomes settled off the tick loop.
 type Executor interface {
 	Execute(ctx context.Context, f *Firing) []actions.Leg
 }
@@ -69,6 +72,25 @@ type Options struct {
 	Logger   *zap.Logger
 	// Store persists rule states; nil keeps them in memory only.
 	Store *Store
+	// Journal records every firing's intent before its orders are sent;
+	// nil records none (backtests). It needs an Executor that plans
+	// (ActionsExecutor).
+	Journal *Journal
+	// SettleOffLoop settles orders whose outcome is unknown in a goroutine,
+	// so that the tick loop goes on evaluating every rule meanwhile (rules
+	// trading the same symbols wait); false settles them within the tick
+	// (backtests: the same scenario gives the same result).
+	SettleOffLoop bool
+	// StateTimeout is how long the state directory may fail writes, orders
+	// held back all along, before Run stops with ErrStateUnwritable
+	// (default 30s).
+	StateTimeout time.Duration
+	// RecoverWithin is how old an unfinished firing of a rule without once
+	// may be at start and still be finished (default 5m); a once rule's
+	// firing is finished within its period.
+	RecoverWithin time.Duration
+	// Crash is the crash-point fault injection (nil: none).
+	Crash *CrashHook
 	// TraceDepth is how many evaluations are kept per rule (default 32).
 	TraceDepth int
 	// Tick is the time between evaluations (default 1s).
@@ -99,6 +121,24 @@ type Engine struct {
 	// repeats while the data it reads and the session stay the same (see
 	// SkipQuiet).
 	steady bool
+
+	// busy counts the unsettled firings per symbol (see firing.go).
+	busy busySymbols
+	// pending are fired firings whose intent or rule state is not yet on
+	// disk: their orders wait for the write.
+	pending []*pendingFiring
+	// recovering are the intents an earlier run left open.
+	recovering []*Intent
+	// held are firings whose answers could not be written: their next legs
+	// wait for the state directory (heldMu: settling goroutines add to it).
+	heldMu sync.Mutex
+	held   []*pendingFiring
+	// storeDirty is set while the rule states on disk are behind (a save
+	// failed since storeSince).
+	storeDirty bool
+	storeSince time.Time
+	// wg counts the settling goroutines.
+	wg sync.WaitGroup
 }
 
 // tickCache holds what every rule of one tick would otherwise compute again:
@@ -145,6 +185,8 @@ type ruleRun struct {
 	last  lastRun
 	// repeat is what the rule's next ticks will be (SkipQuiet).
 	repeat repeat
+	// touch are the symbols the rule's actions trade (anySymbol: any).
+	touch []string
 }
 
 // lastRun is the last result of a rule's condition and the State it was
@@ -173,6 +215,9 @@ type RuleStats struct {
 	Firings     int64
 	Errors      int64 // evaluations that failed (not stale data)
 	Stale       int64 // evaluations skipped because a part was stale or missing
+	// Waiting counts the ticks the rule waited for an unsettled order on a
+	// symbol it trades (ReasonWaiting). Included in Evaluations.
+	Waiting int64
 	// Reused counts evaluations answered without running the condition:
 	// it reads nothing that moves with time and the State's data was the
 	// same as when it was last false. Included in Evaluations.
@@ -194,6 +239,15 @@ func New(opts Options) (*Engine, error) {
 	if opts.Tick <= 0 {
 		opts.Tick = time.Second
 	}
+	if opts.StateTimeout <= 0 {
+		opts.StateTimeout = 30 * time.Second
+	}
+	if opts.RecoverWithin <= 0 {
+		opts.RecoverWithin = 5 * time.Minute
+	}
+	if _, ok := opts.Executor.(planner); opts.Journal != nil && !ok {
+		return nil, errors.New("engine: a Journal needs an Executor that plans its requests (ActionsExecutor)")
+	}
 	e := &Engine{opts: opts, env: rules.NewEnv(nil)}
 	saved := map[string]RuleState{}
 	if opts.Store != nil {
@@ -201,7 +255,16 @@ func New(opts Options) (*Engine, error) {
 		if saved, err = opts.Store.Load(); err != nil {
 			return nil, fmt.Errorf("engine: restore rule states: %w", err)
 		}
+		now := opts.Clock.Now()
+		for name, st := range saved {
+			if fixed, what := st.Future(now); what != "" {
+				opts.Logger.Error("saved rule state is in the future; counted as now (check the clock)", zap.String("rule", name),
+					zap.String("saved", what), zap.Time("now", now))
+				saved[name] = fixed
+			}
+		}
 	}
+	e.storeDirty = e.restore(saved)
 	e.rules = e.plan(opts.Rules, saved, nil)
 	e.shareData(opts.Rules)
 	return e, nil
@@ -233,6 +296,7 @@ func (e *Engine) plan(rs *rules.RuleSet, saved map[string]RuleState, stats map[s
 			stats:  stats[r.Name],
 			reuse:  reuseOf(r.Condition.Reads, e.opts.EvaluateEveryTick),
 			keys:   keysOf(r.Condition.Reads),
+			touch:  touches(r),
 		}
 		if run.timing.Once == OncePerSession {
 			run.reads = run.reads.Add(marketdata.PartMarket)
@@ -297,7 +361,17 @@ func (e *Engine) Step(ctx context.Context, now time.Time) []*Firing {
 	changed := false
 	nowNano := now.UnixNano()
 	e.steady = ready
+	busy := e.busy.snapshot()
 	for _, r := range e.rules {
+		if busy != nil && waits(busy, r.touch) {
+			r.stats.Evaluations++
+			r.stats.Waiting++
+			tr := Trace{At: now, Tick: e.ticks, Reason: ReasonWaiting, Phase: r.state.Phase}
+			r.traces.push(&tr)
+			r.repeat = repeat{}
+			e.steady = false
+			continue
+		}
 		if ready && e.quiet(r, st, nowNano) {
 			r.repeat = repeat{ok: r.reuse != reuseNever, rec: quietRec}
 			e.steady = e.steady && r.repeat.ok
@@ -317,19 +391,10 @@ func (e *Engine) Step(ctx context.Context, now time.Time) []*Firing {
 			firings = append(firings, &Firing{Rule: r.rule, At: now, Seq: r.state.Firings, State: st, Env: e.env, VM: &e.vm, Trace: tr})
 		}
 	}
-	if changed && e.opts.Store != nil {
-		// Saved before any order is sent: a crash after this point restarts
-		// in the firing phase and cannot fire the same rule twice.
-		if err := e.opts.Store.Save(e.snapshot()); err != nil {
-			e.opts.Logger.Error("saving rule states failed", zap.Error(err))
-		}
-	}
-	for _, f := range firings {
-		f.Legs = e.opts.Executor.Execute(ctx, f)
-		if e.opts.OnFiring != nil {
-			e.opts.OnFiring(f)
-		}
-	}
+	// The intents, then the rule states, are on disk before any order is
+	// sent: a crash after this point restarts with the firing recorded,
+	// finishes its orders and cannot fire the same rule twice.
+	e.dispatch(ctx, now, st, firings, changed)
 	return firings
 }
 
@@ -625,12 +690,16 @@ func (e *Engine) States() map[string]RuleState {
 // are skipped (and counted), never replayed in a burst, and the next tick
 // runs at the next grid point after the clock's time.
 func (e *Engine) Run(ctx context.Context) error {
+	defer e.wg.Wait()
 	next := e.opts.Clock.Now()
 	for {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		e.Step(ctx, next)
+		if err := e.unwritable(); err != nil {
+			return err
+		}
 		var missed int64
 		next, missed = nextTick(next, e.opts.Clock.Now(), e.opts.Tick)
 		if missed > 0 {
@@ -645,6 +714,21 @@ func (e *Engine) Run(ctx context.Context) error {
 		case <-e.opts.Clock.After(next.Sub(e.opts.Clock.Now())):
 		}
 	}
+}
+
+// unwritable returns ErrStateUnwritable once the state directory has
+// failed writes for longer than StateTimeout.
+func (e *Engine) unwritable() error {
+	e.mu.Lock()
+	since := e.unwritableSince()
+	e.mu.Unlock()
+	if since.IsZero() {
+		return nil
+	}
+	if d := e.opts.Clock.Now().Sub(since); d > e.opts.StateTimeout {
+		return fmt.Errorf("%w for %s (longer than %s); no order was sent meanwhile", ErrStateUnwritable, d.Round(time.Millisecond), e.opts.StateTimeout)
+	}
+	return nil
 }
 
 // nextTick is the first point of the grid last + k*tick (k >= 1) that is not
