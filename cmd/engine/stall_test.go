@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -73,7 +74,7 @@ func TestMaxRuntimeEndsAStalledStart(t *testing.T) {
 	done := make(chan result, 1)
 	start := time.Now()
 	go func() {
-		code, errs := runWith(t, env, "--venue", v.url(), "--rules", dir, "--state-dir", t.TempDir(), "--max-runtime", limit.String())
+		code, errs := runWith(t, env, "--venue", v.url(), "--rules", dir, "--state-dir", t.TempDir(), "--max-runtime", limit.String(), "--metrics-addr", "")
 		done <- result{code, errs}
 	}()
 	select {
@@ -96,30 +97,38 @@ func TestMaxRuntimeEndsAStalledStart(t *testing.T) {
 // run, and refuses some with 429 or 503 every time (the client's retries):
 // whichever wait hangs, --max-runtime ends the run on time.
 func TestMaxRuntimeEndsEveryStalledWait(t *testing.T) {
-	paths := []string{
+	// The requests of each kind of run, in the order it makes them (a dry
+	// run reads no stock book but the orders and the price feed instead).
+	live := []string{
 		"/api/v2/mix/market/contracts",
 		"/api/v3/stock/market/stock-info",
 		"/api/v2/mix/account/accounts",
 		"/api/v3/account/stock-orderbook",
+		"/api/v2/mix/position/all-position",
+	}
+	dryRun := []string{
+		"/api/v2/mix/market/contracts",
+		"/api/v3/stock/market/stock-info",
+		"/api/v2/mix/account/accounts",
 		"/api/v2/mix/position/all-position",
 		"/api/v2/mix/order/orders-pending",
 		"/api/v2/mix/market/ticker",
 	}
 	env := map[string]string{envAPIKey: "demo-key", envSecret: "demo-secret", envPassphrase: "demo-passphrase"}
 	dir := writeRules(t, "rules:\n  - name: r\n    when: position(\"BTCUSDT\", \"long\").size == 0 && stock(\"TSLA\").bid > 0\n    actions:\n      - log: {message: hi}\n")
-	const limit = time.Second
+	const limit = 1500 * time.Millisecond
 	type stall struct {
 		path, mode string
 		dry        bool
 	}
 	var stalls []stall
-	for _, path := range paths {
-		stalls = append(stalls, stall{path, "hang", false}, stall{path, "hang", true})
+	for _, path := range live {
+		stalls = append(stalls, stall{path, "hang", false})
 	}
-	for _, path := range paths[:1] {
-		stalls = append(stalls, stall{path, "429", false}, stall{path, "503", false})
+	for _, path := range dryRun {
+		stalls = append(stalls, stall{path, "hang", true})
 	}
-	for _, path := range paths[4:5] {
+	for _, path := range []string{live[0], live[4]} {
 		stalls = append(stalls, stall{path, "429", false}, stall{path, "503", false})
 	}
 	for _, st := range stalls {
@@ -131,8 +140,8 @@ func TestMaxRuntimeEndsEveryStalledWait(t *testing.T) {
 			}
 			t.Run(name, func(t *testing.T) {
 				t.Parallel() // each run mostly waits out its second
-				url := stallPath(t, path, st.mode)
-				args := []string{"--venue", url, "--rules", dir, "--state-dir", t.TempDir(), "--max-runtime", limit.String()}
+				url, stalled := stallPath(t, path, st.mode)
+				args := []string{"--venue", url, "--rules", dir, "--state-dir", t.TempDir(), "--max-runtime", limit.String(), "--metrics-addr", ""}
 				if dry {
 					args = append(args, "--dry-run")
 				}
@@ -147,6 +156,9 @@ func TestMaxRuntimeEndsEveryStalledWait(t *testing.T) {
 					if took := time.Since(start); took > limit+5*time.Second {
 						t.Errorf("--max-runtime %s ended the run after %s", limit, took)
 					}
+					if stalled.Load() == 0 {
+						t.Errorf("the run ended before it asked for %s", path)
+					}
 				case <-time.After(60 * time.Second): // a bound on the hang, not a synchronisation
 					t.Fatalf("--max-runtime did not end a run stalled on %s", path)
 				}
@@ -158,7 +170,7 @@ func TestMaxRuntimeEndsEveryStalledWait(t *testing.T) {
 // stallPath serves the demo simulator over loopback HTTP, except that
 // requests for path wait until the client gives up (mode hang), or are
 // refused with 429 and an hour's Retry-After, or with 503, every time.
-func stallPath(t *testing.T, path, mode string) string {
+func stallPath(t *testing.T, path, mode string) (string, *atomic.Int64) {
 	t.Helper()
 	sc := sim.Demo()
 	clk, err := server.NewWallClock(sc.Clock.Start.Add(90*time.Minute), 1)
@@ -170,7 +182,11 @@ func stallPath(t *testing.T, path, mode string) string {
 		t.Fatal(err)
 	}
 	h := server.New(server.Options{Backend: server.SimBackend(x), Clock: clk, AuthClock: clock.Real{}, DisableRateLimits: true})
+	stalled := new(atomic.Int64)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == path {
+			stalled.Add(1)
+		}
 		switch {
 		case r.URL.Path != path:
 		case mode == "hang":
@@ -188,5 +204,5 @@ func stallPath(t *testing.T, path, mode string) string {
 		h.ServeHTTP(w, r)
 	}))
 	t.Cleanup(srv.Close)
-	return srv.URL
+	return srv.URL, stalled
 }
