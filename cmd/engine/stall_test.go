@@ -172,16 +172,7 @@ func TestMaxRuntimeEndsEveryStalledWait(t *testing.T) {
 // refused with 429 and an hour's Retry-After, or with 503, every time.
 func stallPath(t *testing.T, path, mode string) (string, *atomic.Int64) {
 	t.Helper()
-	sc := sim.Demo()
-	clk, err := server.NewWallClock(sc.Clock.Start.Add(90*time.Minute), 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	x, err := sim.New(sc, sim.Options{Clock: clk})
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := server.New(server.Options{Backend: server.SimBackend(x), Clock: clk, AuthClock: clock.Real{}, DisableRateLimits: true})
+	h, _ := demoSimHandler(t)
 	stalled := new(atomic.Int64)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == path {
@@ -205,4 +196,21 @@ func stallPath(t *testing.T, path, mode string) (string, *atomic.Int64) {
 	}))
 	t.Cleanup(srv.Close)
 	return srv.URL, stalled
+}
+
+// demoSimHandler is engine sim's HTTP handler on the demo scenario, its
+// clock at the regular session (90 minutes after the scenario's start) and
+// following the wall clock, without rate limits; and the simulator behind it.
+func demoSimHandler(t *testing.T) (http.Handler, *sim.Exchange) {
+	t.Helper()
+	sc := sim.Demo()
+	clk, err := server.NewWallClock(sc.Clock.Start.Add(90*time.Minute), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, err := sim.New(sc, sim.Options{Clock: clk})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return server.New(server.Options{Backend: server.SimBackend(x), Clock: clk, AuthClock: clock.Real{}, DisableRateLimits: true}), x
 }
