@@ -458,7 +458,7 @@ func (d *run) budget() {
 	if d.rs == nil {
 		return
 	}
-	b, err := rules.PollingBudget(engine.Demand(d.rs, d.cat), d.cat.Contracts)
+	b, err := rules.PollingBudget(engine.Demand(d.rs, d.cat))
 	if err != nil {
 		d.rep.add(Fail, "polling budget", "report this as a bug, with the rule files", "cannot be planned (%v)", err)
 		return

@@ -18,7 +18,7 @@ import (
 	"github.com/tickrules/tickrules/clock"
 	"github.com/tickrules/tickrules/engine"
 	"github.com/tickrules/tickrules/exchange"
-	"github.com/tickrules/tickrules/marketdata"
+	"github.com/tickrules/tickrules/poll"
 	"github.com/tickrules/tickrules/sim"
 	"github.com/tickrules/tickrules/sim/server"
 )
@@ -145,7 +145,7 @@ func TestFaultSoak(t *testing.T) {
 	reads, orders := newClient(clock.Real{}), newClient(clock.Real{})
 	acct, _ := x.Account(creds.APIKey)
 	cat, rs := loadRules(t, acct, soakRules)
-	poller, err := marketdata.NewPoller(marketdata.PollerOptions{Reader: reads, Clock: v, Demand: engine.Demand(rs, cat), Contracts: cat.Contracts})
+	poller, err := poll.New(poll.Options{Reader: reads, Clock: v, Demand: engine.Demand(rs, cat), Contracts: cat.Contracts})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/tickrules/tickrules/exchange"
 	"github.com/tickrules/tickrules/marketdata"
+	"github.com/tickrules/tickrules/poll"
 	"github.com/tickrules/tickrules/sim"
 )
 
@@ -151,14 +152,13 @@ func TestGoodRules(t *testing.T) {
 }
 
 func TestPollingBudgetOfGoodRules(t *testing.T) {
-	cat := loadCatalog()
 	rs, errs := Load(context.Background(), []string{"testdata/good"}, testOptions())
 	if errs.HasErrors() {
 		t.Fatal(errs)
 	}
 	rd := rs.Reads()
-	d := marketdata.Demand{Parts: rd.Parts, StockPairs: rd.Stocks, ProductTypes: rd.ProductTypes}
-	b, err := PollingBudget(d, cat.Contracts)
+	d := poll.Demand{Parts: rd.Parts, StockPairs: rd.Stocks, ProductTypes: rd.ProductTypes}
+	b, err := PollingBudget(d)
 	if err != nil {
 		t.Fatal(err)
 	}

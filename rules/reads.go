@@ -56,7 +56,7 @@ type Reads struct {
 	// that the program can see, found from the types the checker gave the
 	// syntax tree: those it reads, by any path, and every one of the
 	// objects it takes whole (a trace shows them, ages and all). Only they
-	// need bringing to the time of every tick (marketdata.Poller.
+	// need bringing to the time of every tick (marketdata.Answers.
 	// SetTimedFields): the strategy orders of a rule that reads the age of
 	// pending orders are not copied every tick to set an age no one reads.
 	DataTimeFields marketdata.TimeFieldSet

@@ -82,6 +82,11 @@ type Exchange struct {
 	tradeSeq uint64
 	modifies []*pendingModify // due in order of appearance time, then creation
 
+	// tpsl are the positions' take-profit/stop-loss strategy orders, in
+	// creation order (see strategy.go); strategySeq numbers them.
+	tpsl        []*posTPSL
+	strategySeq uint64
+
 	// keepRate is 1 - set.MaintenanceMarginRate: the share of a crossed
 	// position's cushion that its liquidation price keeps (see liquidation).
 	keepRate decimal.Decimal
@@ -249,8 +254,10 @@ func (x *Exchange) lock() {
 // limit order fills when the path crosses it between two calls. Asynchronous
 // modifies that are due appear first at every step.
 func (x *Exchange) catchUp(t time.Time) {
-	if t.After(x.now) && len(x.modifies) == 0 && !x.resting() {
-		// Nothing rests and nothing is due: every step would be a no-op.
+	if t.After(x.now) && len(x.modifies) == 0 && !x.resting() && len(x.tpsl) == 0 {
+		// Nothing rests, waits to trigger or is due: every step would be a
+		// no-op but funding, which needs no price in between.
+		x.settleFunding(x.now, t)
 		x.now = t
 	}
 	if t.After(x.now) {
@@ -280,11 +287,13 @@ func (x *Exchange) resting() bool {
 }
 
 func (x *Exchange) stepTo(t time.Time) {
+	x.settleFunding(x.now, t)
 	x.now = t
 	x.applyModifies()
 	for _, c := range x.contracts {
 		x.matchResting(c)
 	}
+	x.triggerTPSL()
 }
 
 func (x *Exchange) nextOrderID() string {

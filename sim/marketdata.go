@@ -30,8 +30,8 @@ func (x *Exchange) contractList(req exchange.ContractsRequest) ([]exchange.Contr
 }
 
 // ticker reads the last price from the path and the top of the synthetic
-// book. Mark and index price are the last price; funding is not simulated
-// and reads 0.
+// book. Mark and index price are the last price; fundingRate is the
+// scenario's (Settings.FundingRate, see funding.go).
 func (x *Exchange) ticker(req exchange.TickerRequest) ([]exchange.Ticker, error) {
 	op := exchange.OpTicker
 	if err := validate(op, req, x.now); err != nil {
@@ -41,7 +41,7 @@ func (x *Exchange) ticker(req exchange.TickerRequest) ([]exchange.Ticker, error)
 	if err != nil {
 		return nil, err
 	}
-	t := exchange.Ticker{Symbol: c.spec.Symbol, LastPr: last, MarkPrice: last, IndexPrice: last, FundingRate: "0", TS: exchange.MillisOf(x.now)}
+	t := exchange.Ticker{Symbol: c.spec.Symbol, LastPr: last, MarkPrice: last, IndexPrice: last, FundingRate: x.fundingRateNum(), TS: exchange.MillisOf(x.now)}
 	bids, asks := x.mkt.Book(c.spec.Symbol, x.now, 1)
 	if len(bids) > 0 {
 		t.BidPr, t.BidSz = bids[0].Price(), bids[0].Size()

@@ -226,6 +226,7 @@ func (a *Account) execute(o *order, qty, price decimal.Decimal, maker bool) {
 	if o.posMode == exchange.HedgeMode {
 		if o.open {
 			a.grow(c, long, qty, price, fee, o.margin)
+			a.x.setPosTPSL(o, long)
 		} else {
 			pnl = a.shrink(c, !long, qty, price, fee)
 		}
@@ -236,6 +237,7 @@ func (a *Account) execute(o *order, qty, price decimal.Decimal, maker bool) {
 		}
 		if rest := qty.Sub(closing); rest.IsPositive() && !o.reduce {
 			a.grow(c, long, rest, price, fee, o.margin)
+			a.x.setPosTPSL(o, long)
 		}
 	}
 	a.balance[c.marginCoin] = a.balance[c.marginCoin].Add(pnl).Sub(fee)
@@ -293,6 +295,7 @@ func (a *Account) shrink(c *contract, long bool, qty, price, fee decimal.Decimal
 	p.uTime = a.x.now
 	if !p.size.IsPositive() {
 		a.dropPosition(p)
+		a.x.dropPosTPSL(a, c, long)
 	}
 	return pnl
 }

@@ -158,8 +158,8 @@ func (o *order) pendingRecord() exchange.PendingOrder {
 }
 
 // presetTrigger is the trigger type reported for a preset: fill_price, the
-// exchange's default. The simulator stores and reports presets; it does not
-// trigger them (docs/scenarios.md).
+// exchange's default. When the order fills, its presets become the
+// position's take-profit/stop-loss strategy order (see strategy.go).
 func presetTrigger(p exchange.Num) string {
 	if p == "" {
 		return ""

@@ -16,7 +16,9 @@ func sortBySeq(orders []*order) {
 	slices.SortFunc(orders, func(p, q *order) int { return cmp.Compare(p.seq, q.seq) })
 }
 
-// StrategyOrders lists the scenario's pending strategy orders of a category,
+// StrategyOrders lists the pending strategy orders of a category: the
+// scenario's, then the take-profit/stop-loss orders of positions opened by
+// orders with presets (see strategy.go),
 // optionally of one type (GET unfilled-strategy-orders). A record's category
 // matches the request's case-insensitively (usdt-futures = USDT-FUTURES).
 // The answer is memoised: its slices are shared and read-only.
@@ -26,10 +28,11 @@ func (a *Account) StrategyOrders(ctx context.Context, req exchange.StrategyOrder
 	if err := validate(exchange.OpStrategyOrders, req, a.x.now); err != nil {
 		return nil, err
 	}
-	// The scenario's strategy orders neither move with prices nor with time.
+	// The strategy orders neither move with prices nor with time: those of
+	// positions change only with the state (see strategy.go).
 	return memoised(a.x, &a.memo.strategyOrders, req, a.x.stateKey(false, false), func() ([]exchange.StrategyOrder, error) {
 		out := []exchange.StrategyOrder{}
-		for _, so := range a.strategy {
+		for _, so := range slices.Concat(a.strategy, a.x.posStrategyRecords(a)) {
 			if !strings.EqualFold(string(so.Category), string(req.Category)) || (req.Type != "" && so.Type() != req.Type) {
 				continue
 			}

@@ -62,6 +62,11 @@ type Settings struct {
 	// MaxCatchUpSteps bounds the work of one catch-up: when the clock jumped
 	// further than MaxCatchUpSteps steps, the step is widened (default 100000).
 	MaxCatchUpSteps int `yaml:"max_catch_up_steps" json:"max_catch_up_steps"`
+	// FundingRate is the funding rate settled on every open position at the
+	// venue's funding times, 00:00, 08:00 and 16:00 UTC: a positive rate has
+	// longs pay rate × position value and shorts receive it (default 0: no
+	// funding).
+	FundingRate decimal.Decimal `yaml:"funding_rate" json:"funding_rate"`
 }
 
 // One-way tradeSide settings.

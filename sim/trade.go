@@ -499,19 +499,7 @@ func (a *Account) ClosePositions(ctx context.Context, req exchange.ClosePosition
 		for _, h := range a.heldOrders(c, p.long) {
 			a.cancel(h, exchange.NormalCancel)
 		}
-		in := intent{op: op, c: c, orderType: exchange.Market, size: p.size, margin: p.marginMode, source: exchange.OSMarket}
-		if hedge {
-			in.side = exchange.Buy
-			if !p.long {
-				in.side = exchange.Sell
-			}
-		} else {
-			in.side, in.reduce = exchange.Sell, true
-			if !p.long {
-				in.side = exchange.Buy
-			}
-		}
-		o, _, err := a.admit(in)
+		o, _, err := a.admit(closingIntent(op, p, hedge, exchange.OSMarket))
 		if err != nil {
 			res.FailureList = append(res.FailureList, failure(err, exchange.OrderAck{}, c.spec.Symbol))
 			continue
@@ -520,6 +508,25 @@ func (a *Account) ClosePositions(ctx context.Context, req exchange.ClosePosition
 		res.SuccessList = append(res.SuccessList, exchange.CloseAck{OrderID: o.id, ClientOID: o.clientOID, Symbol: c.spec.Symbol})
 	}
 	return res, nil
+}
+
+// closingIntent is a market order closing the whole of p: in hedge mode
+// side names the position (buy closes a long), in one-way mode it is the
+// opposite side, reduce-only.
+func closingIntent(op exchange.Op, p *position, hedge bool, src exchange.OrderSource) intent {
+	in := intent{op: op, c: p.c, orderType: exchange.Market, size: p.size, margin: p.marginMode, source: src}
+	if hedge {
+		in.side = exchange.Buy
+		if !p.long {
+			in.side = exchange.Sell
+		}
+	} else {
+		in.side, in.reduce = exchange.Sell, true
+		if !p.long {
+			in.side = exchange.Buy
+		}
+	}
+	return in
 }
 
 // SetPositionMode switches one product type between one-way and hedge mode;

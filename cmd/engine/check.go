@@ -75,7 +75,7 @@ func cmdCheck(ctx context.Context, env *cliEnv, args []string) int {
 	}
 	var budget rules.Budget
 	if rs != nil {
-		if budget, err = rules.PollingBudget(engine.Demand(rs, cat), cat.Contracts); err != nil {
+		if budget, err = rules.PollingBudget(engine.Demand(rs, cat)); err != nil {
 			fmt.Fprintf(env.stderr, "engine check: %v\n", err)
 			return exitFail
 		}

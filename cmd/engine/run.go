@@ -19,8 +19,8 @@ import (
 	"github.com/tickrules/tickrules/clock"
 	"github.com/tickrules/tickrules/engine"
 	"github.com/tickrules/tickrules/exchange"
-	"github.com/tickrules/tickrules/marketdata"
 	"github.com/tickrules/tickrules/metrics"
+	"github.com/tickrules/tickrules/poll"
 	"github.com/tickrules/tickrules/rules"
 	"github.com/tickrules/tickrules/sim"
 	"github.com/tickrules/tickrules/sim/server"
@@ -138,7 +138,7 @@ func cmdRun(ctx context.Context, env *cliEnv, args []string) int {
 // Venue the actions write to (the paper account in dry-run), and the clock.
 type venueSet struct {
 	name   string
-	reader marketdata.Reader
+	reader poll.Reader
 	cat    rules.CatalogReader
 	accts  engine.AccountsReader
 	trader actions.Venue
@@ -242,7 +242,7 @@ func runEngine(ctx context.Context, env *cliEnv, cfg *runConfig, v *venueSet, lo
 	var err error
 	reg := prometheus.NewRegistry()
 	var mx *metrics.Metrics
-	var polls marketdata.PollerOptions
+	var polls poll.Options
 	live := newLiveStatus(log)
 	eopts := engine.Options{Tick: cfg.tick, OnFiring: live.onFiring, SettleOffLoop: true, StateTimeout: cfg.stateTimeout}
 	if cfg.metrics != "" {

@@ -588,5 +588,31 @@ func Cases() []Case {
 				t.Fatalf("unrealizedPL at 51000 = %s, want a profit", ps[0].UnrealizedPL)
 			}
 		}},
+		{"strategy/a fill with presets creates the position's tpsl order, which triggers and goes", func(t *testing.T, e *Env) {
+			list := func() []exchange.StrategyOrder {
+				out, err := e.Hedge.StrategyOrders(e.Ctx, exchange.StrategyOrdersRequest{Category: exchange.CategoryUSDTFutures, Type: exchange.StrategyTPSL})
+				Must(t, err)
+				var mine []exchange.StrategyOrder
+				for _, so := range out {
+					if so.ClientOID != "s-tpsl" { // the scenario's own
+						mine = append(mine, so)
+					}
+				}
+				return mine
+			}
+			req := withTradeSide(Order(btc, sell, market, "0.01", ""), exchange.Open)
+			req.PresetStopSurplusPrice, req.PresetStopLossPrice = "49500", "50500"
+			e.Place(t, e.Hedge, req)
+			got := list()
+			if len(got) != 1 || got[0].PosSide != exchange.Short || got[0].Qty != "0.01" || got[0].TakeProfit != "49500" ||
+				got[0].StopLoss != "50500" || got[0].Status != exchange.StrategyPending || got[0].Category != usdt {
+				t.Fatalf("strategy orders after the fill = %+v", got)
+			}
+			e.Advance(90 * time.Minute) // 49500: the take-profit
+			if got := list(); len(got) != 0 {
+				t.Fatalf("strategy orders after the take-profit = %+v, want none", got)
+			}
+			e.WantPosition(t, e.Hedge, btc, exchange.Short, "0")
+		}},
 	}
 }

@@ -1,4 +1,4 @@
-package backing
+package prepend
 
 import (
 	"slices"
@@ -11,7 +11,7 @@ import (
 // once) do not write over each other, the second is a copy; and when the
 // free slots run out the list moves to a new array.
 func TestPrependNeverChangesAList(t *testing.T) {
-	first, b, start := (*Shared[string])(nil).Prepend([]string{"1", "2"}, 0, []string{"3"}, 2)
+	first, b, start := (*Array[string])(nil).Prepend([]string{"1", "2"}, 0, []string{"3"}, 2)
 	a, ba, _ := b.Prepend(first, start, []string{"4a"}, 3)
 	c, bc, _ := b.Prepend(first, start, []string{"4c"}, 3)
 	if !slices.Equal(first, []string{"3", "1", "2"}) {
@@ -31,8 +31,8 @@ func TestPrependNeverChangesAList(t *testing.T) {
 	// stays as it was made, and the arrays are few.
 	var lists [][]int
 	var copies [][]int
-	list, arr, at := (*Shared[int])(nil).Prepend(nil, 0, []int{0}, 0)
-	arrays := map[*Shared[int]]bool{arr: true}
+	list, arr, at := (*Array[int])(nil).Prepend(nil, 0, []int{0}, 0)
+	arrays := map[*Array[int]]bool{arr: true}
 	for i := 1; i < 200; i++ {
 		list, arr, at = arr.Prepend(list, at, []int{i}, min(len(list), 3))
 		arrays[arr] = true
@@ -51,7 +51,7 @@ func TestPrependNeverChangesAList(t *testing.T) {
 // TestPrependConcurrently: lists made at once from the same list each get
 // their own slots (run with -race).
 func TestPrependConcurrently(t *testing.T) {
-	base, b, start := (*Shared[int])(nil).Prepend([]int{1, 2, 3}, 0, []int{0}, 3)
+	base, b, start := (*Array[int])(nil).Prepend([]int{1, 2, 3}, 0, []int{0}, 3)
 	var wg sync.WaitGroup
 	out := make([][]int, 8)
 	for g := range out {

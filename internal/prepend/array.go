@@ -1,8 +1,8 @@
-// Package backing holds lists that grow at the front into one shared
+// Package prepend holds lists that grow at the front into one shared
 // array: a list of the newest hundred fills, polled again, is mostly the
 // one before with a few new fills in front, and writing those into the
 // free slots before it costs less than copying the hundred.
-package backing
+package prepend
 
 import "sync/atomic"
 
@@ -10,13 +10,13 @@ import "sync/atomic"
 // elements are copied into a new one.
 const Room = 4
 
-// Shared is an array that successive lists share, each starting a few
+// Array is an array that successive lists share, each starting a few
 // elements before the one before it. The slots before the first element
 // any list holds are free; a new list writes its new elements there. A
 // list, once handed out, never changes: a slot is written only while it
 // is free, and claiming it (compare-and-swap on the count of free slots)
 // makes it part of exactly one list.
-type Shared[T any] struct {
+type Array[T any] struct {
 	elems []T
 	free  atomic.Int64 // slots elems[:free] are free
 }
@@ -26,14 +26,14 @@ type Shared[T any] struct {
 // (nil b: in none). The result is written in place when list starts where
 // b's free slots end (no other list took them) and there is room; else it
 // is copied into a new array with room before it.
-func (b *Shared[T]) Prepend(list []T, start int, fresh []T, n int) ([]T, *Shared[T], int) {
+func (b *Array[T]) Prepend(list []T, start int, fresh []T, n int) ([]T, *Array[T], int) {
 	k := len(fresh)
 	if b != nil && start >= k && b.free.CompareAndSwap(int64(start), int64(start-k)) {
 		out := b.elems[start-k : start+n : start+n]
 		copy(out, fresh)
 		return out, b, start - k
 	}
-	nb := &Shared[T]{elems: make([]T, Room*(k+n)+k+n)}
+	nb := &Array[T]{elems: make([]T, Room*(k+n)+k+n)}
 	at := len(nb.elems) - (k + n)
 	out := nb.elems[at:]
 	copy(out[copy(out, fresh):], list[:n])
