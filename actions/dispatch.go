@@ -105,6 +105,22 @@ func (d *Dispatcher) reconcileCtx(ctx context.Context) (context.Context, context
 	return context.WithTimeout(context.WithoutCancel(ctx), d.opts.ReconcileTimeout)
 }
 
+// guard asks the risk guard about one order; a refusal is the leg's
+// outcome, logged, and nothing is sent.
+func (d *Dispatcher) guard(leg *Leg, check OrderCheck) bool {
+	if d.opts.Guard == nil {
+		return true
+	}
+	err := d.opts.Guard.Allow(check)
+	if err == nil {
+		return true
+	}
+	leg.Outcome, leg.Error = Blocked, err.Error()
+	d.opts.Logger.Warn("order blocked by risk guard", zap.String("kind", leg.Kind), zap.String("op", string(leg.Op)),
+		zap.Strings("clientOid", leg.ClientOIDs), zap.Error(err))
+	return false
+}
+
 // Place sends one place-order request. req.ClientOID must be set (the
 // deterministic id of the firing's leg). check describes the order for the
 // risk guard.
@@ -113,12 +129,8 @@ func (d *Dispatcher) Place(ctx context.Context, kind string, req exchange.PlaceO
 	if req.ClientOID == "" {
 		return d.fail(leg, errors.New("no client order id: refusing to send an order that cannot be reconciled"))
 	}
-	if d.opts.Guard != nil {
-		if err := d.opts.Guard.Allow(check); err != nil {
-			leg.Outcome, leg.Error = Blocked, err.Error()
-			d.opts.Logger.Warn("order blocked by risk guard", zap.String("clientOid", req.ClientOID), zap.Error(err))
-			return leg
-		}
+	if !d.guard(&leg, check) {
+		return leg
 	}
 	return d.placeOnce(ctx, leg, req.Symbol, req.ProductType, func(ctx context.Context) (string, error) {
 		ack, err := d.opts.Venue.PlaceOrder(ctx, req)
@@ -126,18 +138,17 @@ func (d *Dispatcher) Place(ctx context.Context, kind string, req exchange.PlaceO
 	})
 }
 
-// Reverse sends one click-backhand request, reconciled like Place.
-func (d *Dispatcher) Reverse(ctx context.Context, kind string, req exchange.ClickBackhandRequest) Leg {
+// Reverse sends one click-backhand request, reconciled like Place. check
+// describes the position it opens: a reversal is never a reducing order,
+// whatever check says, so the kill switch and every limit apply to it.
+func (d *Dispatcher) Reverse(ctx context.Context, kind string, req exchange.ClickBackhandRequest, check OrderCheck) Leg {
 	leg := Leg{Kind: kind, Op: exchange.OpClickBackhand, Request: mustJSON(req), ClientOIDs: []string{req.ClientOID}}
 	if req.ClientOID == "" {
 		return d.fail(leg, errors.New("no client order id: refusing to send an order that cannot be reconciled"))
 	}
-	if d.opts.Guard != nil {
-		// A reversal opens a new position; it is not a reducing order.
-		if k, why := d.opts.Guard.Killed(); k {
-			leg.Outcome, leg.Error = Blocked, fmt.Sprintf("%s: %v (%s)", req.Symbol, ErrKillSwitch, why)
-			return leg
-		}
+	check.Reducing = false
+	if !d.guard(&leg, check) {
+		return leg
 	}
 	return d.placeOnce(ctx, leg, req.Symbol, req.ProductType, func(ctx context.Context) (string, error) {
 		ack, err := d.opts.Venue.ClickBackhand(ctx, req)

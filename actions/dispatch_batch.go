@@ -22,6 +22,9 @@ func chunks(n int) [][2]int {
 	return out
 }
 
+// errMissingCheck refuses a batch item that came without its guard check.
+var errMissingCheck = errors.New("no risk-guard description of the order: not sent")
+
 // BatchPlace sends req.OrderList in chunks of at most 50, one leg per chunk.
 // checks[i] describes req.OrderList[i] for the risk guard; a blocked item is
 // not sent and is reported as a failure of its chunk. Every item must carry
@@ -39,9 +42,16 @@ func (d *Dispatcher) BatchPlace(ctx context.Context, kind string, req exchange.B
 				blocked = append(blocked, exchange.BatchFailure{ErrorMsg: fmt.Sprintf("orderList[%d]: no client order id", i)})
 				continue
 			}
-			if d.opts.Guard != nil && i < len(checks) {
-				if err := d.opts.Guard.Allow(checks[i]); err != nil {
+			if d.opts.Guard != nil {
+				// An item without its description is refused: the guard
+				// cannot pass what it was not shown.
+				err := errMissingCheck
+				if i < len(checks) {
+					err = d.opts.Guard.Allow(checks[i])
+				}
+				if err != nil {
 					blocked = append(blocked, exchange.BatchFailure{ClientOID: item.ClientOID, ErrorMsg: err.Error()})
+					d.opts.Logger.Warn("order blocked by risk guard", zap.String("kind", kind), zap.String("clientOid", item.ClientOID), zap.Error(err))
 					continue
 				}
 			}

@@ -118,6 +118,17 @@ func TestBatchPlaceGuardBlocksItems(t *testing.T) {
 	}
 }
 
+// TestBatchPlaceItemWithoutCheck: an item the caller did not describe to
+// the guard is refused, not sent unchecked.
+func TestBatchPlaceItemWithoutCheck(t *testing.T) {
+	fv := newFakeVenue()
+	disp := NewDispatcher(DispatcherOptions{Venue: fv, Clock: clock.NewVirtual(time.Unix(0, 0)), Guard: NewGuard(GuardOptions{})})
+	legs := disp.BatchPlace(context.Background(), "batch_place", batchReq(3), []OrderCheck{{Symbol: "BTCUSDT", Size: d("0.5")}})
+	if len(fv.orders) != 1 || len(legs[0].Failures) != 2 || !strings.Contains(legs[0].Failures[1].ErrorMsg, errMissingCheck.Error()) {
+		t.Fatalf("placed %d, failures %+v", len(fv.orders), legs[0].Failures)
+	}
+}
+
 // cancelVenue answers cancels from a script of errors.
 type cancelVenue struct {
 	fakeVenue
@@ -231,12 +242,12 @@ func TestModifyFindsNewOrder(t *testing.T) {
 	d := NewDispatcher(DispatcherOptions{Venue: mv, Clock: v})
 	var leg Leg
 	drive(t, v, func() {
-		leg = d.Modify(context.Background(), "modify_order", exchange.ModifyOrderRequest{Symbol: "BTCUSDT", ProductType: exchange.USDTFutures, OrderID: "1000", NewClientOID: "tr-m-1-0", NewSize: "0.02", NewPrice: "20000"})
+		leg = d.Modify(context.Background(), "modify_order", exchange.ModifyOrderRequest{Symbol: "BTCUSDT", ProductType: exchange.USDTFutures, OrderID: "1000", NewClientOID: "tr-m-1-0", NewSize: "0.02", NewPrice: "20000"}, OrderCheck{})
 	})
 	if leg.Outcome != OK || len(leg.OrderIDs) != 1 || leg.OrderIDs[0] != "2001" || mv.sent != 1 {
 		t.Fatalf("leg %+v sent=%d", leg, mv.sent)
 	}
-	leg = d.Modify(context.Background(), "modify_order", exchange.ModifyOrderRequest{Symbol: "BTCUSDT", ProductType: exchange.USDTFutures, OrderID: "1000"})
+	leg = d.Modify(context.Background(), "modify_order", exchange.ModifyOrderRequest{Symbol: "BTCUSDT", ProductType: exchange.USDTFutures, OrderID: "1000"}, OrderCheck{})
 	if leg.Outcome != Failed || mv.sent != 1 {
 		t.Errorf("modify without newClientOid was sent: %+v", leg)
 	}

@@ -150,8 +150,11 @@ func (d *Dispatcher) CancelAll(ctx context.Context, kind string, req exchange.Ca
 // Modify sends modify-order. The exchange answers asynchronously without the
 // new order id, so the new order is always looked up by NewClientOID. An
 // ambiguous outcome whose new order is confirmed absent is sent once more
-// with the same NewClientOID.
-func (d *Dispatcher) Modify(ctx context.Context, kind string, req exchange.ModifyOrderRequest) Leg {
+// with the same NewClientOID. A change of size or price replaces the order
+// by a new one at the exchange, so check (the new order) goes through the
+// risk guard like a placement; a change of the presets alone opens nothing
+// and is not checked, so a stop-loss can still be moved under the kill switch.
+func (d *Dispatcher) Modify(ctx context.Context, kind string, req exchange.ModifyOrderRequest, check OrderCheck) Leg {
 	leg := Leg{Kind: kind, Op: exchange.OpModifyOrder, Request: mustJSON(req), ClientOIDs: []string{req.NewClientOID}}
 	if req.NewClientOID == "" {
 		return d.fail(leg, errors.New("no newClientOid: refusing to modify an order that cannot be reconciled"))
@@ -162,6 +165,9 @@ func (d *Dispatcher) Modify(ctx context.Context, kind string, req exchange.Modif
 			_, err := d.opts.Venue.ModifyOrder(ctx, req)
 			return err
 		})
+	}
+	if !d.guard(&leg, check) {
+		return leg
 	}
 	return d.placeOnce(ctx, leg, req.Symbol, req.ProductType, func(ctx context.Context) (string, error) {
 		ack, err := d.opts.Venue.ModifyOrder(ctx, req)

@@ -150,7 +150,11 @@ func (f *firing) action(ctx context.Context, a *rules.Action) Plan {
 		if err != nil {
 			return f.failed(kind, op, err)
 		}
-		return newPlan(kind, exchange.OpModifyOrder, req, req.Symbol, req.ProductType, nil, req.NewClientOID)
+		check, err := f.modifyCheck(ctx, req)
+		if err != nil {
+			return f.failed(kind, op, err)
+		}
+		return newPlan(kind, exchange.OpModifyOrder, req, req.Symbol, req.ProductType, []OrderCheck{check}, req.NewClientOID)
 	case rules.CancelOrder:
 		c, err := f.contract(p)
 		if err != nil {
@@ -182,7 +186,7 @@ func (f *firing) action(ctx context.Context, a *rules.Action) Plan {
 		if err != nil {
 			return f.failed(kind, op, err)
 		}
-		return f.reverse(kind, p, c)
+		return f.reverse(ctx, kind, p, c)
 	case rules.ClosePositions:
 		req, err := f.closeReq(p)
 		if err != nil {
@@ -430,7 +434,7 @@ func (f *firing) modify(p params) (exchange.ModifyOrderRequest, error) {
 	return req, nil
 }
 
-func (f *firing) reverse(kind string, p params, c contractInfo) Plan {
+func (f *firing) reverse(ctx context.Context, kind string, p params, c contractInfo) Plan {
 	req := exchange.ClickBackhandRequest{Symbol: c.symbol, MarginCoin: c.coin, ProductType: c.pt, Mode: c.mode, ClientOID: f.nextOID()}
 	dir, _ := p.text("side")
 	if dir == "" && c.mode == exchange.OneWayMode {
@@ -456,7 +460,11 @@ func (f *firing) reverse(kind string, p params, c contractInfo) Plan {
 		}
 		req.Size = exchange.NumOf(v)
 	}
-	return newPlan(kind, exchange.OpClickBackhand, req, req.Symbol, req.ProductType, nil, req.ClientOID)
+	check, err := f.reverseCheck(ctx, c, req, dir)
+	if err != nil {
+		return f.failed(kind, exchange.OpClickBackhand, err)
+	}
+	return newPlan(kind, exchange.OpClickBackhand, req, req.Symbol, req.ProductType, []OrderCheck{check}, req.ClientOID)
 }
 
 func (f *firing) closeReq(p params) (exchange.ClosePositionsRequest, error) {

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/shopspring/decimal"
+
+	"github.com/tickrules/tickrules/rules"
 )
 
 // Sentinel errors of the risk guards; a blocked order wraps one of them.
@@ -20,6 +22,7 @@ var (
 	ErrPositionTooBig  = errors.New("resulting position above max_position")
 	ErrTooManyOrders   = errors.New("more than max_orders_per_minute orders")
 	ErrNoPrice         = errors.New("no reference price to check max_notional against")
+	ErrSizeUnknown     = errors.New("order size or resulting position not known to check the limits against")
 )
 
 // Limits are the per-symbol limits of the safety file. A zero limit is no limit.
@@ -47,7 +50,7 @@ type Safety struct {
 // names the key probably meant (safety_file.go), so a misspelt limit can
 // never be silently ignored.
 func LoadSafety(path string) (*Safety, error) {
-	b, err := os.ReadFile(path)
+	b, err := rules.ReadFile(path) // a regular file only: a named pipe would block the start
 	if err != nil {
 		return nil, fmt.Errorf("safety file: %w", err)
 	}
@@ -77,6 +80,11 @@ type OrderCheck struct {
 	Reducing bool
 	// PositionAfter is the absolute size of the position if the order fills.
 	PositionAfter decimal.Decimal
+	// SizeUnknown and PositionUnknown say that Size or PositionAfter could
+	// not be learned (a modify of an order the State does not show, a
+	// reversal of a position it has not fetched): the order is then refused
+	// when a limit on that figure applies, rather than checked against a guess.
+	SizeUnknown, PositionUnknown bool
 }
 
 // GuardOptions configure a Guard.
@@ -162,6 +170,10 @@ func (g *Guard) Allow(o OrderCheck) error {
 	lim, ok := s.Symbols[o.Symbol]
 	if !ok {
 		lim = s.Default
+	}
+	if o.SizeUnknown && (lim.MaxOrderSize.IsPositive() || lim.MaxNotional.IsPositive() || lim.MaxPosition.IsPositive()) ||
+		o.PositionUnknown && lim.MaxPosition.IsPositive() {
+		return fmt.Errorf("%s: %w", o.Symbol, ErrSizeUnknown)
 	}
 	if lim.MaxOrderSize.IsPositive() && o.Size.GreaterThan(lim.MaxOrderSize) {
 		return fmt.Errorf("%s: size %s: %w %s", o.Symbol, o.Size, ErrOrderTooLarge, lim.MaxOrderSize)

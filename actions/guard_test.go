@@ -28,6 +28,9 @@ func TestGuardAllow(t *testing.T) {
 		{"notional", OrderCheck{Symbol: "TSLAUSDT", Size: d("9"), Price: d("600")}, ErrNotionalTooHigh},
 		{"position", OrderCheck{Symbol: "TSLAUSDT", Size: d("1"), Price: d("1"), PositionAfter: d("21")}, ErrPositionTooBig},
 		{"a market order without a reference price under a notional limit", OrderCheck{Symbol: "TSLAUSDT", Size: d("1")}, ErrNoPrice},
+		{"size unknown under a size limit", OrderCheck{Symbol: "TSLAUSDT", SizeUnknown: true, Price: d("1")}, ErrSizeUnknown},
+		{"position unknown under a position limit", OrderCheck{Symbol: "TSLAUSDT", Size: d("1"), Price: d("1"), PositionUnknown: true}, ErrSizeUnknown},
+		{"position unknown without a position limit", OrderCheck{Symbol: "BTCUSDT", Size: d("0.1"), Price: d("1"), PositionUnknown: true}, nil},
 		{"reducing orders always pass", OrderCheck{Symbol: "ETHUSDT", Size: d("1000"), Price: d("1000"), Reducing: true}, nil},
 	}
 	for _, tt := range tests {

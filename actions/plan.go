@@ -91,7 +91,9 @@ func sendPlan(ctx context.Context, d *Dispatcher, p Plan) []Leg {
 		if i < len(p.Checks) {
 			return p.Checks[i]
 		}
-		return OrderCheck{Symbol: p.Symbol}
+		// A plan without its check (recorded by an older version) is
+		// refused by any size limit rather than passed as size zero.
+		return OrderCheck{Symbol: p.Symbol, SizeUnknown: true}
 	}
 	var legs []Leg
 	var err error
@@ -101,13 +103,13 @@ func sendPlan(ctx context.Context, d *Dispatcher, p Plan) []Leg {
 	case exchange.OpBatchPlaceOrder:
 		legs, err = decoded(p, func(r exchange.BatchPlaceOrderRequest) []Leg { return d.BatchPlace(ctx, p.Kind, r, p.Checks) })
 	case exchange.OpModifyOrder:
-		legs, err = decoded(p, func(r exchange.ModifyOrderRequest) []Leg { return []Leg{d.Modify(ctx, p.Kind, r)} })
+		legs, err = decoded(p, func(r exchange.ModifyOrderRequest) []Leg { return []Leg{d.Modify(ctx, p.Kind, r, check(0))} })
 	case exchange.OpCancelOrder:
 		legs, err = decoded(p, func(r exchange.CancelOrderRequest) []Leg { return []Leg{d.Cancel(ctx, p.Kind, r)} })
 	case exchange.OpBatchCancelOrders:
 		legs, err = decoded(p, func(r exchange.BatchCancelOrdersRequest) []Leg { return d.BatchCancel(ctx, p.Kind, r) })
 	case exchange.OpClickBackhand:
-		legs, err = decoded(p, func(r exchange.ClickBackhandRequest) []Leg { return []Leg{d.Reverse(ctx, p.Kind, r)} })
+		legs, err = decoded(p, func(r exchange.ClickBackhandRequest) []Leg { return []Leg{d.Reverse(ctx, p.Kind, r, check(0))} })
 	case exchange.OpClosePositions:
 		legs, err = decoded(p, func(r exchange.ClosePositionsRequest) []Leg { return []Leg{d.ClosePositions(ctx, p.Kind, r)} })
 	case exchange.OpCancelAllOrders:

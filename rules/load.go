@@ -76,7 +76,7 @@ func load(ctx context.Context, paths []string, opts LoadOptions) *loader {
 				l.errs = append(l.errs, &Error{File: f, Severity: SeverityError, Message: "loading stopped: " + err.Error()})
 				return l
 			}
-			data, err := readFile(f)
+			data, err := ReadFile(f)
 			if err != nil {
 				l.errs = append(l.errs, &Error{File: f, Severity: SeverityError, Message: err.Error()})
 				continue
@@ -101,12 +101,22 @@ func LoadBytes(ctx context.Context, name string, data []byte, opts LoadOptions) 
 	return l.finish()
 }
 
-func readFile(path string) ([]byte, error) {
+// ReadFile reads one rule or rule-test file. Only a regular file is read: a
+// named pipe, device or socket could block the read forever, so it is
+// refused before it is opened (and checked again once open, in case it was
+// swapped in between).
+func ReadFile(path string) ([]byte, error) {
+	if err := regularFile(os.Stat(path)); err != nil {
+		return nil, err
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
+	if err := regularFile(f.Stat()); err != nil {
+		return nil, err
+	}
 	data, err := io.ReadAll(io.LimitReader(f, maxFileSize+1))
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", path, err)
@@ -115,6 +125,31 @@ func readFile(path string) ([]byte, error) {
 		return nil, fmt.Errorf("file is larger than %d bytes", maxFileSize)
 	}
 	return data, nil
+}
+
+// regularFile passes the answer of a stat when it is a regular file, and
+// otherwise says in plain words what the file is.
+func regularFile(info fs.FileInfo, err error) error {
+	if err != nil {
+		return err
+	}
+	m := info.Mode()
+	kind := ""
+	switch {
+	case m.IsRegular():
+		return nil
+	case m.IsDir():
+		kind = "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		kind = "a named pipe (FIFO)"
+	case m&fs.ModeSocket != 0:
+		kind = "a socket"
+	case m&fs.ModeDevice != 0:
+		kind = "a device"
+	default:
+		kind = "a special file"
+	}
+	return fmt.Errorf("not a regular file but %s: only regular files are read", kind)
 }
 
 // isRuleFile reports whether name is a rule file (not a rule test).

@@ -60,7 +60,7 @@ func Find(path string) ([]string, error) {
 // LoadFile reads and checks one test file. Every finding has the file,
 // line and column; the File is nil when there is any.
 func LoadFile(path string) (*File, rules.Errors) {
-	data, err := os.ReadFile(path)
+	data, err := rules.ReadFile(path)
 	if err != nil {
 		return nil, rules.Errors{{File: path, Severity: rules.SeverityError, Message: err.Error()}}
 	}

@@ -205,7 +205,7 @@ func ruleFilesOf(f *File) ([]string, error) {
 		}
 	}
 	if len(out) == 0 {
-		return nil, fmt.Errorf("no rule files beside the test file in %s; name them with rule_files:", dir)
+		return nil, fmt.Errorf("no rule files beside the test file in %s; name them in the test's rule_files", dir)
 	}
 	return out, nil
 }

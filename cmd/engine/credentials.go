@@ -101,7 +101,8 @@ func readCredentialsFile(getenv func(string) string, stat func(string) (fs.FileI
 // parseCredentials reads NAME=value lines; blank lines and # comments are
 // skipped. Besides the three exchange names it takes other TICKRULES_
 // names (notification tokens), but not a near miss of the three: a typo
-// there must not pass silently. Errors name the line, never its value.
+// there must not pass silently. Errors name the line, never any part of its
+// text: on a malformed line the name may be the start of a secret.
 func parseCredentials(b []byte) (map[string]string, error) {
 	exchangeNames := []string{envAPIKey, envSecret, envPassphrase}
 	lines := map[string]string{}
@@ -116,9 +117,14 @@ func parseCredentials(b []byte) (map[string]string, error) {
 			return nil, fmt.Errorf("line %d: want NAME=value", n)
 		}
 		k = strings.TrimSpace(k)
-		known := slices.Contains(exchangeNames, k)
-		if !known && (!strings.HasPrefix(k, "TICKRULES_") || rules.Suggest(k, exchangeNames) != "") {
-			return nil, fmt.Errorf("line %d: unknown name %q (want %s, %s, %s or a notification secret named TICKRULES_...)", n, k, envAPIKey, envSecret, envPassphrase)
+		if !slices.Contains(exchangeNames, k) && (!strings.HasPrefix(k, "TICKRULES_") || !rules.ValidEnvName(k) || rules.Suggest(k, exchangeNames) != "") {
+			// The name is not echoed: on a malformed line it may be the
+			// start of a secret (a value with an = in it, or a line without
+			// its name). Only a known name is offered as a correction.
+			if s := rules.Suggest(k, exchangeNames); s != "" {
+				return nil, fmt.Errorf("line %d: unknown name; did you mean %s?", n, s)
+			}
+			return nil, fmt.Errorf("line %d: unknown name (want %s, %s, %s or a notification secret named TICKRULES_...)", n, envAPIKey, envSecret, envPassphrase)
 		}
 		lines[k] = strings.Trim(strings.TrimSpace(v), `"'`)
 	}

@@ -39,7 +39,7 @@ func TestLoadCredentials(t *testing.T) {
 		{"owner-only file", map[string]string{envCredsFile: good}, "k1", ""},
 		{"file readable by others", map[string]string{envCredsFile: loose}, "", "chmod 600"},
 		{"file with a bad line", map[string]string{envCredsFile: bad}, "", "line 1: want NAME=value"},
-		{"file with a typo", map[string]string{envCredsFile: typo}, "", `unknown name "TICKRULES_API_SECRE"`},
+		{"file with a typo", map[string]string{envCredsFile: typo}, "", "unknown name; did you mean TICKRULES_API_SECRET?"},
 		{"file and environment", map[string]string{envCredsFile: good, envAPIKey: "k"}, "", "not both"},
 		{"missing file", map[string]string{envCredsFile: filepath.Join(dir, "nope")}, "", "no such file"},
 	}
@@ -92,7 +92,41 @@ func TestLoadSecrets(t *testing.T) {
 		t.Error("lookup does not read the file after the environment")
 	}
 	env[envCredsFile] = other
-	if _, err := loadSecrets(getenv, os.Stat, os.ReadFile); err == nil || !strings.Contains(err.Error(), `unknown name "TELEGRAM_TOKEN"`) || strings.Contains(err.Error(), secretMark) {
+	if _, err := loadSecrets(getenv, os.Stat, os.ReadFile); err == nil || !strings.Contains(err.Error(), "line 1: unknown name") || strings.Contains(err.Error(), secretMark) {
 		t.Errorf("err = %v", err)
+	}
+}
+
+// TestCredentialsErrorsHideSecrets: whatever shape a malformed line has, the
+// error names the line and never shows any piece of the secret on it (no
+// substring of 3 characters or more).
+func TestCredentialsErrorsHideSecrets(t *testing.T) {
+	const secret = "qZ8x=W3vK9jT2mB6nYd4"
+	tests := []struct{ name, body string }{
+		{"secret alone on a line", secret + "\n"},
+		{"secret without its name, no =", "qZ8xW3vK9jT2mB6nYd4\n"},
+		{"secret with a colon instead of =", "TICKRULES_API_SECRET: " + secret + "\n"},
+		{"secret after a misspelt name", "TICKRULES_API_SECERT=" + secret + "\n"},
+		{"secret as the name", secret + "=x\n"},
+		{"secret quoted without name", `"` + secret + `"` + "\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := parseCredentials([]byte("TICKRULES_API_KEY=k1\n" + tt.body))
+			if err == nil {
+				t.Fatal("malformed line accepted")
+			}
+			msg := err.Error()
+			for i := 0; i+3 <= len(secret); i++ {
+				for j := i + 3; j <= len(secret); j++ {
+					if strings.Contains(msg, secret[i:j]) {
+						t.Fatalf("error %q shows %q of the secret", msg, secret[i:j])
+					}
+				}
+			}
+			if !strings.Contains(msg, "line 2") {
+				t.Errorf("error %q does not name the line", msg)
+			}
+		})
 	}
 }

@@ -93,8 +93,12 @@ func parseRun(env *cliEnv, args []string) (*runConfig, int) {
 		fmt.Fprintln(env.stderr, "engine run: --state-timeout must be positive")
 		return nil, exitUsage
 	}
-	if c.tick < 100*time.Millisecond || !(c.speed > 0) {
-		fmt.Fprintln(env.stderr, "engine run: --tick must be at least 100ms and --speed positive")
+	if c.tick < 100*time.Millisecond {
+		fmt.Fprintln(env.stderr, "engine run: --tick must be at least 100ms")
+		return nil, exitUsage
+	}
+	if err := checkSpeed(c.speed); err != nil {
+		fmt.Fprintf(env.stderr, "engine run: %v\n", err)
 		return nil, exitUsage
 	}
 	switch c.logFormat {

@@ -13,12 +13,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
-	"time"
 
-	"github.com/tickrules/tickrules/clock"
 	"github.com/tickrules/tickrules/exchange"
-	"github.com/tickrules/tickrules/sim"
-	"github.com/tickrules/tickrules/sim/server"
 )
 
 // syncBuffer is a bytes.Buffer safe for the engine's goroutines.
@@ -113,17 +109,8 @@ rules:
 // server and counts the mutating requests that reach it: zero, while the
 // rule fires and its order is filled on the paper account.
 func TestRunDryRunSendsNothing(t *testing.T) {
-	sc := sim.Demo()
-	clk, err := server.NewWallClock(sc.Clock.Start.Add(90*time.Minute), 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	x, err := sim.New(sc, sim.Options{Clock: clk})
-	if err != nil {
-		t.Fatal(err)
-	}
 	var posts, gets atomic.Int64
-	h := server.New(server.Options{Backend: server.SimBackend(x), Clock: clk, AuthClock: clock.Real{}, DisableRateLimits: true})
+	h, x := demoSimHandler(t)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if info, ok := exchange.OpForPath(r.Method, r.URL.Path); ok && info.Mutating || r.Method == http.MethodPost {
 			posts.Add(1)

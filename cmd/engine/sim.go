@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"net"
-	"net/http"
 	"time"
 
 	"go.uber.org/zap"
@@ -28,7 +27,7 @@ func cmdSim(ctx context.Context, env *cliEnv, args []string) int {
 	fs.SetOutput(env.stderr)
 	scenarioPath := fs.String("scenario", "", "scenario `file` (YAML); default: the built-in demo scenario")
 	listen := fs.String("listen", "127.0.0.1:8080", "`address` to listen on; port 0 picks a free port")
-	speed := fs.Float64("speed", 1, "run the simulated clock `N` times faster than the wall clock")
+	speed := fs.Float64("speed", 1, "run the simulated clock `N` times faster than the wall clock (above 0, at most 1000)")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: engine sim [--scenario FILE] [--listen ADDR] [--speed N]")
 		fmt.Fprintln(fs.Output(), "\nServes the simulated exchange over HTTP on the spec's paths. Its clock follows")
@@ -39,8 +38,8 @@ func cmdSim(ctx context.Context, env *cliEnv, args []string) int {
 	if code, stop := parseFlagsOnly(env, fs, args, ""); stop {
 		return code
 	}
-	if !(*speed > 0) {
-		fmt.Fprintf(env.stderr, "engine sim: --speed must be positive (got %v)\n", *speed)
+	if err := checkSpeed(*speed); err != nil {
+		fmt.Fprintf(env.stderr, "engine sim: %v\n", err)
 		return exitUsage
 	}
 
@@ -55,6 +54,10 @@ func cmdSim(ctx context.Context, env *cliEnv, args []string) int {
 			return exitFail
 		}
 		start = sc.Clock.Start
+		if err := checkClockStart(start); err != nil {
+			fmt.Fprintf(env.stderr, "engine sim: %s: %v\n", *scenarioPath, err)
+			return exitFail
+		}
 	} else {
 		sc = sim.Demo()
 	}
@@ -84,14 +87,14 @@ func cmdSim(ctx context.Context, env *cliEnv, args []string) int {
 		fmt.Fprintf(env.stderr, "engine sim: %v\n", err)
 		return exitFail
 	}
-	srv := &http.Server{
-		Handler:           handler,
-		ReadHeaderTimeout: 10 * time.Second,
-		ErrorLog:          zap.NewStdLog(log.Named("http")),
+	srv := server.NewHTTPServer(handler, server.HTTPOptions{
+		// The answer of a request waits out the injected latency first.
+		WriteTimeout: server.DefaultWriteTimeout + time.Duration(float64(x.Faults().Latency) / *speed),
+		Logger:       log.Named("http"),
 		// Requests inherit ctx, so a request waiting out injected latency
 		// ends when the command is told to stop.
 		BaseContext: func(net.Listener) context.Context { return ctx },
-	}
+	})
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	fmt.Fprintf(env.stdout, "listening on http://%s\n", ln.Addr())

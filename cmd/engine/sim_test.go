@@ -126,6 +126,14 @@ func TestSimCommandLineErrors(t *testing.T) {
 	if err := os.WriteFile(bad, []byte("name: bad\nclock:\n  start: 2026-03-10T14:30:00Z\nsettings:\n  one_way_trade_side: sometimes\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	scenario := func(name, start string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte("name: "+name+"\nclock:\n  start: "+start+"\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	early, late := scenario("early.yaml", "1969-12-31T23:59:59Z"), scenario("late.yaml", "9999-01-01T00:00:00Z")
 	tests := []struct {
 		name   string
 		args   []string
@@ -134,7 +142,14 @@ func TestSimCommandLineErrors(t *testing.T) {
 	}{
 		{"unknown flag", []string{"sim", "--frob"}, exitUsage, "flag provided but not defined"},
 		{"stray argument", []string{"sim", "extra"}, exitUsage, `unexpected argument "extra"`},
-		{"zero speed", []string{"sim", "--speed", "0"}, exitUsage, "--speed must be positive"},
+		{"zero speed", []string{"sim", "--speed", "0"}, exitUsage, "--speed must be a number above 0 and at most 1000 (got 0)"},
+		{"negative speed", []string{"sim", "--speed", "-2"}, exitUsage, "--speed must be a number above 0 and at most 1000 (got -2)"},
+		{"NaN speed", []string{"sim", "--speed", "NaN"}, exitUsage, "(got NaN)"},
+		{"infinite speed", []string{"sim", "--speed", "+Inf"}, exitUsage, "(got +Inf)"},
+		{"absurd speed", []string{"sim", "--speed", "1e300"}, exitUsage, "at most 1000 (got 1e+300)"},
+		{"speed just above the maximum", []string{"sim", "--speed", "1000.5"}, exitUsage, "at most 1000"},
+		{"clock start before 1970", []string{"sim", "--scenario", early}, exitFail, "clock start 1969-12-31T23:59:59Z is out of range: it must be from 1970 to 2199"},
+		{"clock start far in the future", []string{"sim", "--scenario", late}, exitFail, "clock start 9999-01-01T00:00:00Z is out of range"},
 		{"speed not a number", []string{"sim", "--speed", "fast"}, exitUsage, "invalid value"},
 		{"missing scenario file", []string{"sim", "--scenario", filepath.Join(dir, "none.yaml")}, exitFail, "none.yaml"},
 		{"scenario error names file and line", []string{"sim", "--scenario", bad}, exitFail, "bad.yaml:5"},

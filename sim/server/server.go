@@ -31,6 +31,7 @@
 package server
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -299,4 +300,51 @@ func (s *Server) logRequest(r *http.Request, out outcome, d time.Duration) {
 		fields = append(fields, zap.Error(out.err))
 	}
 	s.opts.Logger.Info("request", fields...)
+}
+
+// Timeouts of the HTTP server that NewHTTPServer builds. A client that
+// stalls (headers never finished, a body cut off half way, a kept-alive
+// connection left open) is cut off after them, so that no client can hold
+// the simulator's connections and goroutines forever.
+const (
+	DefaultReadHeaderTimeout = 5 * time.Second
+	DefaultReadTimeout       = 10 * time.Second // the whole request, body included
+	DefaultWriteTimeout      = 30 * time.Second // from the end of the request to the end of the answer
+	DefaultIdleTimeout       = 60 * time.Second // a kept-alive connection between requests
+)
+
+// HTTPOptions configure NewHTTPServer. A zero timeout takes its default.
+type HTTPOptions struct {
+	ReadHeaderTimeout time.Duration
+	ReadTimeout       time.Duration
+	// WriteTimeout must cover the injected latency (Faults.Latency in wall
+	// time) on top of the time the answer takes: engine sim adds it.
+	WriteTimeout time.Duration
+	IdleTimeout  time.Duration
+	// BaseContext is every request's parent context (nil: background).
+	BaseContext func(net.Listener) context.Context
+	// Logger receives the HTTP server's own errors (nil: none).
+	Logger *zap.Logger
+}
+
+// NewHTTPServer returns an http.Server for handler with every timeout set.
+func NewHTTPServer(handler http.Handler, opts HTTPOptions) *http.Server {
+	def := func(d, fallback time.Duration) time.Duration {
+		if d <= 0 {
+			return fallback
+		}
+		return d
+	}
+	if opts.Logger == nil {
+		opts.Logger = zap.NewNop()
+	}
+	return &http.Server{
+		Handler:           handler,
+		ReadHeaderTimeout: def(opts.ReadHeaderTimeout, DefaultReadHeaderTimeout),
+		ReadTimeout:       def(opts.ReadTimeout, DefaultReadTimeout),
+		WriteTimeout:      def(opts.WriteTimeout, DefaultWriteTimeout),
+		IdleTimeout:       def(opts.IdleTimeout, DefaultIdleTimeout),
+		ErrorLog:          zap.NewStdLog(opts.Logger),
+		BaseContext:       opts.BaseContext,
+	}
 }

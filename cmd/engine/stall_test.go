@@ -1,0 +1,216 @@
+package main
+
+import (
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/tickrules/tickrules/clock"
+	"github.com/tickrules/tickrules/sim"
+	"github.com/tickrules/tickrules/sim/server"
+)
+
+// stallingVenue is a loopback listener that accepts connections, reads what
+// the client sends and never answers: a venue that hangs.
+type stallingVenue struct {
+	ln    net.Listener
+	mu    sync.Mutex
+	conns []net.Conn
+	done  chan struct{}
+}
+
+func newStallingVenue(t *testing.T) *stallingVenue {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &stallingVenue{ln: ln, done: make(chan struct{})}
+	go func() {
+		defer close(s.done)
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			s.mu.Lock()
+			s.conns = append(s.conns, c)
+			s.mu.Unlock()
+			go func() { _, _ = c.Read(make([]byte, 1<<16)) }()
+		}
+	}()
+	t.Cleanup(s.close)
+	return s
+}
+
+func (s *stallingVenue) url() string { return "http://" + s.ln.Addr().String() }
+
+func (s *stallingVenue) close() {
+	s.ln.Close()
+	<-s.done
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, c := range s.conns {
+		c.Close()
+	}
+}
+
+// TestMaxRuntimeEndsAStalledStart: a venue that accepts connections and
+// never answers holds engine run at start-up (catalog, accounts, the first
+// poll); --max-runtime must still end the run, with an error, on time.
+func TestMaxRuntimeEndsAStalledStart(t *testing.T) {
+	v := newStallingVenue(t)
+	env := map[string]string{envAPIKey: "demo-key", envSecret: "demo-secret", envPassphrase: "demo-passphrase"}
+	dir := writeRules(t, "rules:\n  - name: r\n    when: now_ms > 0\n    actions:\n      - log: {message: hi}\n")
+	const limit = 2 * time.Second
+	type result struct {
+		code int
+		err  string
+	}
+	done := make(chan result, 1)
+	start := time.Now()
+	go func() {
+		code, errs := runWith(t, env, "--venue", v.url(), "--rules", dir, "--state-dir", t.TempDir(), "--max-runtime", limit.String(), "--metrics-addr", "")
+		done <- result{code, errs}
+	}()
+	select {
+	case r := <-done:
+		took := time.Since(start)
+		if r.code == exitOK {
+			t.Errorf("a run that never started exited 0: %s", r.err)
+		}
+		if took > limit+5*time.Second {
+			t.Errorf("--max-runtime %s ended the run after %s", limit, took)
+		}
+		t.Logf("ended after %s: %s", took.Round(time.Millisecond), r.err)
+	case <-time.After(60 * time.Second): // a bound on the hang, not a synchronisation
+		t.Fatal("--max-runtime did not end a run stalled at start-up")
+	}
+}
+
+// TestMaxRuntimeEndsEveryStalledWait stalls each request engine run makes
+// at start-up and in its first poll, one path at a time, in a live and a dry
+// run, and refuses some with 429 or 503 every time (the client's retries):
+// whichever wait hangs, --max-runtime ends the run on time.
+func TestMaxRuntimeEndsEveryStalledWait(t *testing.T) {
+	// The requests of each kind of run, in the order it makes them (a dry
+	// run reads no stock book but the orders and the price feed instead).
+	live := []string{
+		"/api/v2/mix/market/contracts",
+		"/api/v3/stock/market/stock-info",
+		"/api/v2/mix/account/accounts",
+		"/api/v3/account/stock-orderbook",
+		"/api/v2/mix/position/all-position",
+	}
+	dryRun := []string{
+		"/api/v2/mix/market/contracts",
+		"/api/v3/stock/market/stock-info",
+		"/api/v2/mix/account/accounts",
+		"/api/v2/mix/position/all-position",
+		"/api/v2/mix/order/orders-pending",
+		"/api/v2/mix/market/ticker",
+	}
+	env := map[string]string{envAPIKey: "demo-key", envSecret: "demo-secret", envPassphrase: "demo-passphrase"}
+	dir := writeRules(t, "rules:\n  - name: r\n    when: position(\"BTCUSDT\", \"long\").size == 0 && stock(\"TSLA\").bid > 0\n    actions:\n      - log: {message: hi}\n")
+	const limit = 1500 * time.Millisecond
+	type stall struct {
+		path, mode string
+		dry        bool
+	}
+	var stalls []stall
+	for _, path := range live {
+		stalls = append(stalls, stall{path, "hang", false})
+	}
+	for _, path := range dryRun {
+		stalls = append(stalls, stall{path, "hang", true})
+	}
+	for _, path := range []string{live[0], live[4]} {
+		stalls = append(stalls, stall{path, "429", false}, stall{path, "503", false})
+	}
+	for _, st := range stalls {
+		path, dry := st.path, st.dry
+		{
+			name := path + "/" + st.mode
+			if dry {
+				name += "/dry-run"
+			}
+			t.Run(name, func(t *testing.T) {
+				t.Parallel() // each run mostly waits out its second
+				url, stalled := stallPath(t, path, st.mode)
+				args := []string{"--venue", url, "--rules", dir, "--state-dir", t.TempDir(), "--max-runtime", limit.String(), "--metrics-addr", ""}
+				if dry {
+					args = append(args, "--dry-run")
+				}
+				done := make(chan int, 1)
+				start := time.Now()
+				go func() {
+					code, _ := runWith(t, env, args...)
+					done <- code
+				}()
+				select {
+				case <-done:
+					if took := time.Since(start); took > limit+5*time.Second {
+						t.Errorf("--max-runtime %s ended the run after %s", limit, took)
+					}
+					if stalled.Load() == 0 {
+						t.Errorf("the run ended before it asked for %s", path)
+					}
+				case <-time.After(60 * time.Second): // a bound on the hang, not a synchronisation
+					t.Fatalf("--max-runtime did not end a run stalled on %s", path)
+				}
+			})
+		}
+	}
+}
+
+// stallPath serves the demo simulator over loopback HTTP, except that
+// requests for path wait until the client gives up (mode hang), or are
+// refused with 429 and an hour's Retry-After, or with 503, every time.
+func stallPath(t *testing.T, path, mode string) (string, *atomic.Int64) {
+	t.Helper()
+	h, _ := demoSimHandler(t)
+	stalled := new(atomic.Int64)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == path {
+			stalled.Add(1)
+		}
+		switch {
+		case r.URL.Path != path:
+		case mode == "hang":
+			<-r.Context().Done()
+			return
+		case mode == "429":
+			w.Header().Set("Retry-After", "3600")
+			w.WriteHeader(http.StatusTooManyRequests)
+			_, _ = w.Write([]byte(`{"code":"429","msg":"Too Many Requests","requestTime":0,"data":null}`))
+			return
+		case mode == "503":
+			w.WriteHeader(http.StatusServiceUnavailable)
+			return
+		}
+		h.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL, stalled
+}
+
+// demoSimHandler is engine sim's HTTP handler on the demo scenario, its
+// clock at the regular session (90 minutes after the scenario's start) and
+// following the wall clock, without rate limits; and the simulator behind it.
+func demoSimHandler(t *testing.T) (http.Handler, *sim.Exchange) {
+	t.Helper()
+	sc := sim.Demo()
+	clk, err := server.NewWallClock(sc.Clock.Start.Add(90*time.Minute), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, err := sim.New(sc, sim.Options{Clock: clk})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return server.New(server.Options{Backend: server.SimBackend(x), Clock: clk, AuthClock: clock.Real{}, DisableRateLimits: true}), x
+}
