@@ -1,6 +1,9 @@
 package exchange
 
-import "context"
+import (
+	"context"
+	"fmt"
+)
 
 // The Trader methods. Each validates the request, waits for the rate
 // limiter and sends it once: a mutating request is never retried.
@@ -145,6 +148,29 @@ func (c *Client) Accounts(ctx context.Context, req AccountsRequest) ([]Account, 
 	return do[[]Account](ctx, c, OpAccounts, &req)
 }
 
+// SingleAccount returns the account of one margin coin seen from one symbol
+// (GET /api/v2/mix/account/account). Not part of Reader: the simulator
+// serves it over HTTP, and the engine reads the position mode through
+// AccountPositionMode.
+func (c *Client) SingleAccount(ctx context.Context, req SingleAccountRequest) (SingleAccount, error) {
+	return do[SingleAccount](ctx, c, OpSingleAccount, &req)
+}
+
+// AccountPositionMode returns the position mode of productType as the
+// single account of symbol and marginCoin reports it. The live venue's
+// accounts list carries no posMode (exchange notes), so this, or the posMode
+// of a position record, is where the mode is read.
+func (c *Client) AccountPositionMode(ctx context.Context, productType ProductType, symbol, marginCoin string) (PosMode, error) {
+	a, err := c.SingleAccount(ctx, SingleAccountRequest{Symbol: symbol, ProductType: productType, MarginCoin: marginCoin})
+	if err != nil {
+		return "", err
+	}
+	if !a.PosMode.Valid() {
+		return "", fmt.Errorf("%s: %w: posMode %q is neither one_way_mode nor hedge_mode", OpSingleAccount, ErrBadResponse, string(a.PosMode))
+	}
+	return a.PosMode, nil
+}
+
 // Every request type must carry its client-side rules: do finds them by
 // interface, so a missing method would silently skip validation. These
 // assertions turn that into a build failure.
@@ -174,4 +200,5 @@ var (
 	_ requestValidator = ContractsRequest{}
 	_ requestValidator = TickerRequest{}
 	_ requestValidator = AccountsRequest{}
+	_ requestValidator = SingleAccountRequest{}
 )

@@ -198,8 +198,17 @@ var responseFixtures = []responseFixture{
 	{file: "ticker.json", op: OpTicker, newDst: newOf[[]Ticker](), check: func(t *testing.T, v any) {
 		want(t, (*v.(*[]Ticker))[0].AskPr, Num("230.51"))
 	}},
-	{file: "accounts.json", op: OpAccounts, newDst: newOf[[]Account](), check: func(t *testing.T, v any) {
-		want(t, (*v.(*[]Account))[0].AccountEquity, Num("9712.7"))
+	{file: "accounts.json", op: OpAccounts, newDst: newOf[[]Account](), allowZero: []string{"[0].PosMode"}, check: func(t *testing.T, v any) {
+		a := (*v.(*[]Account))[0]
+		want(t, a.AccountEquity, Num("9712.7"))
+		want(t, a.MaxTransferOut, Num("9300"))
+		want(t, a.UnionTotal(), Num("9712.7"))
+	}},
+	{file: "time.json", op: OpServerTime, newDst: newOf[ServerTime](), check: func(t *testing.T, v any) {
+		want(t, v.(*ServerTime).ServerTime.Int(), int64(1700000000159))
+	}},
+	{file: "account.json", op: OpSingleAccount, newDst: newOf[SingleAccount](), check: func(t *testing.T, v any) {
+		want(t, v.(*SingleAccount).PosMode, HedgeMode)
 	}},
 }
 

@@ -573,3 +573,14 @@ func (r AccountsRequest) Validate(now time.Time) error {
 	p.productType(r.ProductType)
 	return p.err()
 }
+
+// Validate checks the single-account rules (the venue's docs): symbol,
+// productType and marginCoin are all required.
+func (r SingleAccountRequest) Validate(now time.Time) error {
+	p := problems{op: OpSingleAccount}
+	p.productType(r.ProductType)
+	p.required("symbol", r.Symbol)
+	p.required("marginCoin", r.MarginCoin)
+	p.upper("marginCoin", r.MarginCoin)
+	return p.err()
+}

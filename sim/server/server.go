@@ -172,7 +172,7 @@ func (s *Server) serve(r *http.Request, now time.Time, out *outcome) {
 		}
 	}
 
-	t := target{reader: s.opts.Backend.Public()}
+	t := target{reader: s.opts.Backend.Public(), authNow: s.opts.AuthClock.Now()}
 	ip := remoteIP(r)
 	subject := ip
 	if !info.Public {
@@ -181,7 +181,7 @@ func (s *Server) serve(r *http.Request, now time.Time, out *outcome) {
 			out.reply = errorReply(err)
 			return
 		}
-		t = target{reader: venue, trader: venue}
+		t.reader, t.trader = venue, venue
 		out.uid = acct.UID
 		if info.Scope == exchange.PerUID {
 			subject = acct.UID
