@@ -1,8 +1,11 @@
 package exchange
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
+	"strings"
 )
 
 // The Trader methods. Each validates the request, waits for the rate
@@ -72,9 +75,66 @@ func (c *Client) FillHistory(ctx context.Context, req FillHistoryRequest) (FillP
 	return do[FillPage](ctx, c, OpFillHistory, &req)
 }
 
-// PendingOrders returns a page of live and partially filled orders.
+// PendingOrders returns a page of live and partially filled orders. The
+// spec says orders-pending without status returns both; the live venue's
+// docs say it returns live orders (exchange notes). So a request without
+// Status is sent twice, once per status, and the two answers are merged
+// newest first (by orderId, descending) into one page of at most Limit
+// orders whose EndID is the oldest kept: paging on with IDLessThan = EndID
+// then continues both streams where the page stopped. An order that turned
+// partially filled between the two requests is kept once, as the second
+// answer (the later one) shows it.
 func (c *Client) PendingOrders(ctx context.Context, req PendingOrdersRequest) (PendingOrdersPage, error) {
-	return do[PendingOrdersPage](ctx, c, OpOrdersPending, &req)
+	if req.Status != "" {
+		return do[PendingOrdersPage](ctx, c, OpOrdersPending, &req)
+	}
+	var pages [2]PendingOrdersPage
+	for i, st := range [2]OrderState{StateLive, StatePartiallyFilled} {
+		r := req
+		r.Status = st
+		page, err := do[PendingOrdersPage](ctx, c, OpOrdersPending, &r)
+		if err != nil {
+			return PendingOrdersPage{}, err
+		}
+		pages[i] = page
+	}
+	return mergePending(pages[0].EntrustedList, pages[1].EntrustedList, req.Limit), nil
+}
+
+// mergePending merges the live and partially filled answers into one page.
+func mergePending(live, partial []PendingOrder, limit int) PendingOrdersPage {
+	if limit <= 0 {
+		limit = MaxPageLimit
+	}
+	seen := make(map[string]bool, len(partial))
+	all := make([]PendingOrder, 0, len(live)+len(partial))
+	for _, o := range partial {
+		seen[o.OrderID] = true
+		all = append(all, o)
+	}
+	for _, o := range live {
+		if !seen[o.OrderID] {
+			all = append(all, o)
+		}
+	}
+	slices.SortStableFunc(all, func(a, b PendingOrder) int { return -compareIDs(a.OrderID, b.OrderID) })
+	if len(all) > limit {
+		all = all[:limit]
+	}
+	page := PendingOrdersPage{EntrustedList: all}
+	if len(all) > 0 {
+		page.EndID = all[len(all)-1].OrderID
+	}
+	return page
+}
+
+// compareIDs orders the venue's numeric ids: a shorter id is smaller, ids
+// of one length compare as text.
+func compareIDs(a, b string) int {
+	if len(a) != len(b) {
+		return cmp.Compare(len(a), len(b))
+	}
+	return strings.Compare(a, b)
 }
 
 // OrderHistory returns a page of orders of the last 90 days.
@@ -109,7 +169,9 @@ func (c *Client) MarketCalendar(ctx context.Context) (Calendar, error) {
 }
 
 // StrategyOrders returns the pending strategy orders of the unified account.
+// The category is sent in the venue's upper case whatever case it was given in.
 func (c *Client) StrategyOrders(ctx context.Context, req StrategyOrdersRequest) ([]StrategyOrder, error) {
+	req.Category = req.Category.Upper()
 	return do[[]StrategyOrder](ctx, c, OpStrategyOrders, &req)
 }
 

@@ -234,7 +234,7 @@ func exactCases() []exactCase {
 			call: func(ctx context.Context, c *Client) (any, error) {
 				return c.StrategyOrders(ctx, StrategyOrdersRequest{Category: "usdt-futures", Type: StrategyTWAP})
 			},
-			query: "category=usdt-futures&type=twap"},
+			query: "category=USDT-FUTURES&type=twap"},
 		{op: OpDiscountRate, fixture: "eligible-discount-rate.json",
 			call: func(ctx context.Context, c *Client) (any, error) {
 				return c.DiscountRates(ctx, DiscountRateRequest{Coin: "BTC"})
