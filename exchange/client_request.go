@@ -225,16 +225,15 @@ func (c *Client) newRequest(ctx context.Context, info OpInfo, p payload) (*http.
 	}
 	u := *c.base
 	u.Path = info.Path
-	u.RawQuery = p.query
+	// The query is sent as the signing rule gives it (unencoded) except for
+	// the characters a URL cannot carry literally ('#', '+'), which are
+	// percent-encoded on the wire; the venue decodes them before checking
+	// the signature (exchange notes: "Venue's own clientOids").
+	u.RawQuery = wireQuery(p.query)
 	req, err := http.NewRequestWithContext(ctx, info.Method, u.String(), body)
 	if err != nil {
 		return nil, err
 	}
-	// The query is sent as the signing rule gives it (unencoded) except for
-	// the characters a URL cannot carry literally ('#', '+', ...), which are
-	// percent-encoded on the wire; the venue decodes them before checking
-	// the signature (exchange notes: "Venue's own clientOids").
-	u.RawQuery = wireQuery(p.query)
 	// Header names are set as the exchange documents them, not canonicalised.
 	h := req.Header
 	h["Content-Type"] = []string{"application/json"}
