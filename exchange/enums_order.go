@@ -24,26 +24,28 @@ func (p ProductType) Valid() bool { return productTypes.has(p) }
 func ProductTypes() []ProductType { return append([]ProductType(nil), productTypes.values...) }
 
 // Category is the product category of unified-account operations. The
-// spec writes it in lower case; the live venue's v3 operations take it in
-// upper case (USDT-FUTURES), as the venue's docs and the bitget-api npm
-// SDK's types write it (exchange notes, "v3 category case"). The constants
-// are the venue's form; either case is valid, and the client sends the
-// upper case.
+// spec writes it in lower case, and the constants are the spec's; the live
+// venue's v3 operations take it in upper case (USDT-FUTURES), as the venue's
+// docs and the bitget-api npm SDK's types write it (exchange notes, "v3
+// category case"). Either case is valid, and the client sends the upper
+// case (Upper).
 type Category string
 
 // Categories of the unified-account operations.
 const (
-	CategorySpot        Category = "SPOT"
-	CategoryMargin      Category = "MARGIN"
-	CategoryUSDTFutures Category = "USDT-FUTURES"
-	CategoryCOINFutures Category = "COIN-FUTURES"
-	CategoryUSDCFutures Category = "USDC-FUTURES"
+	CategorySpot        Category = "spot"
+	CategoryMargin      Category = "margin"
+	CategoryUSDTFutures Category = "usdt-futures"
+	CategoryCOINFutures Category = "coin-futures"
+	CategoryUSDCFutures Category = "usdc-futures"
 )
 
 var categories = enum[Category]{"category", []Category{CategorySpot, CategoryMargin, CategoryUSDTFutures, CategoryCOINFutures, CategoryUSDCFutures}}
 
 // Valid reports whether c is a category, in either case.
-func (c Category) Valid() bool { return categories.has(c.Upper()) }
+func (c Category) Valid() bool { return categories.has(c.lower()) }
+
+func (c Category) lower() Category { return Category(strings.ToLower(string(c))) }
 
 // Upper returns c in the venue's upper case.
 func (c Category) Upper() Category { return Category(strings.ToUpper(string(c))) }

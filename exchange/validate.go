@@ -516,7 +516,7 @@ func (r StockInfoRequest) Validate(now time.Time) error { return nil }
 func (r StrategyOrdersRequest) Validate(now time.Time) error {
 	p := problems{op: OpStrategyOrders}
 	p.required("category", string(r.Category))
-	p.addEnum(categories.check("category", r.Category.Upper()))
+	p.addEnum(categories.check("category", r.Category.lower()))
 	p.addEnum(strategyTypes.check("type", r.Type))
 	return p.err()
 }
