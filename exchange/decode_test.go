@@ -127,11 +127,11 @@ var responseFixtures = []responseFixture{
 	}},
 	{file: "orders-pending.json", op: OpOrdersPending, newDst: newOf[PendingOrdersPage](),
 		allowZero: []string{".EntrustedList[0].PresetStopSurplusType", ".EntrustedList[0].PresetStopLossType"}, check: func(t *testing.T, v any) {
-		o := v.(*PendingOrdersPage).EntrustedList[0]
-		want(t, o.Status, StatePartiallyFilled)
-		want(t, o.PresetStopLossExecutePrice, Num("129.5"))
-		want(t, o.Force, PostOnly)
-	}},
+			o := v.(*PendingOrdersPage).EntrustedList[0]
+			want(t, o.Status, StatePartiallyFilled)
+			want(t, o.PresetStopLossExecutePrice, Num("129.5"))
+			want(t, o.Force, PostOnly)
+		}},
 	{file: "orders-history.json", op: OpOrdersHistory, newDst: newOf[OrderHistoryPage](), check: func(t *testing.T, v any) {
 		o := v.(*OrderHistoryPage).EntrustedList[0]
 		want(t, o.ReduceOnly, Yes)
