@@ -120,7 +120,8 @@ type ClientOptions struct {
 	// ChannelAPICode, when set, is sent as X-CHANNEL-API-CODE on the four
 	// operations that accept it (OpInfo.Channel).
 	ChannelAPICode string
-	// Demo sends paptrading: 1 on every request, for a demo-trading key.
+	// Demo sends paptrading: 1 on every signed request, for a demo-trading
+	// key; public requests go without it.
 	Demo bool
 	// HTTPClient sends the requests. Default: a client with a 15s timeout.
 	HTTPClient *http.Client

@@ -238,7 +238,10 @@ func (c *Client) newRequest(ctx context.Context, info OpInfo, p payload) (*http.
 	h := req.Header
 	h["Content-Type"] = []string{"application/json"}
 	h["locale"] = []string{string(c.locale)}
-	if c.demo {
+	// Demo trading marks signed requests only: users report public market
+	// data requests with the header refused, and demo market data is the
+	// live one (exchange notes, "Demo trading").
+	if c.demo && !info.Public {
 		h["paptrading"] = []string{"1"}
 	}
 	if info.Channel && c.channel != "" {

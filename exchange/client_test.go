@@ -373,6 +373,12 @@ func TestClientHeaderOptions(t *testing.T) {
 	h := ts.requests()[0].header
 	want(t, h.Get("locale"), "zh-CN")
 	want(t, h.Get("paptrading"), "1")
+	// Public requests go without it.
+	if _, err := c.Contracts(context.Background(), ContractsRequest{ProductType: USDTFutures}); err != nil {
+		t.Fatal(err)
+	}
+	reqs := ts.requests()
+	want(t, reqs[len(reqs)-1].header.Values("paptrading"), []string(nil))
 	want(t, h.Values("X-CHANNEL-API-CODE"), []string(nil)) // no code configured
 }
 

@@ -3,6 +3,7 @@ package exchange
 import (
 	"errors"
 	"fmt"
+	"net/http"
 )
 
 // Error codes the exchange answers with (exchange notes). The simulator
@@ -85,6 +86,12 @@ var (
 	// book and fills, which are whitelist-only on the live venue, also 40006.
 	// A caller holds what needs the operation and goes on with the rest.
 	ErrForbidden = errors.New("not permitted for this key")
+	// ErrUnavailable is an operation the venue does not serve at all: an
+	// answer of 40404 or HTTP 404 for its path. eligible-discount-rate is
+	// absent from the live venue's current public clients, for example
+	// (exchange notes). A caller treats that part as missing ("no tiers")
+	// and goes on with the rest.
+	ErrUnavailable = errors.New("not served by this venue")
 )
 
 // APIError is a response whose code is not 00000, or a non-200 HTTP status.
@@ -117,6 +124,8 @@ func (e *APIError) Is(target error) bool {
 		return e.IsRetryable()
 	case ErrForbidden:
 		return e.IsForbidden()
+	case ErrUnavailable:
+		return e.Code == CodeURLNotFound || e.HTTPStatus == http.StatusNotFound
 	}
 	return false
 }

@@ -215,6 +215,14 @@ func TestErrorFamiliesOfTheLiveVenue(t *testing.T) {
 		{"40006 elsewhere: an invalid key", &APIError{Op: OpAccounts, HTTPStatus: 400, Code: CodeKeyInvalid}, false, false},
 		{"HTTP 403", &APIError{Op: OpStockFills, HTTPStatus: 403}, false, true},
 	}
+	for _, e := range []*APIError{{Op: OpDiscountRate, HTTPStatus: 404, Code: CodeURLNotFound}, {Op: OpDiscountRate, HTTPStatus: 404}} {
+		if !errors.Is(fmt.Errorf("w: %w", e), ErrUnavailable) {
+			t.Errorf("%v does not match ErrUnavailable", e)
+		}
+	}
+	if errors.Is(&APIError{Op: OpOrderDetail, HTTPStatus: 400, Code: CodeOrderNotFound}, ErrUnavailable) {
+		t.Error("40109 matches ErrUnavailable: an absent order is not an absent operation")
+	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var err error = fmt.Errorf("wrapped: %w", tt.err)

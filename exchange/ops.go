@@ -6,7 +6,8 @@ import "time"
 // of its endpoint (place-order, orders-pending, stock-orderbook, ...).
 type Op string
 
-// The spec's 21 operations and the six outside it (exchange notes).
+// The spec's 21 operations, the six outside it (exchange notes), and the
+// two the live venue needs (server time, single account).
 const (
 	OpPlaceOrder        Op = "place-order"
 	OpClickBackhand     Op = "click-backhand"

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
 
 	"go.uber.org/zap"
 )
@@ -99,7 +98,4 @@ func doStock[T any](ctx context.Context, c *Client, info OpInfo, req any) (T, er
 
 // isPathNotFound reports an answer that means "no such path": code 40404 or
 // an HTTP 404 (with or without an envelope).
-func isPathNotFound(err error) bool {
-	var apiErr *APIError
-	return errors.As(err, &apiErr) && (apiErr.Code == CodeURLNotFound || apiErr.HTTPStatus == http.StatusNotFound)
-}
+func isPathNotFound(err error) bool { return errors.Is(err, ErrUnavailable) }
