@@ -1,5 +1,7 @@
 package exchange
 
+import "cmp"
+
 // This file holds the wire types of the account and record operations: coin
 // discount tiers and spot financial records from the spec, and positions,
 // contracts, tickers and accounts from the exchange notes.
@@ -173,12 +175,7 @@ type Account struct {
 }
 
 // UnionTotal returns the union total margin under either spelling.
-func (a Account) UnionTotal() Num {
-	if a.UnionTotalMargin != "" {
-		return a.UnionTotalMargin
-	}
-	return a.UnionTotalMarginAlt
-}
+func (a Account) UnionTotal() Num { return cmp.Or(a.UnionTotalMargin, a.UnionTotalMarginAlt) }
 
 // SingleAccountRequest is the query of GET /api/v2/mix/account/account.
 // The venue requires all three fields.

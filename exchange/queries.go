@@ -1,5 +1,7 @@
 package exchange
 
+import "cmp"
+
 // This file holds the wire types of the futures order queries: order detail,
 // fills, fill history, pending orders and order history. Query structs use
 // their json tags as query parameter names; empty fields are not sent.
@@ -64,18 +66,12 @@ type PresetTriggers struct {
 
 // StopSurplusTriggerType returns the take-profit trigger type under either key.
 func (p PresetTriggers) StopSurplusTriggerType() string {
-	if p.PresetStopSurplusTriggerType != "" {
-		return p.PresetStopSurplusTriggerType
-	}
-	return p.PresetStopSurplusType
+	return cmp.Or(p.PresetStopSurplusTriggerType, p.PresetStopSurplusType)
 }
 
 // StopLossTriggerType returns the stop-loss trigger type under either key.
 func (p PresetTriggers) StopLossTriggerType() string {
-	if p.PresetStopLossTriggerType != "" {
-		return p.PresetStopLossTriggerType
-	}
-	return p.PresetStopLossType
+	return cmp.Or(p.PresetStopLossTriggerType, p.PresetStopLossType)
 }
 
 // ListOrder holds the fields that pending-order and history-order records share.

@@ -1,14 +1,11 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -36,34 +33,21 @@ func TestPublicClientLibraryAgainstSim(t *testing.T) {
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	outR, outW := io.Pipe()
-	stderr := &lockedBuffer{}
-	env := &cliEnv{stdout: outW, stderr: stderr, getenv: func(string) string { return "" }}
-	exit := make(chan int, 1)
+	sim := startEngineSim(t, ctx)
 	go func() {
-		code := dispatch(ctx, env, []string{"sim", "--listen", "127.0.0.1:0"})
-		outW.Close()
-		exit <- code
+		for sim.lines.Scan() { // keep its stdout drained
+		}
 	}()
-	lines := bufio.NewScanner(outR)
-	if !lines.Scan() {
-		t.Fatalf("no line on stdout; stderr:\n%s", stderr.String())
-	}
-	m := regexp.MustCompile(`^listening on (http://127\.0\.0\.1:[1-9][0-9]*)$`).FindStringSubmatch(lines.Text())
-	if m == nil {
-		t.Fatalf("stdout line %q is not `listening on http://HOST:PORT`", lines.Text())
-	}
-	go func() { _, _ = io.Copy(io.Discard, outR) }()
 
 	runCtx, stop := context.WithTimeout(ctx, 60*time.Second)
 	defer stop()
-	cmd := exec.CommandContext(runCtx, node, "drive.js", m[1])
+	cmd := exec.CommandContext(runCtx, node, "drive.js", sim.url)
 	cmd.Dir = publicClientDir
 	var scriptErr strings.Builder
 	cmd.Stderr = &scriptErr
 	out, err := cmd.Output()
 	if err != nil {
-		t.Fatalf("drive.js: %v\nstderr: %s\nstdout: %s\nsim log:\n%s", err, scriptErr.String(), out, stderr.String())
+		t.Fatalf("drive.js: %v\nstderr: %s\nstdout: %s\nsim log:\n%s", err, scriptErr.String(), out, sim.stderr.String())
 	}
 
 	steps := map[string]json.RawMessage{}
@@ -138,8 +122,8 @@ func TestPublicClientLibraryAgainstSim(t *testing.T) {
 	}
 
 	cancel()
-	if code := <-exit; code != exitOK {
-		t.Errorf("engine sim exit %d; stderr:\n%s", code, stderr.String())
+	if code := <-sim.exit; code != exitOK {
+		t.Errorf("engine sim exit %d; stderr:\n%s", code, sim.stderr.String())
 	}
 }
 
