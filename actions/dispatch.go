@@ -39,6 +39,11 @@ type DispatcherOptions struct {
 	// ReconcileTimeout bounds the reconciliation, which runs even when the
 	// caller's context is cancelled (default 15s).
 	ReconcileTimeout time.Duration
+	// Defer, when set, returns an ambiguous outcome or a 429 at once as an
+	// Unsettled leg instead of looking it up or retrying here: the engine settles it with
+	// Executor.Settle off the tick loop, so that no lookup holds up the
+	// evaluation of the other rules.
+	Defer bool
 }
 
 // Dispatcher sends the requests of actions, one leg at a time, and never sends
@@ -149,6 +154,9 @@ func (d *Dispatcher) placeOnce(ctx context.Context, leg Leg, symbol string, pt e
 		orderID, err := send(ctx)
 		if err == nil && orderID != "" {
 			return d.ok(leg, orderID)
+		}
+		if l, ok := d.deferred(ctx, leg, err, leg.ClientOIDs); ok {
+			return l
 		}
 		if err != nil && !Ambiguous(ctx, err) {
 			return d.fail(leg, err)

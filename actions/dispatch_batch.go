@@ -97,6 +97,9 @@ func (d *Dispatcher) batchChunk(ctx context.Context, kind string, req exchange.B
 			}
 			return d.settleBatch(leg)
 		}
+		if l, ok := d.deferred(ctx, leg, err, batchOIDs(pending)); ok {
+			return l
+		}
 		if !Ambiguous(ctx, err) {
 			leg.Error = err.Error()
 			return d.settleBatch(leg)

@@ -32,6 +32,9 @@ func (d *Dispatcher) idempotent(ctx context.Context, leg Leg, send func(context.
 		leg.Note = "nothing to do: " + err.Error()
 		return d.ok(leg)
 	}
+	if l, ok := d.deferred(ctx, leg, err, nil); ok {
+		return l
+	}
 	if !Ambiguous(ctx, err) {
 		return d.fail(leg, err)
 	}

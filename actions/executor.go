@@ -31,6 +31,9 @@ type ExecutorOptions struct {
 	Modes  map[exchange.ProductType]exchange.PosMode
 	Pricer Pricer // nil: market orders have no reference price
 	Logger *zap.Logger
+	// RateLimitBudget is how long Settle keeps sending an order again that
+	// the venue refused with 429 (default 60s); the venue did not act on it.
+	RateLimitBudget time.Duration
 }
 
 // Executor turns the actions of one firing into requests and sends them
@@ -44,18 +47,37 @@ func NewExecutor(opts ExecutorOptions) *Executor {
 	if opts.Logger == nil {
 		opts.Logger = zap.NewNop()
 	}
+	if opts.RateLimitBudget <= 0 {
+		opts.RateLimitBudget = time.Minute
+	}
 	return &Executor{opts: opts}
 }
 
-// Run executes every action of rule for its firing at `at`. Formulas are
-// evaluated with m over env, which reads the State of the firing's tick.
+// Run executes every action of rule for its firing at `at`: Plan, then Send
+// of each planned request, in the order written. Formulas are evaluated
+// with m over env, which reads the State of the firing's tick. With a
+// dispatcher that defers (DispatcherOptions.Defer), legs may come back
+// Unsettled: Settle settles them.
 func (x *Executor) Run(ctx context.Context, rule *rules.Rule, at time.Time, env *rules.Env, m *vm.VM, st *marketdata.State) []Leg {
-	f := &firing{x: x, rule: rule, id: Firing{Rule: rule.Name, At: at}, env: env, vm: m, st: st}
 	var legs []Leg
-	for _, a := range rule.Actions {
-		legs = append(legs, f.action(ctx, a)...)
+	for _, p := range x.Plan(ctx, rule, at, env, m, st) {
+		legs = append(legs, x.Send(ctx, p)...)
 	}
 	return legs
+}
+
+// Plan builds every request of rule's firing at `at` without sending any:
+// formulas are evaluated, sizes and prices rounded and client order ids
+// derived, so the firing's intent can be recorded before the first order
+// leaves. An action that cannot be built (or a log action) is a Plan that
+// is already done.
+func (x *Executor) Plan(ctx context.Context, rule *rules.Rule, at time.Time, env *rules.Env, m *vm.VM, st *marketdata.State) []Plan {
+	f := &firing{x: x, rule: rule, id: Firing{Rule: rule.Name, At: at}, env: env, vm: m, st: st}
+	plans := make([]Plan, 0, len(rule.Actions))
+	for _, a := range rule.Actions {
+		plans = append(plans, f.action(ctx, a))
+	}
+	return plans
 }
 
 // firing holds what one firing's actions share: the leg counter that makes
@@ -76,29 +98,29 @@ func (f *firing) nextOID() string {
 	return oid
 }
 
-func (f *firing) failed(kind string, op exchange.Op, err error) []Leg {
+func (f *firing) failed(kind string, op exchange.Op, err error) Plan {
 	f.x.opts.Logger.Error("action not sent", zap.String("rule", f.rule.Name), zap.String("kind", kind), zap.Error(err))
-	return []Leg{{Kind: kind, Op: op, Outcome: Failed, Error: err.Error()}}
+	return Plan{Kind: kind, Op: op, Done: &Leg{Kind: kind, Op: op, Outcome: Failed, Error: err.Error()}}
 }
 
-func (f *firing) action(ctx context.Context, a *rules.Action) []Leg {
+func (f *firing) action(ctx context.Context, a *rules.Action) Plan {
 	kind := string(a.Kind)
 	def, _ := rules.LookupAction(kind)
 	var op exchange.Op
 	if def != nil {
 		op = def.Op
 	}
-	d := f.x.opts.Dispatcher
 	p := params{f: f, ps: a.Params}
 	switch a.Kind {
 	case rules.Log:
-		return []Leg{f.log(a)}
+		l := f.log(a)
+		return Plan{Kind: kind, Done: &l}
 	case rules.PlaceOrder:
 		req, check, err := f.order(ctx, p, p, "")
 		if err != nil {
 			return f.failed(kind, op, err)
 		}
-		return []Leg{d.Place(ctx, kind, req, check)}
+		return newPlan(kind, exchange.OpPlaceOrder, req, req.Symbol, req.ProductType, []OrderCheck{check}, req.ClientOID)
 	case rules.BatchPlace:
 		c, err := f.contract(p)
 		if err != nil {
@@ -106,6 +128,7 @@ func (f *firing) action(ctx context.Context, a *rules.Action) []Leg {
 		}
 		req := exchange.BatchPlaceOrderRequest{Symbol: c.symbol, ProductType: c.pt, MarginCoin: c.coin, MarginMode: c.marginMode, Mode: c.mode}
 		var checks []OrderCheck
+		var oids []string
 		for i, item := range a.Orders {
 			one, check, err := f.order(ctx, p, params{f: f, ps: item}, fmt.Sprintf("orders[%d].", i))
 			if err != nil {
@@ -115,14 +138,15 @@ func (f *firing) action(ctx context.Context, a *rules.Action) []Leg {
 				OrderType: one.OrderType, Force: one.Force, ClientOID: one.ClientOID, ReduceOnly: one.ReduceOnly,
 				PresetStopSurplusPrice: one.PresetStopSurplusPrice, PresetStopLossPrice: one.PresetStopLossPrice, STPMode: one.STPMode})
 			checks = append(checks, check)
+			oids = append(oids, one.ClientOID)
 		}
-		return d.BatchPlace(ctx, kind, req, checks)
+		return newPlan(kind, exchange.OpBatchPlaceOrder, req, req.Symbol, req.ProductType, checks, oids...)
 	case rules.ModifyOrder:
 		req, err := f.modify(p)
 		if err != nil {
 			return f.failed(kind, op, err)
 		}
-		return []Leg{d.Modify(ctx, kind, req)}
+		return newPlan(kind, exchange.OpModifyOrder, req, req.Symbol, req.ProductType, nil, req.NewClientOID)
 	case rules.CancelOrder:
 		c, err := f.contract(p)
 		if err != nil {
@@ -135,7 +159,7 @@ func (f *firing) action(ctx context.Context, a *rules.Action) []Leg {
 		if err != nil {
 			return f.failed(kind, op, err)
 		}
-		return []Leg{d.Cancel(ctx, kind, req)}
+		return newPlan(kind, exchange.OpCancelOrder, req, req.Symbol, req.ProductType, nil)
 	case rules.BatchCancel:
 		c, err := f.contract(p)
 		if err != nil {
@@ -148,23 +172,23 @@ func (f *firing) action(ctx context.Context, a *rules.Action) []Leg {
 		for _, id := range p.ids("client_oids") {
 			req.OrderIDList = append(req.OrderIDList, exchange.OrderRef{ClientOID: id})
 		}
-		return d.BatchCancel(ctx, kind, req)
+		return newPlan(kind, exchange.OpBatchCancelOrders, req, req.Symbol, req.ProductType, nil)
 	case rules.ReversePosition:
 		c, err := f.contract(p)
 		if err != nil {
 			return f.failed(kind, op, err)
 		}
-		return []Leg{f.reverse(ctx, kind, p, c)}
+		return f.reverse(kind, p, c)
 	case rules.ClosePositions:
 		req, err := f.closeReq(p)
 		if err != nil {
 			return f.failed(kind, op, err)
 		}
-		return []Leg{d.ClosePositions(ctx, kind, req)}
+		return newPlan(kind, exchange.OpClosePositions, req, req.Symbol, req.ProductType, nil)
 	case rules.CancelAll:
 		pt := f.productType(p)
 		coin, _ := p.text("margin_coin")
-		return []Leg{d.CancelAll(ctx, kind, exchange.CancelAllOrdersRequest{ProductType: pt, MarginCoin: coin})}
+		return newPlan(kind, exchange.OpCancelAllOrders, exchange.CancelAllOrdersRequest{ProductType: pt, MarginCoin: coin}, "", pt, nil)
 	}
 	return f.failed(kind, op, fmt.Errorf("unknown action %q", kind))
 }
@@ -402,7 +426,7 @@ func (f *firing) modify(p params) (exchange.ModifyOrderRequest, error) {
 	return req, nil
 }
 
-func (f *firing) reverse(ctx context.Context, kind string, p params, c contractInfo) Leg {
+func (f *firing) reverse(kind string, p params, c contractInfo) Plan {
 	req := exchange.ClickBackhandRequest{Symbol: c.symbol, MarginCoin: c.coin, ProductType: c.pt, Mode: c.mode, ClientOID: f.nextOID()}
 	dir, _ := p.text("side")
 	if dir == "" && c.mode == exchange.OneWayMode {
@@ -415,7 +439,7 @@ func (f *firing) reverse(ctx context.Context, kind string, p params, c contractI
 	}
 	side, ts, err := ReverseSide(exchange.HoldSide(dir), c.mode)
 	if err != nil {
-		return f.failed(kind, exchange.OpClickBackhand, err)[0]
+		return f.failed(kind, exchange.OpClickBackhand, err)
 	}
 	req.Side, req.TradeSide = side, ts
 	if p.has("size") && c.mode == exchange.HedgeMode {
@@ -424,11 +448,11 @@ func (f *firing) reverse(ctx context.Context, kind string, p params, c contractI
 			v, err = c.prec.RoundSize(v)
 		}
 		if err != nil {
-			return f.failed(kind, exchange.OpClickBackhand, fmt.Errorf("size: %w", err))[0]
+			return f.failed(kind, exchange.OpClickBackhand, fmt.Errorf("size: %w", err))
 		}
 		req.Size = exchange.NumOf(v)
 	}
-	return f.x.opts.Dispatcher.Reverse(ctx, kind, req)
+	return newPlan(kind, exchange.OpClickBackhand, req, req.Symbol, req.ProductType, nil, req.ClientOID)
 }
 
 func (f *firing) closeReq(p params) (exchange.ClosePositionsRequest, error) {

@@ -1,7 +1,6 @@
 package actions
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -10,7 +9,6 @@ import (
 	"time"
 
 	"github.com/shopspring/decimal"
-	"gopkg.in/yaml.v3"
 )
 
 // Sentinel errors of the risk guards; a blocked order wraps one of them.
@@ -45,18 +43,17 @@ type Safety struct {
 	KillSwitchFile string `yaml:"kill_switch_file"`
 }
 
-// LoadSafety reads a safety file strictly: an unknown key is an error, so a
-// misspelt limit can never be silently ignored.
+// LoadSafety reads a safety file strictly: an unknown key is an error that
+// names the key probably meant (safety_file.go), so a misspelt limit can
+// never be silently ignored.
 func LoadSafety(path string) (*Safety, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("safety file: %w", err)
 	}
-	dec := yaml.NewDecoder(bytes.NewReader(b))
-	dec.KnownFields(true)
-	var s Safety
-	if err := dec.Decode(&s); err != nil {
-		return nil, fmt.Errorf("safety file %s: %w", path, err)
+	s, err := decodeSafety(path, b)
+	if err != nil {
+		return nil, err
 	}
 	if s.MaxOrdersPerMinute < 0 {
 		return nil, fmt.Errorf("safety file %s: max_orders_per_minute must not be negative", path)

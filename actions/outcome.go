@@ -18,6 +18,9 @@ const (
 	OK      Outcome = "ok"
 	Failed  Outcome = "error"
 	Blocked Outcome = "blocked" // stopped by a risk guard before sending
+	// Unsettled: the venue's answer left it unknown whether the order was
+	// placed; Executor.Settle finds out by client order id, off the tick loop.
+	Unsettled Outcome = "unsettled"
 )
 
 // Leg is the record of one request an action sent: what was sent, how it
@@ -35,6 +38,16 @@ type Leg struct {
 	// Reconciled is true when the outcome was ambiguous and was settled by
 	// looking the order up by client order id.
 	Reconciled bool `json:"reconciled,omitempty"`
+	// Unsettled lists the client order ids of an Unsettled leg whose outcome
+	// is unknown (empty for a cancel or close, which has none).
+	Unsettled []string `json:"unsettled,omitempty"`
+	// Accepted is set on an Unsettled leg the venue answered with success
+	// but without an order id: if the lookup does not find the order, it is
+	// not sent again (it may have been placed and cancelled at once).
+	Accepted bool `json:"accepted,omitempty"`
+	// Refused is set on an Unsettled leg the venue refused unread (429): it
+	// is sent again, within the executor's retry budget, without a lookup.
+	Refused bool `json:"refused,omitempty"`
 	// Note explains an ok outcome that did less than asked (nothing to cancel).
 	Note  string `json:"note,omitempty"`
 	Error string `json:"error,omitempty"`

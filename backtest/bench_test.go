@@ -110,8 +110,8 @@ func BenchmarkDataPath(b *testing.B) {
 					b.StartTimer()
 				}
 				r.v.Set(t)
-				_ = r.asm.Poller.PollDue(ctx)
-				if _, err := r.asm.Poller.State(t); err != nil {
+				_ = r.pollDue(ctx)
+				if _, err := r.asm.Source.State(t); err != nil {
 					b.Fatal(err)
 				}
 				t = t.Add(c.step)

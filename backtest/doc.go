@@ -2,7 +2,10 @@
 // through the same engine, pollers and actions code that engine run uses,
 // against the simulator on a virtual clock, and writes what happened as a
 // report: report.json for machines (byte-identical for the same inputs) and
-// report.html for people (a self-contained page with server-side SVG).
+// report.html for people (a self-contained page: tables written here, charts
+// drawn in the browser by the vendored TradingView Lightweight Charts
+// inlined into the page, see assets/README.md). Trades, summary figures and
+// chart data are computed here; the page only draws.
 //
 // A tick is one evaluation of the rules at the engine's step (1s by
 // default). Every tick the virtual clock is set, the pollers fetch what is

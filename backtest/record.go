@@ -17,13 +17,14 @@ import (
 	"github.com/tickrules/tickrules/engine"
 	"github.com/tickrules/tickrules/exchange"
 	"github.com/tickrules/tickrules/marketdata"
+	"github.com/tickrules/tickrules/poll"
 	"github.com/tickrules/tickrules/rules"
 )
 
 // RecordVenue is what engine record reads: the pollers' operations, the
 // catalog and the futures tickers. It has no method that sends an order.
 type RecordVenue interface {
-	marketdata.Reader
+	poll.Reader
 	rules.CatalogReader
 	Ticker(ctx context.Context, req exchange.TickerRequest) ([]exchange.Ticker, error)
 }
@@ -102,7 +103,7 @@ func Record(ctx context.Context, opts RecordOptions) (RecordStats, error) {
 		return RecordStats{}, err
 	}
 	rr := &recordingReader{Reader: opts.Venue, w: w}
-	poller, err := marketdata.NewPoller(marketdata.PollerOptions{Reader: rr, Clock: opts.Clock, Logger: opts.Logger.Named("poll"),
+	poller, err := poll.New(poll.Options{Reader: rr, Clock: opts.Clock, Logger: opts.Logger.Named("poll"),
 		Demand: demand, Contracts: cat.Contracts})
 	if err != nil {
 		return RecordStats{}, fmt.Errorf("record: %w", err)
@@ -142,8 +143,8 @@ func Record(ctx context.Context, opts RecordOptions) (RecordStats, error) {
 // recordDemand is what a recording polls: the market parts of what the
 // rules read (always the session and stock info), and the futures whose
 // tickers are recorded.
-func recordDemand(ctx context.Context, opts RecordOptions, cat *rules.Catalog) (marketdata.Demand, []marketdata.ProductContract, error) {
-	d := marketdata.Demand{Parts: recordParts}
+func recordDemand(ctx context.Context, opts RecordOptions, cat *rules.Catalog) (poll.Demand, []marketdata.ProductContract, error) {
+	d := poll.Demand{Parts: recordParts}
 	var names []string
 	if len(opts.RuleDirs) > 0 {
 		rs, errs := rules.Load(ctx, opts.RuleDirs, rules.LoadOptions{Catalog: cat, Getenv: opts.Getenv})
@@ -239,7 +240,7 @@ func (w *recordWriter) flush() error {
 // recordingReader passes every read to the venue and records the market
 // answers.
 type recordingReader struct {
-	marketdata.Reader
+	poll.Reader
 	w *recordWriter
 }
 

@@ -18,6 +18,7 @@ type Report struct {
 	Firings   []Firing      `json:"firings"`
 	Orders    []Order       `json:"orders"`
 	Fills     []Fill        `json:"fills"`
+	Trades    []Trade       `json:"trades"`
 	Positions []PositionsAt `json:"positions"`
 	Equity    []EquityPoint `json:"equity"`
 	Prices    []PriceSeries `json:"prices"`
@@ -26,7 +27,8 @@ type Report struct {
 }
 
 // ReportVersion is the version of the report.json layout.
-const ReportVersion = 1
+// Version 2 added the trades and the account figures in percent.
+const ReportVersion = 2
 
 // Firing is one rule firing: when, which rule, the values that made its
 // condition true, and every request its actions sent.
@@ -47,6 +49,9 @@ type Action struct {
 	Outcome  string          `json:"outcome"`
 	OrderIDs []string        `json:"orderIds"`
 	Error    string          `json:"error,omitempty"`
+	// Note is the message of a log action, or why an ok request did less
+	// than asked (nothing to cancel).
+	Note string `json:"note,omitempty"`
 }
 
 // Order is an order of the account at the end of the run, final or still
@@ -136,16 +141,31 @@ type RuleSummary struct {
 }
 
 // AccountSummary is one margin account (product type and margin coin):
-// equity at start and end, realised P&L and fees from the fills, and the
-// largest fall of the sampled equity from a previous high.
+// equity at start and end, realised P&L and fees from the fills, the
+// largest fall of the sampled equity from a previous high, and the closed
+// trades of the account's symbols. Percentages are strings of numbers
+// (-0.0636 is a loss of 0.0636 %); WinRatePct and ProfitFactor are ""
+// when they have no meaning (no closed trade; no losing trade).
 type AccountSummary struct {
-	ProductType string `json:"productType"`
-	MarginCoin  string `json:"marginCoin"`
-	EquityStart string `json:"equityStart"`
-	EquityEnd   string `json:"equityEnd"`
-	RealisedPnL string `json:"realisedPnl"`
-	Fees        string `json:"fees"`
-	MaxDrawdown string `json:"maxDrawdown"`
+	ProductType    string `json:"productType"`
+	MarginCoin     string `json:"marginCoin"`
+	EquityStart    string `json:"equityStart"`
+	EquityEnd      string `json:"equityEnd"`
+	ReturnPct      string `json:"returnPct"`
+	RealisedPnL    string `json:"realisedPnl"`
+	Fees           string `json:"fees"`
+	MaxDrawdown    string `json:"maxDrawdown"`
+	MaxDrawdownPct string `json:"maxDrawdownPct"` // of the high it fell from
+	Fills          int    `json:"fills"`
+	Trades         int    `json:"trades"` // closed round trips
+	WinRatePct     string `json:"winRatePct"`
+	ProfitFactor   string `json:"profitFactor"` // net gains of winners / net losses of losers
+}
+
+// Used reports whether the account traded or its equity moved: a report
+// leaves the others out of its charts.
+func (a AccountSummary) Used() bool {
+	return a.Fills > 0 || a.EquityStart != a.EquityEnd || a.MaxDrawdown != "0"
 }
 
 // JSON returns the report as indented JSON with a final newline. HTML

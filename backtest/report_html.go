@@ -1,76 +1,91 @@
 package backtest
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"html"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 )
 
-// Chart geometry of report.html, in SVG user units.
-const (
-	chartW, chartH = 1000.0, 240.0
-	padL, padR     = 70.0, 10.0
-	padT, padB     = 10.0, 24.0
-)
-
-// sessionColour fills the band of each US session on the price charts.
-var sessionColour = map[string]string{
-	"pre_market":  "#fff4d6",
-	"regular":     "#dff3e4",
-	"after_hours": "#e3ecfa",
-	"overnight":   "#eee6f6",
-}
-
-// HTML renders report.html: one self-contained page, no network, no
-// script. Charts are inline SVG drawn here, so that a test can count what
-// is drawn without a browser: every price chart is an <svg class="chart
-// price">, every firing marker has class "marker firing" and every fill
-// marker class "marker fill".
+// HTML renders report.html: one self-contained page that works offline.
+// The tables are written here; the charts are drawn in the browser by
+// TradingView's Lightweight Charts, inlined into the page with the page's
+// own script (assets/report.js) and the chart data computed in chartData.
+// The page writes what it drew (charts, series, markers) and any script
+// error into <pre id="chart-status">, for the browser test and for a
+// reader whose charts stay blank.
 func (r *Report) HTML() []byte {
+	loc := newYork()
 	var b strings.Builder
-	from, to := parseStamp(r.From), parseStamp(r.To)
-	x := axis{from: from, to: to}
 	b.WriteString(`<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>tickrules backtest: `)
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>tickrules backtest: `)
 	b.WriteString(esc(r.Source))
 	b.WriteString(`</title>
 <style>
-body{font-family:system-ui,sans-serif;margin:1.5em;color:#222}
-h1{font-size:1.4em}h2{font-size:1.15em;margin-top:1.6em}
+body{font-family:system-ui,sans-serif;margin:1.2em 1.5em;color:#222;max-width:1400px}
+h1{font-size:1.4em;margin-bottom:.2em}h2{font-size:1.15em;margin-top:1.6em}h3{font-size:1em;margin:1.2em 0 .3em}
 table{border-collapse:collapse;font-size:.85em}td,th{border:1px solid #ccc;padding:.25em .5em;vertical-align:top;text-align:left}
+td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}td.time{white-space:nowrap}
+.pos{color:#176c2e}.neg{color:#b3261e}.muted{color:#777}
 code{font-size:.9em;white-space:pre-wrap;word-break:break-all}
-svg.chart{display:block;max-width:100%;height:auto;border:1px solid #ddd;margin:.3em 0}
-.legend span{display:inline-block;margin-right:1em;font-size:.85em}
-.ok{color:#176c2e}.error,.blocked{color:#b3261e;font-weight:bold}
-</style></head><body>
+.chart{height:340px;border:1px solid #ddd;margin:.3em 0}.chart.equity{height:300px}
+.legend span{display:inline-block;margin-right:1.2em;font-size:.85em}
+.swatch{display:inline-block;width:12px;height:12px;vertical-align:middle;margin-right:.3em;border:1px solid #bbb}
+.error,.blocked{color:#b3261e;font-weight:bold}.ok{color:#176c2e}
+#chart-status{display:none}#chart-status.failed{display:block;color:#b3261e;border:1px solid #b3261e;padding:.5em}
+details summary{cursor:pointer;color:#555}
+</style>
+<script>
+// Collect errors before anything else runs: the page reports them in #chart-status.
+window.reportErrors = [];
+window.addEventListener("error", function (e) { window.reportErrors.push(String(e.message || e)); });
+(function () { var orig = console.error; console.error = function () { window.reportErrors.push(Array.prototype.join.call(arguments, " ")); return orig.apply(console, arguments); }; })();
+</script>
+</head><body>
 `)
-	fmt.Fprintf(&b, "<h1>Backtest of %s</h1>\n<p>%s to %s, step %s, %d ticks.</p>\n", esc(r.Source), esc(r.From), esc(r.To), esc(r.Step), r.Ticks)
+	fmt.Fprintf(&b, "<h1>Backtest of %s</h1>\n<p>%s to %s (New York time; UTC %s to %s), step %s, %d ticks. All times on this page are New York time.</p>\n",
+		esc(r.Source), esc(nyTime(r.From, loc)), esc(nyTime(r.To, loc)), esc(r.From), esc(r.To), esc(r.Step), r.Ticks)
 	writeSummary(&b, r)
-	b.WriteString(`<div class="legend">`)
-	for _, s := range []string{"pre_market", "regular", "after_hours", "overnight"} {
-		fmt.Fprintf(&b, `<span><svg width="12" height="12"><rect width="12" height="12" fill="%s"/></svg> %s</span>`, sessionColour[s], s)
-	}
-	b.WriteString(`<span>&#9650; rule fired</span><span>&#9679; fill (green buy, red sell)</span></div>` + "\n")
-	for _, ps := range r.Prices {
-		fmt.Fprintf(&b, "<h2>%s</h2>\n", esc(ps.Symbol))
-		writePriceChart(&b, r, ps, x)
-	}
-	b.WriteString("<h2>Equity</h2>\n")
-	for i, a := range r.Summary.Accounts {
-		fmt.Fprintf(&b, "<p>%s %s</p>\n", esc(a.ProductType), esc(a.MarginCoin))
-		vals := make([]string, len(r.Equity))
-		for j, e := range r.Equity {
-			if i < len(e.Accounts) {
-				vals[j] = e.Accounts[i]
-			}
+	b.WriteString(`<pre id="chart-status"></pre>` + "\n")
+	charted, quiet := r.chartedSymbols()
+	if len(charted) > 0 {
+		b.WriteString("<h2>Prices</h2>\n<div class=\"legend\">")
+		for _, s := range sessionOrder {
+			fmt.Fprintf(&b, `<span><i class="swatch" style="background:%s"></i>%s session</span>`, sessionColour[s], strings.ReplaceAll(s, "_", " "))
 		}
-		writeLineChart(&b, "chart equity", r, vals, x, nil, nil)
+		fmt.Fprintf(&b, `<span style="color:%s">&#9650; buy fill</span><span style="color:%s">&#9660; sell fill</span><span style="color:%s">&#9632; rule fired, nothing filled</span>`,
+			buyColour, sellColour, firingColour)
+		b.WriteString("</div>\n<p class=\"muted\">Drag to pan, scroll to zoom, double-click a price scale to reset it. Markers name the rule and the side; a fill marker sits at the order's average fill price.</p>\n")
+		for i, s := range charted {
+			fmt.Fprintf(&b, "<h3>%s</h3>\n<div class=\"chart price\" id=\"price-%d\"></div>\n", esc(s), i)
+		}
 	}
-	writeFirings(&b, r)
+	if len(quiet) > 0 {
+		fmt.Fprintf(&b, "<p class=\"muted\">Not charted (no order, fill or firing): %s.</p>\n", esc(strings.Join(quiet, ", ")))
+	}
+	used := 0
+	for _, a := range r.Summary.Accounts {
+		if a.Used() {
+			fmt.Fprintf(&b, "<h3>Equity of %s %s: return and drawdown in percent</h3>\n<div class=\"chart equity\" id=\"equity-%d\"></div>\n",
+				esc(a.ProductType), esc(a.MarginCoin), used)
+			used++
+		}
+	}
+	writeTrades(&b, r, loc)
+	writeFirings(&b, r, loc)
+	data, err := json.Marshal(r.chartData())
+	if err != nil {
+		// chartData holds strings and finite numbers only.
+		panic(err)
+	}
+	// json.Marshal escapes <, > and &: the data cannot end the script element.
+	fmt.Fprintf(&b, "<script type=\"application/json\" id=\"report-data\">%s</script>\n", data)
+	fmt.Fprintf(&b, "<!-- TradingView Lightweight Charts %s, Apache License 2.0 -->\n<script>\n%s\n</script>\n<script>\n%s\n</script>\n",
+		chartLibraryVersion, chartLibrary, pageScript)
 	b.WriteString("</body></html>\n")
 	return []byte(b.String())
 }
@@ -82,155 +97,167 @@ func parseStamp(s string) time.Time {
 	return t
 }
 
-// axis maps times to x.
-type axis struct{ from, to time.Time }
-
-func (a axis) x(t time.Time) float64 {
-	span := a.to.Sub(a.from)
-	if span <= 0 {
-		return padL
+// newYork is the time zone of the page's times. The tzdata the marketdata
+// package links in makes it load on any machine; UTC is the fallback.
+func newYork() *time.Location {
+	loc, err := time.LoadLocation("America/New_York")
+	if err != nil {
+		return time.UTC
 	}
-	f := float64(t.Sub(a.from)) / float64(span)
-	return padL + min(max(f, 0), 1)*(chartW-padL-padR)
+	return loc
 }
 
-// scale maps values to y.
-type scale struct{ lo, hi float64 }
-
-func (s scale) y(v float64) float64 {
-	if s.hi <= s.lo {
-		return padT + (chartH-padT-padB)/2
+// nyTime formats a report stamp in New York time ("" stays "").
+func nyTime(s string, loc *time.Location) string {
+	if s == "" {
+		return ""
 	}
-	y := padT + (s.hi-v)/(s.hi-s.lo)*(chartH-padT-padB)
-	// A fill between two samples may lie outside the sampled range.
-	return min(max(y, padT), chartH-padB)
+	return parseStamp(s).In(loc).Format("Mon Jan 2 15:04:05 MST")
 }
 
-func fmtf(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) }
-
-// writeLineChart draws vals (one per Report.Equity sample) as a polyline
-// with a value axis; under and over (either may be nil) draw below and
-// above the line with the same scale.
-func writeLineChart(b *strings.Builder, class string, r *Report, vals []string, x axis, under, over func(*strings.Builder, scale)) {
-	var pts []float64
-	var ts []time.Time
-	sc := scale{}
-	for i, v := range vals {
-		f, err := strconv.ParseFloat(v, 64)
-		if err != nil || i >= len(r.Equity) {
-			continue
-		}
-		if len(pts) == 0 || f < sc.lo {
-			sc.lo = f
-		}
-		if len(pts) == 0 || f > sc.hi {
-			sc.hi = f
-		}
-		pts = append(pts, f)
-		ts = append(ts, parseStamp(r.Equity[i].Time))
+// signClass colours a signed figure.
+func signClass(s string) string {
+	switch {
+	case s == "" || strings.Trim(s, "0.-") == "":
+		return "num"
+	case strings.HasPrefix(s, "-"):
+		return "num neg"
 	}
-	fmt.Fprintf(b, `<svg class="%s" viewBox="0 0 %s %s" width="%s" height="%s" xmlns="http://www.w3.org/2000/svg">`+"\n",
-		class, fmtf(chartW), fmtf(chartH), fmtf(chartW), fmtf(chartH))
-	if under != nil {
-		under(b, sc)
-	}
-	if len(pts) > 0 {
-		b.WriteString(`<polyline class="line" fill="none" stroke="#1f5fbf" stroke-width="1.2" points="`)
-		for i, p := range pts {
-			if i > 0 {
-				b.WriteByte(' ')
-			}
-			b.WriteString(fmtf(x.x(ts[i])) + "," + fmtf(sc.y(p)))
-		}
-		b.WriteString("\"/>\n")
-		for _, v := range []float64{sc.lo, sc.hi} {
-			fmt.Fprintf(b, `<text x="2" y="%s" font-size="11">%s</text>`+"\n", fmtf(sc.y(v)+4), strconv.FormatFloat(v, 'f', -1, 64))
-		}
-	} else {
-		fmt.Fprintf(b, `<text x="%s" y="%s" font-size="13">no data</text>`+"\n", fmtf(chartW/2), fmtf(chartH/2))
-	}
-	fmt.Fprintf(b, `<text x="%s" y="%s" font-size="11">%s</text><text x="%s" y="%s" font-size="11" text-anchor="end">%s</text>`+"\n",
-		fmtf(padL), fmtf(chartH-6), esc(stamp(x.from)), fmtf(chartW-padR), fmtf(chartH-6), esc(stamp(x.to)))
-	if over != nil {
-		over(b, sc)
-	}
-	b.WriteString("</svg>\n")
+	return "num pos"
 }
 
-// writePriceChart draws one symbol's price with the session bands, a
-// triangle where a rule fired with an action on the symbol (or on no
-// symbol) and a dot at every fill.
-func writePriceChart(b *strings.Builder, r *Report, ps PriceSeries, x axis) {
-	under := func(b *strings.Builder, _ scale) {
-		for _, s := range r.Sessions {
-			x0, x1 := x.x(parseStamp(s.From)), x.x(parseStamp(s.To))
-			fmt.Fprintf(b, `<rect class="session %s" x="%s" y="%s" width="%s" height="%s" fill="%s"><title>%s %s to %s</title></rect>`+"\n",
-				esc(s.Session), fmtf(x0), fmtf(padT), fmtf(max(x1-x0, 1)), fmtf(chartH-padT-padB), sessionColour[s.Session], esc(s.Session), esc(s.From), esc(s.To))
-		}
+// orNA shows a figure that has no meaning as n/a.
+func orNA(s, suffix string) string {
+	if s == "" {
+		return "n/a"
 	}
-	over := func(b *strings.Builder, sc scale) {
-		for _, f := range r.Firings {
-			if !firingTouches(f, ps.Symbol) {
-				continue
-			}
-			fx := x.x(parseStamp(f.Time))
-			fmt.Fprintf(b, `<path class="marker firing" d="M%s %s l-5 9 h10 z" fill="#e07b00"><title>%s fired at %s</title></path>`+"\n",
-				fmtf(fx), fmtf(padT), esc(f.Rule), esc(f.Time))
-		}
-		for _, f := range r.Fills {
-			p, err := strconv.ParseFloat(f.Price, 64)
-			if f.Symbol != ps.Symbol || err != nil {
-				continue
-			}
-			colour := "#1d8a3a"
-			if f.Side == "sell" {
-				colour = "#c62828"
-			}
-			fmt.Fprintf(b, `<circle class="marker fill" cx="%s" cy="%s" r="3.5" fill="%s"><title>%s %s @ %s at %s</title></circle>`+"\n",
-				fmtf(x.x(parseStamp(f.Time))), fmtf(sc.y(p)), colour, esc(f.Side), esc(f.Size), esc(f.Price), esc(f.Time))
-		}
-	}
-	writeLineChart(b, "chart price", r, ps.Prices, x, under, over)
-}
-
-// firingTouches reports whether one of f's requests names symbol, or none
-// names any symbol (cancel_all: it touches every chart).
-func firingTouches(f Firing, symbol string) bool {
-	named := false
-	for _, a := range f.Actions {
-		var req struct {
-			Symbol string `json:"symbol"`
-		}
-		if json.Unmarshal(a.Request, &req) == nil && req.Symbol != "" {
-			named = true
-			if req.Symbol == symbol {
-				return true
-			}
-		}
-	}
-	return !named
+	return s + suffix
 }
 
 func writeSummary(b *strings.Builder, r *Report) {
 	s := r.Summary
-	fmt.Fprintf(b, "<h2>Summary</h2>\n<p>%d orders, %d fills.</p>\n", s.Orders, s.Fills)
-	b.WriteString("<table class=\"rules\"><tr><th>rule</th><th>firings</th><th>errors</th></tr>\n")
+	firings := 0
 	for _, rs := range s.Rules {
-		fmt.Fprintf(b, "<tr><td>%s</td><td>%d</td><td>%d</td></tr>\n", esc(rs.Rule), rs.Firings, rs.Errors)
+		firings += rs.Firings
 	}
-	b.WriteString("</table>\n<p></p><table class=\"accounts\"><tr><th>account</th><th>equity at start</th><th>equity at end</th><th>realised P&amp;L</th><th>fees</th><th>max drawdown</th></tr>\n")
+	fmt.Fprintf(b, "<h2>Summary</h2>\n<p>%d firings, %d orders, %d fills, %d closed trades.</p>\n", firings, s.Orders, s.Fills, closedTrades(r.Trades))
+	b.WriteString("<table class=\"accounts\"><tr><th>account</th><th class=num>return</th><th class=num>max drawdown</th><th class=num>trades</th>" +
+		"<th class=num>win rate</th><th class=num>profit factor</th><th class=num>realised P&amp;L</th><th class=num>fees</th>" +
+		"<th class=num>equity at start</th><th class=num>equity at end</th><th class=num>fills</th></tr>\n")
+	unused := []string{}
 	for _, a := range s.Accounts {
-		fmt.Fprintf(b, "<tr><td>%s %s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>\n",
-			esc(a.ProductType), esc(a.MarginCoin), esc(a.EquityStart), esc(a.EquityEnd), esc(a.RealisedPnL), esc(a.Fees), esc(a.MaxDrawdown))
+		if !a.Used() {
+			unused = append(unused, a.ProductType+" "+a.MarginCoin)
+			continue
+		}
+		fmt.Fprintf(b, "<tr class=\"account\"><td>%s %s</td><td class=\"%s\">%s %%</td><td class=\"num\">%s %% (%s)</td><td class=num>%d</td><td class=num>%s</td>"+
+			"<td class=num>%s</td><td class=\"%s\">%s</td><td class=num>%s</td><td class=num>%s</td><td class=num>%s</td><td class=num>%d</td></tr>\n",
+			esc(a.ProductType), esc(a.MarginCoin), signClass(a.ReturnPct), esc(a.ReturnPct), esc(a.MaxDrawdownPct), esc(a.MaxDrawdown), a.Trades,
+			esc(orNA(a.WinRatePct, " %")), esc(orNA(a.ProfitFactor, "")), signClass(a.RealisedPnL), esc(a.RealisedPnL), esc(a.Fees),
+			esc(a.EquityStart), esc(a.EquityEnd), a.Fills)
+	}
+	b.WriteString("</table>\n")
+	if len(unused) > 0 {
+		fmt.Fprintf(b, "<p class=\"muted\">Accounts left out (no fills, equity unchanged): %s.</p>\n", esc(strings.Join(unused, ", ")))
+	}
+	b.WriteString("<p class=\"muted\">Win rate and profit factor count closed trades after fees; the profit factor is the winners' net gain over the losers' net loss (n/a without a losing trade).</p>\n")
+	b.WriteString("<table class=\"rules\"><tr><th>rule</th><th class=num>firings</th><th class=num>errors</th></tr>\n")
+	for _, rs := range s.Rules {
+		if rs.Firings == 0 && rs.Errors == 0 {
+			continue
+		}
+		fmt.Fprintf(b, "<tr><td>%s</td><td class=num>%d</td><td class=num>%d</td></tr>\n", esc(rs.Rule), rs.Firings, rs.Errors)
+	}
+	b.WriteString("</table>\n")
+	if quiet := len(s.Rules) - countFired(s.Rules); quiet > 0 {
+		fmt.Fprintf(b, "<p class=\"muted\">%d more rules never fired.</p>\n", quiet)
+	}
+}
+
+func countFired(rs []RuleSummary) int {
+	n := 0
+	for _, r := range rs {
+		if r.Firings > 0 || r.Errors > 0 {
+			n++
+		}
+	}
+	return n
+}
+
+func closedTrades(ts []Trade) int {
+	n, _, _ := tradeStats(ts)
+	return n
+}
+
+func writeTrades(b *strings.Builder, r *Report, loc *time.Location) {
+	fmt.Fprintf(b, "<h2>Trades (%d)</h2>\n", len(r.Trades))
+	if len(r.Trades) == 0 {
+		b.WriteString("<p>No trades.</p>\n")
+		return
+	}
+	b.WriteString("<p class=\"muted\">Fills paired first in, first out per symbol and side. P&amp;L is the exchange's realised profit of the exit; fees are negative when paid.</p>\n")
+	b.WriteString("<table class=\"trades\"><tr><th>symbol</th><th>side</th><th class=num>size</th><th>entry</th><th class=num>entry price</th><th>entry rule</th>" +
+		"<th>exit</th><th class=num>exit price</th><th>exit rule</th><th class=num>P&amp;L</th><th class=num>fees</th><th class=num>net</th></tr>\n")
+	for _, t := range r.Trades {
+		exit, exitRule := nyTime(t.ExitTime, loc), cmp.Or(t.ExitRule, "no rule")
+		if t.Open {
+			exit, exitRule = "still open", ""
+		}
+		fmt.Fprintf(b, "<tr class=\"trade\"><td>%s</td><td>%s</td><td class=num>%s</td><td class=time>%s</td><td class=num>%s</td><td>%s</td>"+
+			"<td class=time>%s</td><td class=num>%s</td><td>%s</td><td class=\"%s\">%s</td><td class=num>%s</td><td class=\"%s\">%s</td></tr>\n",
+			esc(t.Symbol), esc(t.Side), esc(t.Size), esc(nyTime(t.EntryTime, loc)), esc(t.EntryPrice), esc(cmp.Or(t.EntryRule, "no rule")),
+			esc(exit), esc(t.ExitPrice), esc(exitRule), signClass(t.PnL), esc(t.PnL), esc(t.Fees), signClass(t.NetPnL), esc(t.NetPnL))
 	}
 	b.WriteString("</table>\n")
 }
 
-func writeFirings(b *strings.Builder, r *Report) {
+func writeFirings(b *strings.Builder, r *Report, loc *time.Location) {
 	fmt.Fprintf(b, "<h2>Firings (%d)</h2>\n", len(r.Firings))
-	b.WriteString("<table class=\"firings\"><tr><th>time</th><th>rule</th><th>trace</th><th>actions</th></tr>\n")
+	b.WriteString("<table class=\"firings\"><tr><th>time</th><th>rule</th><th>action</th><th>symbol</th><th>side</th><th class=num>size</th>" +
+		"<th class=num>price</th><th>outcome</th><th>details</th></tr>\n")
 	for _, f := range r.Firings {
-		fmt.Fprintf(b, "<tr class=\"firing\"><td>%s</td><td>%s</td><td>", esc(f.Time), esc(f.Rule))
+		rows := max(len(f.Actions), 1)
+		fmt.Fprintf(b, "<tr class=\"firing\"><td class=time rowspan=%d>%s</td><td rowspan=%d>%s</td>", rows, esc(nyTime(f.Time, loc)), rows, esc(f.Rule))
+		if len(f.Actions) == 0 {
+			b.WriteString("<td colspan=7>no action</td></tr>\n")
+			continue
+		}
+		for i, a := range f.Actions {
+			if i > 0 {
+				b.WriteString("<tr class=\"firing-action\">")
+			}
+			q := requestFields(a.Request)
+			side, size, price := q.Side, q.Size, cmp.Or(q.Price, q.TriggerPrice)
+			if q.HoldSide != "" {
+				side = strings.TrimSpace(side + " " + q.HoldSide)
+			}
+			if len(q.OrderList) > 0 {
+				size = fmt.Sprintf("%d orders", len(q.OrderList))
+			}
+			fmt.Fprintf(b, "<td>%s</td><td>%s</td><td>%s</td><td class=num>%s</td><td class=num>%s</td><td><span class=\"%s\">%s</span>",
+				esc(a.Kind), esc(q.Symbol), esc(side), esc(size), esc(price), esc(a.Outcome), esc(a.Outcome))
+			if a.Error != "" {
+				fmt.Fprintf(b, " %s", esc(a.Error))
+			}
+			if a.Note != "" {
+				fmt.Fprintf(b, "<div class=\"note\">%s</div>", esc(a.Note))
+			}
+			b.WriteString("</td><td>")
+			writeFiringDetails(b, f, a, i == 0)
+			b.WriteString("</td></tr>\n")
+		}
+	}
+	b.WriteString("</table>\n")
+}
+
+// writeFiringDetails folds what a trader rarely needs: the order ids, the
+// condition's values (with the first action) and the exact request sent.
+func writeFiringDetails(b *strings.Builder, f Firing, a Action, withTrace bool) {
+	b.WriteString("<details><summary>why and request</summary>")
+	if len(a.OrderIDs) > 0 {
+		fmt.Fprintf(b, "orders %s<br>", esc(strings.Join(a.OrderIDs, ", ")))
+	}
+	if withTrace {
 		keys := make([]string, 0, len(f.Trace))
 		for k := range f.Trace {
 			keys = append(keys, k)
@@ -240,18 +267,6 @@ func writeFirings(b *strings.Builder, r *Report) {
 			v, _ := json.Marshal(f.Trace[k])
 			fmt.Fprintf(b, "<code>%s = %s</code><br>", esc(k), esc(string(v)))
 		}
-		b.WriteString("</td><td>")
-		for _, a := range f.Actions {
-			fmt.Fprintf(b, "%s <span class=\"%s\">%s</span>", esc(a.Kind), esc(a.Outcome), esc(a.Outcome))
-			if len(a.OrderIDs) > 0 {
-				fmt.Fprintf(b, " orders %s", esc(strings.Join(a.OrderIDs, ", ")))
-			}
-			if a.Error != "" {
-				fmt.Fprintf(b, " <span class=\"error\">%s</span>", esc(a.Error))
-			}
-			fmt.Fprintf(b, "<br><code>%s</code><br>", esc(string(a.Request)))
-		}
-		b.WriteString("</td></tr>\n")
 	}
-	b.WriteString("</table>\n")
+	fmt.Fprintf(b, "<code>%s</code></details>", esc(string(a.Request)))
 }

@@ -16,6 +16,8 @@ import (
 	"github.com/tickrules/tickrules/engine"
 	"github.com/tickrules/tickrules/exchange"
 	"github.com/tickrules/tickrules/marketdata"
+	"github.com/tickrules/tickrules/poll"
+	"github.com/tickrules/tickrules/rules"
 	"github.com/tickrules/tickrules/sim"
 )
 
@@ -114,6 +116,17 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	return r.run(ctx)
 }
 
+// scenarioCatalog names the scenario as the source of the contracts, so
+// that a rule naming a contract the scenario lacks is reported as missing
+// from the scenario, not only as a mistake of the rule.
+type scenarioCatalog struct {
+	*sim.Account
+	source string
+}
+
+// CatalogSource implements rules.CatalogSourcer.
+func (c scenarioCatalog) CatalogSource() string { return c.source }
+
 // runner is one backtest in progress.
 type runner struct {
 	opts  Options
@@ -126,10 +139,14 @@ type runner struct {
 	prog  *progress
 	ticks int64
 	count map[string]*RuleSummary
-	// everyTick runs every tick, skipping none (leap): set by tests that
-	// compare both ways. leapt counts the ticks leap skipped.
-	everyTick bool
-	leapt     int64
+	// sim is the source of States made for the simulator; nil when the
+	// account is read as a live venue is, by the live poller (asm.Poller).
+	sim *simulatorSource
+	// everyTick runs every tick, skipping none (skipQuietTicks): set by
+	// tests that compare both ways. skippedTicks counts the ticks
+	// skipQuietTicks skipped.
+	everyTick    bool
+	skippedTicks int64
 }
 
 func newRunner(ctx context.Context, opts Options) (*runner, error) {
@@ -146,18 +163,33 @@ func newRunner(ctx context.Context, opts Options) (*runner, error) {
 		rep: &Report{Version: ReportVersion, Source: opts.Source, From: stamp(opts.From), To: stamp(opts.To), Step: opts.Step.String(),
 			Firings: []Firing{}, Orders: []Order{}, Fills: []Fill{}, Positions: []PositionsAt{}, Equity: []EquityPoint{},
 			Prices: []PriceSeries{}, Sessions: []SessionBand{}}}
-	// The account as a live exchange is read (textReader) when every State
-	// is to be built afresh, or when its market has no books in numbers (a
-	// recording): the reports of both ways are compared in tests.
-	var reader marketdata.Reader = textReader{acct}
+	// The account is read by the live poller, as a live exchange is read
+	// (textReader), when every State is to be built afresh, or when its
+	// market has no books in numbers (a recording); else by the source
+	// made for the simulator. The reports of both ways are compared in
+	// tests.
+	var reader poll.Reader = textReader{acct}
+	var newSource func(poll.Options) (engine.PolledSource, error) // nil: the live poller
 	if acct.HasBookNumbers() && !opts.EvaluateEveryTick {
 		reader = newNumericReader(acct)
+		newSource = func(o poll.Options) (engine.PolledSource, error) {
+			src, err := newSimulatorSource(o)
+			if err != nil {
+				return nil, err
+			}
+			r.sim = src
+			return src, nil
+		}
 	}
-	r.asm, err = engine.Assemble(ctx, engine.AssembleOptions{Reader: reader, Catalog: acct, Accounts: acct, Trader: acct, Pricer: acct,
-		Clock: v, Logger: opts.Logger, RuleDirs: opts.RuleDirs, Getenv: opts.Getenv,
+	var cat rules.CatalogReader = acct
+	if opts.Scenario.Source != "" {
+		cat = scenarioCatalog{acct, "the scenario " + opts.Scenario.Source}
+	}
+	r.asm, err = engine.Assemble(ctx, engine.AssembleOptions{Reader: reader, Catalog: cat, Accounts: acct, Trader: acct, Pricer: acct,
+		Clock: v, Logger: opts.Logger, RuleDirs: opts.RuleDirs, Getenv: opts.Getenv, NewSource: newSource,
 		// A State may be built every tick from the same answers: parse
 		// each fetched book and list of fills once.
-		Poller: marketdata.PollerOptions{Build: marketdata.BuildOptions{Parsed: marketdata.NewParseCache()}}},
+		Poller: poll.Options{Build: marketdata.BuildOptions{Parsed: marketdata.NewParseCache()}}},
 		engine.Options{Tick: opts.Step, OnFiring: r.onFiring, EvaluateEveryTick: opts.EvaluateEveryTick})
 	if err != nil {
 		return nil, fmt.Errorf("backtest: %w", err)
@@ -184,7 +216,7 @@ func (r *runner) run(ctx context.Context) (*Report, error) {
 		r.v.Set(t)
 		// A failed poll keeps the previous answer, which ages into
 		// staleness; the engine then reports the rule as stale, as live.
-		_ = r.asm.Poller.PollDue(pollCtx)
+		_ = r.pollDue(pollCtx)
 		// Sampled before the step: the first sample is the account as the
 		// run found it, before any order of the rules.
 		if !t.Before(nextSample) {
@@ -195,7 +227,7 @@ func (r *runner) run(ctx context.Context) (*Report, error) {
 		}
 		r.asm.Engine.Step(ctx, t)
 		r.ticks++
-		t = r.leap(t, nextSample)
+		t = r.skipQuietTicks(t, nextSample)
 		r.prog.report(t)
 	}
 	if last := r.smp.last(); last.Before(r.opts.To) {
@@ -207,19 +239,27 @@ func (r *runner) run(ctx context.Context) (*Report, error) {
 	return r.finish(ctx)
 }
 
-// leap skips the ticks after t that cannot differ from it: every rule's
+// pollDue polls what is due at the clock's time.
+func (r *runner) pollDue(ctx context.Context) error {
+	if r.sim != nil {
+		return r.sim.PollDue(ctx)
+	}
+	return r.asm.Poller.PollDue(ctx)
+}
+
+// skipQuietTicks skips the ticks after t that cannot differ from it: every rule's
 // tick at t repeats while the data it reads and the session stay the same
 // (quiet, in a cooldown, holding for its for:, failing on missing data),
-// and the pollers know that they do until some
-// time (the simulator's next price step, the next poll it does not cover,
-// the end of the session's segment). Those ticks are recorded as the
+// and the source knows that they do until some time
+// (simulatorSource.QuietUntil: the simulator's next price step, the next
+// poll it does not cover, the end of the session's segment). Those ticks are recorded as the
 // engine would record them (Engine.SkipQuiet), not run; the next sample is
 // always run. It returns the last tick skipped, or t.
-func (r *runner) leap(t, nextSample time.Time) time.Time {
-	if r.everyTick {
+func (r *runner) skipQuietTicks(t, nextSample time.Time) time.Time {
+	if r.everyTick || r.sim == nil {
 		return t
 	}
-	until := r.asm.Poller.QuietUntil(t)
+	until := r.sim.QuietUntil(t)
 	if until.IsZero() {
 		return t
 	}
@@ -235,7 +275,7 @@ func (r *runner) leap(t, nextSample time.Time) time.Time {
 	}
 	n = r.asm.Engine.SkipQuiet(t, step, n)
 	r.ticks += n
-	r.leapt += n
+	r.skippedTicks += n
 	return t.Add(time.Duration(n) * step)
 }
 
@@ -249,7 +289,7 @@ func (r *runner) onFiring(f *engine.Firing) {
 	}
 	c.Firings++
 	for _, l := range f.Legs {
-		a := Action{Kind: l.Kind, Request: l.Request, Outcome: string(l.Outcome), OrderIDs: l.OrderIDs, Error: l.Error}
+		a := Action{Kind: l.Kind, Request: l.Request, Outcome: string(l.Outcome), OrderIDs: l.OrderIDs, Error: l.Error, Note: l.Note}
 		if a.OrderIDs == nil {
 			a.OrderIDs = []string{}
 		}

@@ -199,15 +199,21 @@ func (s *sampler) fill(rep *Report) {
 	}
 	rep.Positions = append([]PositionsAt{}, s.pos...)
 	rep.Sessions = append([]SessionBand{}, s.bands...)
+	// The fills and firings are in by now (the run's end reads them first):
+	// pair them into the trade list.
+	rep.Trades = roundTrips(rep.Fills, orderRules(rep.Firings))
 }
 
-// accountSummaries sums fills per margin account and measures the equity
-// series. The margin coin of a fill is its own when it names one, else the
-// contract's (base coin for coin-margined futures, quote coin otherwise).
+// accountSummaries sums fills and trades per margin account and measures
+// the equity series. The margin coin of a fill is its own when it names
+// one, else the contract's (base coin for coin-margined futures, quote coin
+// otherwise).
 func (s *sampler) accountSummaries(fills []Fill, cat *rules.Catalog) []AccountSummary {
 	out := make([]AccountSummary, len(s.keys))
 	pnl := make([]decimal.Decimal, len(s.keys))
 	fees := make([]decimal.Decimal, len(s.keys))
+	nfills := make([]int, len(s.keys))
+	trades := make([][]Trade, len(s.keys))
 	index := func(pt, coin string) int {
 		for i, k := range s.keys {
 			if string(k.pt) == pt && k.coin == coin {
@@ -217,22 +223,21 @@ func (s *sampler) accountSummaries(fills []Fill, cat *rules.Catalog) []AccountSu
 		return -1
 	}
 	for _, f := range fills {
-		coin := ""
-		if c, ok := cat.Contract(f.Symbol); ok {
-			coin = c.QuoteCoin
-			if c.ProductType == exchange.COINFutures {
-				coin = c.BaseCoin
-			}
-		}
-		if i := index(f.ProductType, coin); i >= 0 {
+		if i := index(f.ProductType, settleCoin(cat, f.Symbol)); i >= 0 {
 			pnl[i] = pnl[i].Add(parseOrZero(f.Profit))
+			nfills[i]++
 		}
 		if i := index(f.ProductType, f.FeeCoin); i >= 0 {
 			fees[i] = fees[i].Add(parseOrZero(f.Fee))
 		}
 	}
+	for _, t := range roundTrips(fills, nil) {
+		if i := index(t.ProductType, settleCoin(cat, t.Symbol)); i >= 0 {
+			trades[i] = append(trades[i], t)
+		}
+	}
 	for i, k := range s.keys {
-		var start, end, peak, dd decimal.Decimal
+		var start, end, peak, dd, ddPct decimal.Decimal
 		for j, row := range s.equity {
 			e := row[i]
 			if j == 0 {
@@ -241,11 +246,30 @@ func (s *sampler) accountSummaries(fills []Fill, cat *rules.Catalog) []AccountSu
 			end = e
 			peak = decimal.Max(peak, e)
 			dd = decimal.Max(dd, peak.Sub(e))
+			if peak.IsPositive() {
+				ddPct = decimal.Max(ddPct, peak.Sub(e).Div(peak))
+			}
 		}
+		closed, winRate, pf := tradeStats(trades[i])
 		out[i] = AccountSummary{ProductType: string(k.pt), MarginCoin: k.coin, EquityStart: start.String(), EquityEnd: end.String(),
-			RealisedPnL: pnl[i].String(), Fees: fees[i].String(), MaxDrawdown: dd.String()}
+			ReturnPct: percent(end.Sub(start), start), RealisedPnL: pnl[i].String(), Fees: fees[i].String(), MaxDrawdown: dd.String(),
+			MaxDrawdownPct: percent(ddPct, decimal.NewFromInt(1)), Fills: nfills[i], Trades: closed, WinRatePct: winRate, ProfitFactor: pf}
 	}
 	return out
+}
+
+// settleCoin is the coin a contract's profit is paid in: the base coin of
+// coin-margined futures, the quote coin otherwise ("" for an unknown
+// symbol).
+func settleCoin(cat *rules.Catalog, symbol string) string {
+	c, ok := cat.Contract(symbol)
+	if !ok {
+		return ""
+	}
+	if c.ProductType == exchange.COINFutures {
+		return c.BaseCoin
+	}
+	return c.QuoteCoin
 }
 
 func parseOrZero(s string) decimal.Decimal {

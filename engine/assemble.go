@@ -9,7 +9,7 @@ import (
 
 	"github.com/tickrules/tickrules/actions"
 	"github.com/tickrules/tickrules/exchange"
-	"github.com/tickrules/tickrules/marketdata"
+	"github.com/tickrules/tickrules/poll"
 	"github.com/tickrules/tickrules/rules"
 )
 
@@ -25,7 +25,7 @@ type AccountsReader interface {
 // AssembleOptions is what engine run and engine backtest have in common:
 // the venue's read and write sides, the clock and the rule directories.
 type AssembleOptions struct {
-	Reader   marketdata.Reader
+	Reader   poll.Reader
 	Catalog  rules.CatalogReader
 	Accounts AccountsReader
 	Trader   actions.Venue
@@ -37,9 +37,26 @@ type AssembleOptions struct {
 	Getenv   func(string) string
 	Safety   *actions.Safety
 	Store    *Store
+	// Journal records every firing before its orders go out (nil: none).
+	Journal *Journal
+	// Crash is the crash-point fault injection (nil: none).
+	Crash *CrashHook
 	// Poller tunes the pollers; Reader, Clock, Logger, Demand and Contracts
 	// are filled in by Assemble.
-	Poller marketdata.PollerOptions
+	Poller poll.Options
+	// NewSource, when set, makes the engine's source of States from the
+	// filled-in Poller options instead of poll.New: a backtest's source made
+	// for the simulator.
+	NewSource func(poll.Options) (PolledSource, error)
+}
+
+// PolledSource is a StateSource that polls a venue for the parts the rules
+// demand: the live poller, or a backtest's source.
+type PolledSource interface {
+	StateSource
+	// Covers reports whether the source fetches everything d demands; the
+	// error (poll.ErrNotPolled) names what it does not.
+	Covers(d poll.Demand) error
 }
 
 // Assembly is a wired engine: the catalog and rules it loaded, the loader
@@ -49,11 +66,14 @@ type Assembly struct {
 	Catalog *rules.Catalog
 	Rules   *rules.RuleSet
 	// Load loads the rules again; after Assemble it rejects (with
-	// marketdata.ErrNotPolled) rules that read what the pollers do not fetch.
-	Load   func(ctx context.Context) (*rules.RuleSet, error)
-	Modes  map[exchange.ProductType]exchange.PosMode
-	Guard  *actions.Guard
-	Poller *marketdata.Poller
+	// poll.ErrNotPolled) rules that read what the pollers do not fetch.
+	Load  func(ctx context.Context) (*rules.RuleSet, error)
+	Modes map[exchange.ProductType]exchange.PosMode
+	Guard *actions.Guard
+	// Source is the engine's source of States; Poller is the same, when it
+	// is the live poller (no NewSource given), else nil.
+	Source PolledSource
+	Poller *poll.Poller
 	Engine *Engine
 }
 
@@ -89,7 +109,12 @@ func Assemble(ctx context.Context, opts AssembleOptions, eng Options) (*Assembly
 	po := opts.Poller
 	po.Reader, po.Clock, po.Logger = opts.Reader, opts.Clock, log.Named("poll")
 	po.Demand, po.Contracts = Demand(a.Rules, cat), cat.Contracts
-	if a.Poller, err = marketdata.NewPoller(po); err != nil {
+	if opts.NewSource != nil {
+		a.Source, err = opts.NewSource(po)
+	} else if a.Poller, err = poll.New(po); err == nil {
+		a.Source = a.Poller
+	}
+	if err != nil {
 		return nil, err
 	}
 	// The pollers are planned for the rules loaded now. A reload whose
@@ -101,15 +126,21 @@ func Assemble(ctx context.Context, opts AssembleOptions, eng Options) (*Assembly
 		if err != nil {
 			return nil, err
 		}
-		if err := a.Poller.Covers(Demand(rs, cat)); err != nil {
+		if err := a.Source.Covers(Demand(rs, cat)); err != nil {
 			return nil, fmt.Errorf("the new rules read what the running engine does not poll (%w); restart it to poll that", err)
 		}
 		return rs, nil
 	}
-	disp := actions.NewDispatcher(actions.DispatcherOptions{Venue: opts.Trader, Guard: a.Guard, Clock: opts.Clock, Logger: log.Named("actions")})
+	trader := opts.Trader
+	if opts.Crash != nil {
+		trader = crashVenue{Venue: trader, h: opts.Crash}
+	}
+	// Unknown outcomes come back Unsettled and the engine settles them:
+	// off the tick loop when eng.SettleOffLoop is set.
+	disp := actions.NewDispatcher(actions.DispatcherOptions{Venue: trader, Guard: a.Guard, Clock: opts.Clock, Logger: log.Named("actions"), Defer: true})
 	exec := actions.NewExecutor(actions.ExecutorOptions{Dispatcher: disp, Catalog: cat, Modes: a.Modes, Pricer: opts.Pricer, Logger: log.Named("actions")})
-	eng.Rules, eng.Source, eng.Executor = a.Rules, a.Poller, ActionsExecutor{X: exec}
-	eng.Clock, eng.Logger, eng.Store = opts.Clock, log.Named("engine"), opts.Store
+	eng.Rules, eng.Source, eng.Executor = a.Rules, a.Source, ActionsExecutor{X: exec}
+	eng.Clock, eng.Logger, eng.Store, eng.Journal, eng.Crash = opts.Clock, log.Named("engine"), opts.Store, opts.Journal, opts.Crash
 	if a.Engine, err = New(eng); err != nil {
 		return nil, err
 	}

@@ -8,7 +8,7 @@ import (
 
 	"github.com/tickrules/tickrules/clock"
 	"github.com/tickrules/tickrules/engine"
-	"github.com/tickrules/tickrules/marketdata"
+	"github.com/tickrules/tickrules/poll"
 	"github.com/tickrules/tickrules/sim"
 )
 
@@ -100,7 +100,7 @@ func TestReloadRejectsWhatIsNotPolled(t *testing.T) {
 				t.Fatalf("rejected: %v", err)
 			case tt.missing == "" && len(rs.Rules) != 1:
 				t.Fatalf("accepted %d rules", len(rs.Rules))
-			case tt.missing != "" && (!errors.Is(err, marketdata.ErrNotPolled) || !strings.Contains(err.Error(), tt.missing) || !strings.Contains(err.Error(), "restart")):
+			case tt.missing != "" && (!errors.Is(err, poll.ErrNotPolled) || !strings.Contains(err.Error(), tt.missing) || !strings.Contains(err.Error(), "restart")):
 				t.Fatalf("error %v: want ErrNotPolled naming %q and saying to restart", err, tt.missing)
 			}
 		})

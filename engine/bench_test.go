@@ -15,6 +15,7 @@ import (
 	"github.com/tickrules/tickrules/engine"
 	"github.com/tickrules/tickrules/exchange"
 	"github.com/tickrules/tickrules/marketdata"
+	"github.com/tickrules/tickrules/poll"
 	"github.com/tickrules/tickrules/rules"
 	"github.com/tickrules/tickrules/sim"
 )
@@ -23,7 +24,7 @@ import (
 // every tick: the benchmarks measure the engine, not the pollers.
 type staticSource struct {
 	st     *marketdata.State
-	poller *marketdata.Poller
+	poller *poll.Poller
 }
 
 func (s *staticSource) State(time.Time) (*marketdata.State, error) { return s.st, nil }
@@ -67,7 +68,7 @@ func demoWorld(b testing.TB, ruleYAML string) (*sim.Exchange, *sim.Account, *clo
 // polledSource polls the demo once for what rs reads and serves that State.
 func polledSource(b testing.TB, acct *sim.Account, v *clock.Virtual, cat *rules.Catalog, rs *rules.RuleSet) *staticSource {
 	b.Helper()
-	p, err := marketdata.NewPoller(marketdata.PollerOptions{Reader: acct, Clock: v, Demand: engine.Demand(rs, cat), Contracts: cat.Contracts})
+	p, err := poll.New(poll.Options{Reader: acct, Clock: v, Demand: engine.Demand(rs, cat), Contracts: cat.Contracts})
 	if err != nil {
 		b.Fatal(err)
 	}

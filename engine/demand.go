@@ -5,6 +5,7 @@ import (
 
 	"github.com/tickrules/tickrules/exchange"
 	"github.com/tickrules/tickrules/marketdata"
+	"github.com/tickrules/tickrules/poll"
 	"github.com/tickrules/tickrules/rules"
 )
 
@@ -14,9 +15,9 @@ import (
 // rules name (every product type when a rule reads positions in general),
 // and the stock pairs the named ones (every pair in the catalog when a rule
 // names one only at run time).
-func Demand(rs *rules.RuleSet, cat *rules.Catalog) marketdata.Demand {
+func Demand(rs *rules.RuleSet, cat *rules.Catalog) poll.Demand {
 	r := rs.Reads()
-	d := marketdata.Demand{Parts: r.Parts}
+	d := poll.Demand{Parts: r.Parts}
 	for _, rule := range rs.Rules {
 		if rule.Once == rules.OncePerSession {
 			d.Parts = d.Parts.Add(marketdata.PartMarket)

@@ -16,7 +16,7 @@ import (
 	"github.com/tickrules/tickrules/clock"
 	"github.com/tickrules/tickrules/engine"
 	"github.com/tickrules/tickrules/exchange"
-	"github.com/tickrules/tickrules/marketdata"
+	"github.com/tickrules/tickrules/poll"
 	"github.com/tickrules/tickrules/sim"
 	"github.com/tickrules/tickrules/sim/server"
 )
@@ -49,7 +49,7 @@ type httpRig struct {
 	requests []wireRequest // mutating requests, in arrival order
 	legs     []actions.Leg
 
-	poller *marketdata.Poller
+	poller *poll.Poller
 	eng    *engine.Engine
 }
 
@@ -115,7 +115,7 @@ func newHTTPRig(t *testing.T, mode exchange.PosMode, ruleYAML string, o rigOptio
 	if got, err := client.AccountPositionMode(ctx, exchange.USDTFutures, "BTCUSDT", "USDT"); err != nil || got != mode {
 		t.Fatalf("position mode: %q, %v; want %s", got, err, mode)
 	}
-	r.poller, err = marketdata.NewPoller(marketdata.PollerOptions{Reader: client, Clock: v, Demand: engine.Demand(rs, cat), Contracts: cat.Contracts})
+	r.poller, err = poll.New(poll.Options{Reader: client, Clock: v, Demand: engine.Demand(rs, cat), Contracts: cat.Contracts})
 	if err != nil {
 		t.Fatal(err)
 	}

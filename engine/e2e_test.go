@@ -10,7 +10,7 @@ import (
 	"github.com/tickrules/tickrules/clock"
 	"github.com/tickrules/tickrules/engine"
 	"github.com/tickrules/tickrules/exchange"
-	"github.com/tickrules/tickrules/marketdata"
+	"github.com/tickrules/tickrules/poll"
 	"github.com/tickrules/tickrules/sim"
 )
 
@@ -21,7 +21,7 @@ type rig struct {
 	v      *clock.Virtual
 	x      *sim.Exchange
 	acct   exchange.Venue
-	poller *marketdata.Poller
+	poller *poll.Poller
 	eng    *engine.Engine
 	legs   []actions.Leg
 }

@@ -37,6 +37,9 @@ type dataSharer interface {
 }
 
 // Executor runs the actions of one firing and reports one Leg per request.
+// An Executor that also plans its requests before sending them
+// (ActionsExecutor) has each firing's intent recorded in the Journal first,
+// and its unknown outcomes settled off the tick loop.
 type Executor interface {
 	Execute(ctx context.Context, f *Firing) []actions.Leg
 }
@@ -69,6 +72,25 @@ type Options struct {
 	Logger   *zap.Logger
 	// Store persists rule states; nil keeps them in memory only.
 	Store *Store
+	// Journal records every firing's intent before its orders are sent;
+	// nil records none (backtests). It needs an Executor that plans
+	// (ActionsExecutor).
+	Journal *Journal
+	// SettleOffLoop settles orders whose outcome is unknown in a goroutine,
+	// so that the tick loop goes on evaluating every rule meanwhile (rules
+	// trading the same symbols wait); false settles them within the tick
+	// (backtests: the same scenario gives the same result).
+	SettleOffLoop bool
+	// StateTimeout is how long the state directory may fail writes, orders
+	// held back all along, before Run stops with ErrStateUnwritable
+	// (default 30s).
+	StateTimeout time.Duration
+	// RecoverWithin is how old an unfinished firing of a rule without once
+	// may be at start and still be finished (default 5m); a once rule's
+	// firing is finished within its period.
+	RecoverWithin time.Duration
+	// Crash is the crash-point fault injection (nil: none).
+	Crash *CrashHook
 	// TraceDepth is how many evaluations are kept per rule (default 32).
 	TraceDepth int
 	// Tick is the time between evaluations (default 1s).
@@ -99,6 +121,24 @@ type Engine struct {
 	// repeats while the data it reads and the session stay the same (see
 	// SkipQuiet).
 	steady bool
+
+	// busy counts the unsettled firings per symbol (see firing.go).
+	busy busySymbols
+	// pending are fired firings whose intent or rule state is not yet on
+	// disk: their orders wait for the write.
+	pending []*pendingFiring
+	// recovering are the intents an earlier run left open.
+	recovering []*Intent
+	// held are firings whose answers could not be written: their next legs
+	// wait for the state directory (heldMu: settling goroutines add to it).
+	heldMu sync.Mutex
+	held   []*pendingFiring
+	// storeDirty is set while the rule states on disk are behind (a save
+	// failed since storeSince).
+	storeDirty bool
+	storeSince time.Time
+	// wg counts the settling goroutines.
+	wg sync.WaitGroup
 }
 
 // tickCache holds what every rule of one tick would otherwise compute again:
@@ -145,6 +185,8 @@ type ruleRun struct {
 	last  lastRun
 	// repeat is what the rule's next ticks will be (SkipQuiet).
 	repeat repeat
+	// touch are the symbols the rule's actions trade (anySymbol: any).
+	touch []string
 }
 
 // lastRun is the last result of a rule's condition and the State it was
@@ -173,6 +215,9 @@ type RuleStats struct {
 	Firings     int64
 	Errors      int64 // evaluations that failed (not stale data)
 	Stale       int64 // evaluations skipped because a part was stale or missing
+	// Waiting counts the ticks the rule waited for an unsettled order on a
+	// symbol it trades (ReasonWaiting). Included in Evaluations.
+	Waiting int64
 	// Reused counts evaluations answered without running the condition:
 	// it reads nothing that moves with time and the State's data was the
 	// same as when it was last false. Included in Evaluations.
@@ -194,6 +239,15 @@ func New(opts Options) (*Engine, error) {
 	if opts.Tick <= 0 {
 		opts.Tick = time.Second
 	}
+	if opts.StateTimeout <= 0 {
+		opts.StateTimeout = 30 * time.Second
+	}
+	if opts.RecoverWithin <= 0 {
+		opts.RecoverWithin = 5 * time.Minute
+	}
+	if _, ok := opts.Executor.(planner); opts.Journal != nil && !ok {
+		return nil, errors.New("engine: a Journal needs an Executor that plans its requests (ActionsExecutor)")
+	}
 	e := &Engine{opts: opts, env: rules.NewEnv(nil)}
 	saved := map[string]RuleState{}
 	if opts.Store != nil {
@@ -201,7 +255,16 @@ func New(opts Options) (*Engine, error) {
 		if saved, err = opts.Store.Load(); err != nil {
 			return nil, fmt.Errorf("engine: restore rule states: %w", err)
 		}
+		now := opts.Clock.Now()
+		for name, st := range saved {
+			if fixed, what := st.Future(now); what != "" {
+				opts.Logger.Error("saved rule state is in the future; counted as now (check the clock)", zap.String("rule", name),
+					zap.String("saved", what), zap.Time("now", now))
+				saved[name] = fixed
+			}
+		}
 	}
+	e.storeDirty = e.restore(saved)
 	e.rules = e.plan(opts.Rules, saved, nil)
 	e.shareData(opts.Rules)
 	return e, nil
@@ -233,6 +296,7 @@ func (e *Engine) plan(rs *rules.RuleSet, saved map[string]RuleState, stats map[s
 			stats:  stats[r.Name],
 			reuse:  reuseOf(r.Condition.Reads, e.opts.EvaluateEveryTick),
 			keys:   keysOf(r.Condition.Reads),
+			touch:  touches(r),
 		}
 		if run.timing.Once == OncePerSession {
 			run.reads = run.reads.Add(marketdata.PartMarket)
@@ -297,7 +361,17 @@ func (e *Engine) Step(ctx context.Context, now time.Time) []*Firing {
 	changed := false
 	nowNano := now.UnixNano()
 	e.steady = ready
+	busy := e.busy.snapshot()
 	for _, r := range e.rules {
+		if busy != nil && waits(busy, r.touch) {
+			r.stats.Evaluations++
+			r.stats.Waiting++
+			tr := Trace{At: now, Tick: e.ticks, Reason: ReasonWaiting, Phase: r.state.Phase}
+			r.traces.push(&tr)
+			r.repeat = repeat{}
+			e.steady = false
+			continue
+		}
 		if ready && e.quiet(r, st, nowNano) {
 			r.repeat = repeat{ok: r.reuse != reuseNever, rec: quietRec}
 			e.steady = e.steady && r.repeat.ok
@@ -317,111 +391,11 @@ func (e *Engine) Step(ctx context.Context, now time.Time) []*Firing {
 			firings = append(firings, &Firing{Rule: r.rule, At: now, Seq: r.state.Firings, State: st, Env: e.env, VM: &e.vm, Trace: tr})
 		}
 	}
-	if changed && e.opts.Store != nil {
-		// Saved before any order is sent: a crash after this point restarts
-		// in the firing phase and cannot fire the same rule twice.
-		if err := e.opts.Store.Save(e.snapshot()); err != nil {
-			e.opts.Logger.Error("saving rule states failed", zap.Error(err))
-		}
-	}
-	for _, f := range firings {
-		f.Legs = e.opts.Executor.Execute(ctx, f)
-		if e.opts.OnFiring != nil {
-			e.opts.OnFiring(f)
-		}
-	}
+	// The intents, then the rule states, are on disk before any order is
+	// sent: a crash after this point restarts with the firing recorded,
+	// finishes its orders and cannot fire the same rule twice.
+	e.dispatch(ctx, now, st, firings, changed)
 	return firings
-}
-
-// repeat is what a rule's next ticks will be while nothing it reads
-// changes: its last tick again, until (Unix nanoseconds; 0: no end) its
-// state machine moves on time alone (a cooldown or a for: that ends).
-type repeat struct {
-	ok     bool
-	rec    traceRec // the tick's record, when it says everything
-	rich   Trace    // else the tick's trace (a failure's text): hasRich
-	errors bool     // the tick counted an error: a failure that repeats
-	// hasRich is set when rich is the tick's trace.
-	hasRich bool
-	until   int64
-}
-
-// quietRec is the record a quiet tick leaves (see ring.pushQuiet).
-var quietRec = traceRec{phase: 1, reason: 2}
-
-// repeatOf says whether r's tick, which left tr, repeats on the same data
-// and session: a condition whose result (or failure: missing data fails
-// the same way on the same data) holds there, no once period, no
-// transition, no firing, no stale data, and the phase held until the state
-// machine's own time (a cooldown repeats whatever the condition gives).
-func (r *ruleRun) repeatOf(tr *Trace) repeat {
-	if tr.Transition != "" || r.reuse == reuseNever || r.timing.Once != "" { // a firing is a transition
-		return repeat{}
-	}
-	ph, okP := phaseCode(tr.Phase)
-	re, okR := reasonCode(tr.Reason)
-	out := repeat{ok: okP && okR, rec: traceRec{result: tr.Result, phase: ph, reason: re}}
-	if tr.Detail != "" { // the condition failed (stale data has its own reason)
-		out.rich, out.hasRich, out.errors = *tr, true, true
-	}
-	switch tr.Reason {
-	case ReasonCooldown:
-		out.until = r.state.LastFired.Add(r.timing.Cooldown).UnixNano()
-	case ReasonHolding:
-		out.until = r.state.Since.Add(r.timing.For).UnixNano()
-	case ReasonFalse, ReasonStillTrue, ReasonUnknown:
-	default: // stale data, disabled, not started: they change with time
-		out.ok = false
-	}
-	return out
-}
-
-// SkipQuiet records up to n ticks after from, step apart, as Step would
-// record them if nothing any rule reads changed until the last (the caller
-// knows: marketdata.Poller.QuietUntil): when the last Step left every rule
-// in a tick that repeats on the same data and session (a quiet one, a
-// cooldown, a for: holding), each rule counts the evaluations, reuses of
-// its result and traces of those ticks, and the ticks end before any
-// cooldown or for: does. A backtest's clock can then leap over the seconds
-// between two price steps. It returns how many ticks it recorded: none
-// when the last Step did not repeat, and the caller then steps each tick.
-func (e *Engine) SkipQuiet(from time.Time, step time.Duration, n int64) int64 {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if !e.steady || step <= 0 {
-		return 0
-	}
-	at := from.UnixNano()
-	for _, r := range e.rules {
-		if u := r.repeat.until; u != 0 {
-			// The ticks at + k*step before u.
-			n = min(n, (u-at-1)/int64(step))
-		}
-	}
-	if n <= 0 {
-		return 0
-	}
-	for _, r := range e.rules {
-		r.stats.Evaluations += n
-		r.stats.Reused += n
-		if r.repeat.errors {
-			r.stats.Errors += n
-		}
-		// Only the last ticks stay in the ring.
-		for k := max(1, n-int64(len(r.traces.recs))+1); k <= n; k++ {
-			if r.repeat.hasRich {
-				tr := r.repeat.rich
-				tr.At, tr.Tick = from.Add(time.Duration(k)*step), e.ticks+k
-				r.traces.push(&tr)
-				continue
-			}
-			rec := r.repeat.rec
-			rec.at, rec.tick = at+k*int64(step), e.ticks+k
-			r.traces.pushRec(rec)
-		}
-	}
-	e.ticks += n
-	return n
 }
 
 // quiet handles the most common tick of all - an enabled, inactive rule
@@ -625,12 +599,16 @@ func (e *Engine) States() map[string]RuleState {
 // are skipped (and counted), never replayed in a burst, and the next tick
 // runs at the next grid point after the clock's time.
 func (e *Engine) Run(ctx context.Context) error {
+	defer e.wg.Wait()
 	next := e.opts.Clock.Now()
 	for {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		e.Step(ctx, next)
+		if err := e.unwritable(); err != nil {
+			return err
+		}
 		var missed int64
 		next, missed = nextTick(next, e.opts.Clock.Now(), e.opts.Tick)
 		if missed > 0 {
@@ -645,6 +623,21 @@ func (e *Engine) Run(ctx context.Context) error {
 		case <-e.opts.Clock.After(next.Sub(e.opts.Clock.Now())):
 		}
 	}
+}
+
+// unwritable returns ErrStateUnwritable once the state directory has
+// failed writes for longer than StateTimeout.
+func (e *Engine) unwritable() error {
+	e.mu.Lock()
+	since := e.unwritableSince()
+	e.mu.Unlock()
+	if since.IsZero() {
+		return nil
+	}
+	if d := e.opts.Clock.Now().Sub(since); d > e.opts.StateTimeout {
+		return fmt.Errorf("%w for %s (longer than %s); no order was sent meanwhile", ErrStateUnwritable, d.Round(time.Millisecond), e.opts.StateTimeout)
+	}
+	return nil
 }
 
 // nextTick is the first point of the grid last + k*tick (k >= 1) that is not

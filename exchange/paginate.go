@@ -104,13 +104,23 @@ func IterFillHistory(ctx context.Context, r Reader, req FillHistoryRequest) iter
 	})
 }
 
-// IterPendingOrders yields every pending order of req, newest first.
-func IterPendingOrders(ctx context.Context, r Reader, req PendingOrdersRequest) iter.Seq2[PendingOrder, error] {
+// PendingOrdersReader is the one query IterPendingOrders asks.
+type PendingOrdersReader interface {
+	PendingOrders(ctx context.Context, req PendingOrdersRequest) (PendingOrdersPage, error)
+}
+
+// IterPendingOrders yields every pending order of req, newest first. With
+// req.Limit set, a page shorter than it is the last: the venue fills every
+// page but the last, and the poller that reads the orders every second is
+// spared the empty page after it.
+func IterPendingOrders(ctx context.Context, r PendingOrdersReader, req PendingOrdersRequest) iter.Seq2[PendingOrder, error] {
 	return paginate(ctx, OpOrdersPending, req.IDLessThan, func(ctx context.Context, cursor string) (page[PendingOrder], error) {
 		q := req
 		q.IDLessThan = cursor
 		p, err := r.PendingOrders(ctx, q)
-		return endIDPage(p.EntrustedList, p.EndID), err
+		pg := endIDPage(p.EntrustedList, p.EndID)
+		pg.last = pg.last || len(p.EntrustedList) < req.Limit
+		return pg, err
 	})
 }
 

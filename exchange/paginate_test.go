@@ -229,6 +229,10 @@ func TestIterEndIDPaging(t *testing.T) {
 		{"orders-pending", func() ([]string, error) {
 			return collect(IterPendingOrders(ctx, f, PendingOrdersRequest{ProductType: USDTFutures}), pendingKey)
 		}, newestFirst(pending, pendingKey, nil), 3, 100, ""},
+		// With a limit, the short last page ends the walk: no empty page.
+		{"orders-pending with a limit", func() ([]string, error) {
+			return collect(IterPendingOrders(ctx, f, PendingOrdersRequest{ProductType: USDTFutures, Limit: 100}), pendingKey)
+		}, newestFirst(pending, pendingKey, nil), 2, 100, ""},
 		{"orders-history", func() ([]string, error) {
 			return collect(IterOrderHistory(ctx, f, OrderHistoryRequest{ProductType: USDTFutures}), historyKey)
 		}, newestFirst(history, historyKey, nil), 2, 100, ""},

@@ -24,10 +24,10 @@ import (
 //
 // Compute treats answers it has been given as immutable: a slice changed in
 // place after a call, keeping its backing array and length, is not noticed.
-// The Poller replaces its answers on each poll and never changes them.
+// Answers replaces its answers on each poll and never changes them.
 //
-// A SessionCache is not safe for concurrent use; the Poller calls it under
-// its mutex.
+// A SessionCache is not safe for concurrent use; the caller of Answers
+// serialises its calls.
 type SessionCache struct {
 	// states and cal are the answers parsed is read from (or answers equal
 	// to them, passed since).

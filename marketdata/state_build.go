@@ -32,7 +32,7 @@ type BookInput struct {
 	At     time.Time
 }
 
-// NumericBook is an order book in numbers, as a NumericBookReader hands it
+// NumericBook is an order book in numbers, as the simulator hands it
 // over (see exchange.BookNumbers): a State built from it equals one built
 // from the decimal text.
 type NumericBook = exchange.BookNumbers
@@ -86,7 +86,7 @@ type BuildInput struct {
 
 	// Prev, when set, is a State built before by the same caller: what it
 	// built from the very answers in this input is copied from it, with
-	// only what follows the clock computed again (see Stock.reaged).
+	// only what follows the clock computed again (see Stock.atTime).
 	Prev *State
 	// KeepAges are the fields that move with time that no reader reads:
 	// they may keep the value of the tick Prev was built at. An object that
@@ -192,7 +192,7 @@ func (b *builder) stocks(info *StockInfoInput, books []BookInput, fills []FillsI
 		// that reads an age.
 		b.s.stocks = make([]*Stock, len(prev.stocks))
 		for i, old := range prev.stocks {
-			b.s.stocks[i] = old.reaged(b.now, window, b.s.market, b.keep)
+			b.s.stocks[i] = old.atTime(b.now, window, b.s.market, b.keep)
 		}
 		return
 	}
@@ -250,7 +250,7 @@ func (b *builder) stock(old *Stock, sym string, in *exchange.StockInfo, infoAt t
 		if b.keeps(stockTimeFields) {
 			return old, nil
 		}
-		return old.reaged(b.now, window, b.s.market, b.keep), nil
+		return old.atTime(b.now, window, b.s.market, b.keep), nil
 	}
 	if old != nil && old.Symbol != sym {
 		old = nil // found by its code: another pair
@@ -633,12 +633,15 @@ func (b *builder) balances(fetches []BalancesInput) {
 // advance returns the State of the tick at now that shares s's data: only
 // the time, the market session (nil: not known) and the market's fetch time
 // are new. The caller must know that nothing s read from the clock is read
-// at the new tick (see PollerOptions.RebuildEveryTick), and that whether the
-// market is known has not changed (stocks record it). The State and its
-// market are written into slot.
-func (s *State) advance(slot *stateSlot, now time.Time, m *MarketFetch) (*State, error) {
-	*slot = stateSlot{st: State{Now: now, fetched: s.fetched &^ PartSet(0).Add(PartMarket), content: s.content}}
-	n := &slot.st
+// at the new tick (see Answers.SetTimedFields), and that whether the market
+// is known has not changed (stocks record it).
+func (s *State) advance(now time.Time, m *MarketFetch) (*State, error) {
+	// The State and its market in one allocation: this runs every tick.
+	both := &struct {
+		st  State
+		mkt Market
+	}{st: State{Now: now, fetched: s.fetched &^ PartSet(0).Add(PartMarket), content: s.content}}
+	n := &both.st
 	later := now.Sub(s.Now)
 	for p := range n.age { // the same polls, seen from now
 		if n.fetched.Has(Part(p)) {
@@ -648,24 +651,12 @@ func (s *State) advance(slot *stateSlot, now time.Time, m *MarketFetch) (*State,
 	var err error
 	n.eastern, err = easternOf(now)
 	if m != nil {
-		slot.mkt = marketAt(m.Session, now)
-		n.market = &slot.mkt
+		both.mkt = marketAt(m.Session, now)
+		n.market = &both.mkt
 		n.setPart(PartMarket, m.At)
 	}
 	return n, err
 }
-
-// stateSlot holds a State that shares its data and its market. The Poller
-// takes them from slabs: this runs every tick, and one allocation for many
-// ticks costs much less than one each.
-type stateSlot struct {
-	st  State
-	mkt Market
-}
-
-// stateSlab is how many slots the Poller allocates at once: a State kept
-// alive keeps its slab alive, some 40 KB.
-const stateSlab = 64
 
 // sameInputs reports whether a State built its objects from exactly the
 // fetches in (held, successful ones only: a fetch that failed to parse

@@ -2,7 +2,6 @@ package marketdata
 
 import (
 	"slices"
-	"sync"
 	"time"
 
 	"github.com/tickrules/tickrules/exchange"
@@ -14,16 +13,16 @@ import (
 // when a rule reads an age or the trade window). A fetched answer is never
 // modified, so the identity of its arrays identifies it; the cache holds
 // them, so an address cannot be reused for another answer while it is
-// cached. It is safe for concurrent use; nil is a valid, empty cache that
+// cached. It is not safe for concurrent use: the one Answers that builds
+// its States with it serialises them. nil is a valid, empty cache that
 // caches nothing.
 type ParseCache struct {
-	mu    sync.Mutex
 	books map[string]cachedBook
 	fills map[string]cachedFills
 	lists map[listKey]any      // a cachedList
 	seen  map[listKey]seenList // the list last parsed and not kept, by key
 	// contracts is the product type of every contract of the last list
-	// of contracts, which a Poller passes unchanged to every State.
+	// of contracts, which Answers passes unchanged to every State.
 	contracts    []ProductContract
 	contractsMap map[string]exchange.ProductType
 }
@@ -32,8 +31,6 @@ type ParseCache struct {
 // list of contracts; the map is shared and read-only.
 func (c *ParseCache) productTypes(contracts []ProductContract) map[string]exchange.ProductType {
 	if c != nil {
-		c.mu.Lock()
-		defer c.mu.Unlock()
 		if c.contractsMap != nil && sameView(c.contracts, contracts) {
 			return c.contractsMap
 		}
@@ -92,9 +89,7 @@ func NewParseCache() *ParseCache {
 // levels returns the parsed, sorted bids and asks of book b of symbol.
 func (c *ParseCache) levels(symbol string, b *exchange.StockOrderBook) (bids, asks []BookLevel, err error) {
 	if c != nil {
-		c.mu.Lock()
 		e, ok := c.books[symbol]
-		c.mu.Unlock()
 		if ok && sameView(e.bids, b.Bids) && sameView(e.asks, b.Asks) {
 			return e.pb, e.pa, nil
 		}
@@ -107,9 +102,7 @@ func (c *ParseCache) levels(symbol string, b *exchange.StockOrderBook) (bids, as
 	}
 	bids, asks = sortBook(bids, asks)
 	if c != nil {
-		c.mu.Lock()
 		c.books[symbol] = cachedBook{bids: b.Bids, asks: b.Asks, pb: bids, pa: asks}
-		c.mu.Unlock()
 	}
 	return bids, asks, nil
 }
@@ -137,9 +130,7 @@ func sortBook(bids, asks []BookLevel) ([]BookLevel, []BookLevel) {
 func (c *ParseCache) trades(symbol string, fills []exchange.StockFill) (*tradeList, error) {
 	var prev cachedFills
 	if c != nil {
-		c.mu.Lock()
 		prev = c.fills[symbol]
-		c.mu.Unlock()
 		if prev.trades != nil && sameView(prev.fills, fills) {
 			return prev.trades, nil
 		}
@@ -149,9 +140,7 @@ func (c *ParseCache) trades(symbol string, fills []exchange.StockFill) (*tradeLi
 		return nil, err
 	}
 	if c != nil {
-		c.mu.Lock()
 		c.fills[symbol] = cachedFills{fills: fills, trades: l}
-		c.mu.Unlock()
 	}
 	return l, nil
 }
@@ -168,7 +157,6 @@ func agedList[W, T any](c *ParseCache, key listKey, src []W, now time.Time,
 	var l cachedList[W, T]
 	hit, keep := false, false
 	if c != nil {
-		c.mu.Lock()
 		l, hit = c.lists[key].(cachedList[W, T])
 		hit = hit && sameView(l.src, src)
 		if !hit {
@@ -178,7 +166,6 @@ func agedList[W, T any](c *ParseCache, key listKey, src []W, now time.Time,
 				c.seen[key] = seenOf(src)
 			}
 		}
-		c.mu.Unlock()
 	}
 	if !hit && !keep {
 		out := make([]*T, len(src))
@@ -202,9 +189,7 @@ func agedList[W, T any](c *ParseCache, key listKey, src []W, now time.Time,
 				return nil, err
 			}
 		}
-		c.mu.Lock()
 		c.lists[key] = l
-		c.mu.Unlock()
 	}
 	// The copies in one allocation: a list is copied every tick.
 	objs := make([]T, len(l.protos))

@@ -237,25 +237,6 @@ func Object(name string) (ObjectDoc, bool) {
 	return ObjectDoc{}, false
 }
 
-// timeFields are the fields whose value moves with State.Now alone, with no
-// new fetch: ages, the trade window, and everything that follows the
-// session. A condition reading none of them has the same value until a part
-// it reads is fetched with a different answer, so the engine need not
-// evaluate it again in between (a test checks this table against Objects).
-var timeFields = map[string][]string{
-	"market":         {"session", "is_open", "is_holiday", "is_weekend", "holiday", "minutes_since_open", "minutes_to_close", "next_session", "next_session_start", "minutes_to_next_session", "dst"},
-	"stock":          {"tradable_now", "book_age_seconds", "last_trade_age_seconds", "volume", "trades_count", "vwap"},
-	"position":       {"age_seconds"},
-	"order":          {"age_seconds"},
-	"strategy_order": {"age_seconds"},
-	"spot_record":    {"age_seconds"},
-}
-
-// clockMarketFields are the market fields that move on every tick; the
-// others change only with the session, the Eastern day or the calendar,
-// and State.SameSession compares them.
-var clockMarketFields = []string{"minutes_since_open", "minutes_to_close", "minutes_to_next_session"}
-
 // TimeKind says how a field moves with time.
 type TimeKind uint8
 
@@ -276,21 +257,83 @@ const (
 )
 
 // TimeFieldSet is a set of the fields of fetched data that move with time
-// (an age, the trade window, tradable_now), one per object and field: the
-// ones a reader reads must follow the clock in every State, the others may
-// keep the value of the tick their object was built at (Poller.
-// SetTimedFields).
+// (an age, the trade window, tradable_now), one bit per object and field:
+// the ones a reader reads must follow the clock in every State, the others
+// may keep the value of the tick their object was built at
+// (Answers.SetTimedFields).
 type TimeFieldSet uint16
 
-// dataTimeFields are the members of TimeFieldSet, the bit of each its index.
-var dataTimeFields = [...]struct{ object, field string }{
-	{"stock", "tradable_now"}, {"stock", "book_age_seconds"}, {"stock", "last_trade_age_seconds"},
-	{"stock", "volume"}, {"stock", "trades_count"}, {"stock", "vwap"},
-	{"position", "age_seconds"}, {"order", "age_seconds"}, {"strategy_order", "age_seconds"}, {"spot_record", "age_seconds"},
+// The members of TimeFieldSet, named in timeMoves.
+const (
+	stockTradable TimeFieldSet = 1 << iota
+	stockBookAge
+	stockLastTradeAge
+	stockVolume
+	stockTradesCount
+	stockVWAP
+	positionAge
+	orderAge
+	strategyOrderAge
+	spotRecordAge
+
+	// AllTimeFields has every field of fetched data that moves with time.
+	AllTimeFields TimeFieldSet = 1<<iota - 1
+)
+
+// The groups of TimeFieldSet the State builder asks about.
+const (
+	stockWindow     = stockVolume | stockTradesCount | stockVWAP
+	stockTimeFields = stockTradable | stockBookAge | stockLastTradeAge | stockWindow
+)
+
+// timeMove is how one field moves with time; bit is its member of
+// TimeFieldSet when it is a field of fetched data (MovesWithData).
+type timeMove struct {
+	object, field string
+	kind          TimeKind
+	bit           TimeFieldSet
 }
 
-// AllTimeFields has every field of fetched data that moves with time.
-const AllTimeFields = TimeFieldSet(1<<len(dataTimeFields) - 1)
+// timeMoves lists every field whose value moves with State.Now alone, with
+// no new fetch, and how: everything that follows the session, the minutes
+// that follow the clock, and the ages and the trade window of fetched
+// data. A condition reading none of them has the same value until a part
+// it reads is fetched with a different answer, so the engine need not
+// evaluate it again in between. Tests check the table against Objects,
+// against States built at two times and against State.SameSession.
+var timeMoves = [...]timeMove{
+	{"market", "session", MovesWithSession, 0},
+	{"market", "is_open", MovesWithSession, 0},
+	{"market", "is_holiday", MovesWithSession, 0},
+	{"market", "is_weekend", MovesWithSession, 0},
+	{"market", "holiday", MovesWithSession, 0},
+	{"market", "minutes_since_open", MovesWithClock, 0},
+	{"market", "minutes_to_close", MovesWithClock, 0},
+	{"market", "next_session", MovesWithSession, 0},
+	{"market", "next_session_start", MovesWithSession, 0},
+	{"market", "minutes_to_next_session", MovesWithClock, 0},
+	{"market", "dst", MovesWithSession, 0},
+	{"stock", "tradable_now", MovesWithData, stockTradable},
+	{"stock", "book_age_seconds", MovesWithData, stockBookAge},
+	{"stock", "last_trade_age_seconds", MovesWithData, stockLastTradeAge},
+	{"stock", "volume", MovesWithData, stockVolume},
+	{"stock", "trades_count", MovesWithData, stockTradesCount},
+	{"stock", "vwap", MovesWithData, stockVWAP},
+	{"position", "age_seconds", MovesWithData, positionAge},
+	{"order", "age_seconds", MovesWithData, orderAge},
+	{"strategy_order", "age_seconds", MovesWithData, strategyOrderAge},
+	{"spot_record", "age_seconds", MovesWithData, spotRecordAge},
+}
+
+// timeKindOf is how field of object moves with time; 0 when it does not.
+func timeKindOf(object, field string) TimeKind {
+	for _, m := range timeMoves {
+		if m.object == object && m.field == field {
+			return m.kind
+		}
+	}
+	return 0
+}
 
 // TimeFieldsOf returns the fields that move with time a program reads when
 // it reads field of object (a name of Objects): that field when it is one,
@@ -298,9 +341,9 @@ const AllTimeFields = TimeFieldSet(1<<len(dataTimeFields) - 1)
 // as a trace shows it), none otherwise.
 func TimeFieldsOf(object, field string) TimeFieldSet {
 	var f TimeFieldSet
-	for i, d := range dataTimeFields {
-		if d.object == object && (field == "" || d.field == field) {
-			f |= 1 << i
+	for _, m := range timeMoves {
+		if m.object == object && (field == "" || m.field == field) {
+			f |= m.bit
 		}
 	}
 	return f
@@ -312,9 +355,9 @@ func TimeFieldsOf(object, field string) TimeFieldSet {
 // name computed as the program runs).
 func TimeFieldsNamed(name string) TimeFieldSet {
 	var f TimeFieldSet
-	for i, d := range dataTimeFields {
-		if name == "" || d.field == name {
-			f |= 1 << i
+	for _, m := range timeMoves {
+		if name == "" || m.field == name {
+			f |= m.bit
 		}
 	}
 	return f
@@ -323,30 +366,18 @@ func TimeFieldsNamed(name string) TimeFieldSet {
 // String lists the members as object.field, e.g. "stock.vwap,order.age_seconds".
 func (f TimeFieldSet) String() string {
 	var names []string
-	for i, d := range dataTimeFields {
-		if f&(1<<i) != 0 {
-			names = append(names, d.object+"."+d.field)
+	for _, m := range timeMoves {
+		if f&m.bit != 0 {
+			names = append(names, m.object+"."+m.field)
 		}
 	}
 	return strings.Join(names, ",")
 }
 
-// The members and groups of TimeFieldSet the State builder asks about.
-var (
-	stockTimeFields   = TimeFieldsOf("stock", "")
-	stockTradable     = TimeFieldsOf("stock", "tradable_now")
-	stockBookAge      = TimeFieldsOf("stock", "book_age_seconds")
-	stockLastTradeAge = TimeFieldsOf("stock", "last_trade_age_seconds")
-	stockWindow       = TimeFieldsOf("stock", "volume") | TimeFieldsOf("stock", "trades_count") | TimeFieldsOf("stock", "vwap")
-	positionAge       = TimeFieldsOf("position", "age_seconds")
-	orderAge          = TimeFieldsOf("order", "age_seconds")
-	strategyOrderAge  = TimeFieldsOf("strategy_order", "age_seconds")
-)
-
 // MovesWithTime reports whether field of object changes with State.Now
 // alone, between two fetches of the data it comes from.
 func MovesWithTime(object, field string) bool {
-	return slices.Contains(timeFields[object], field)
+	return timeKindOf(object, field) != 0
 }
 
 // TimeFields returns how each field name that moves with time moves, in
@@ -355,17 +386,8 @@ func MovesWithTime(object, field string) bool {
 // by two objects gets the stronger kind.
 func TimeFields() map[string]TimeKind {
 	out := map[string]TimeKind{}
-	for object, fs := range timeFields {
-		for _, f := range fs {
-			k := MovesWithData
-			if object == "market" {
-				k = MovesWithSession
-				if slices.Contains(clockMarketFields, f) {
-					k = MovesWithClock
-				}
-			}
-			out[f] = max(out[f], k)
-		}
+	for _, m := range timeMoves {
+		out[m.field] = max(out[m.field], m.kind)
 	}
 	return out
 }

@@ -37,7 +37,7 @@ func TestTopOfBookMatchesDecimal(t *testing.T) {
 		if m1 != m2 || s1 != s2 || b1 != b2 || h1 != h2 {
 			t.Fatalf("bid %v ask %v: integers give %v %v %v %v, decimals %v %v %v %v", bid, ask, m1, s1, b1, h1, m2, s2, b2, h2)
 		}
-		if _, _, _, _, ok := intTopOfBook(bid, ask); ok {
+		if _, _, _, _, ok := fixedTopOfBook(bid, ask); ok {
 			fast++
 		}
 	}
@@ -65,7 +65,7 @@ func TestTopOfBookMatchesDecimal(t *testing.T) {
 				if m1 != m2 || s1 != s2 || b1 != b2 {
 					t.Fatalf("half way: bid %v ask %v: integers give %v %v %v, decimals %v %v %v", bid, ask, m1, s1, b1, m2, s2, b2)
 				}
-				if _, _, _, _, ok := intTopOfBook(bid, ask); ok {
+				if _, _, _, _, ok := fixedTopOfBook(bid, ask); ok {
 					halves++
 				}
 			}
@@ -76,7 +76,7 @@ func TestTopOfBookMatchesDecimal(t *testing.T) {
 	}
 	// Real books (up to 8 significant digits) all take the integer path.
 	for _, c := range [][2]float64{{249.9, 250.1}, {91250.4, 91250.6}, {0.07312, 0.07315}, {412.35, 412.43}, {18250, 18255}, {1.2345678, 1.2345679}} {
-		if _, _, _, _, ok := intTopOfBook(c[0], c[1]); !ok {
+		if _, _, _, _, ok := fixedTopOfBook(c[0], c[1]); !ok {
 			t.Errorf("bid %v ask %v left to the decimal path", c[0], c[1])
 		}
 	}
@@ -127,7 +127,7 @@ func TestMoveAndQuotientMatchDecimal(t *testing.T) {
 			if got, want := quotientOf(n, d), floatOf(decimalOf(n).Div(decimalOf(d))); got != want {
 				t.Fatalf("%v / %v: integers %v, decimals %v", n, d, got, want)
 			}
-			if _, ok := ratio(n, d); ok {
+			if _, ok := fixedQuotient(n, d); ok {
 				fast++
 			}
 		}
@@ -136,7 +136,7 @@ func TestMoveAndQuotientMatchDecimal(t *testing.T) {
 		t.Fatal("the integer path of quotientOf never ran")
 	}
 	for _, c := range [][2]float64{{260, 250}, {91250.5, 91260.1}, {0.0731, 0.0735}} {
-		if _, ok := relativeMove(c[0], c[1]); !ok {
+		if _, ok := fixedMove(c[0], c[1]); !ok {
 			t.Errorf("move %v -> %v left to the decimal path", c[0], c[1])
 		}
 	}

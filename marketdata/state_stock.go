@@ -50,7 +50,7 @@ type Stock struct {
 	bookStamp  time.Time   // the book's time, which its age counts from
 	trades     *tradeList  // the fills in numbers; nil: not fetched
 	have       Need
-	src        stockSource // what it was built from (State.SameKeys, reaged)
+	src        stockSource // what it was built from (State.SameKeys, atTime)
 }
 
 // moreLevels is the rest of a book handed over top first (NumericBook's
@@ -175,14 +175,14 @@ func (s *Stock) builtFrom(info *exchange.StockInfo, infoAt time.Time, book *Book
 	return s.src.fillsIn && sameView(s.src.fills, fills.Fills) && s.TradesAt.Equal(fills.At)
 }
 
-// reaged returns s as newStock would build it from the same fetches at
+// atTime returns s as newStock would build it from the same fetches at
 // now, except for the fields in keep, which keep s's values: only what
 // follows the clock or the market session is computed again (whether the
 // pair trades now, the ages, the trade window). It returns s itself when
 // none of those changed, a copy otherwise. A rule that reads the trade
 // window or tradable_now has a State built every tick, mostly from the
 // answers of the tick before, and these seldom change.
-func (s *Stock) reaged(now time.Time, window time.Duration, market *Market, keep TimeFieldSet) *Stock {
+func (s *Stock) atTime(now time.Time, window time.Duration, market *Market, keep TimeFieldSet) *Stock {
 	n := *s
 	if keep&stockTradable == 0 {
 		n.have &^= NeedMarket
@@ -211,7 +211,7 @@ func (s *Stock) reaged(now time.Time, window time.Duration, market *Market, keep
 	return c
 }
 
-// stockTime is what reaged may change.
+// stockTime is what atTime may change.
 type stockTime struct {
 	tradable                                   bool
 	have                                       Need

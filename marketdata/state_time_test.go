@@ -2,7 +2,6 @@ package marketdata
 
 import (
 	"reflect"
-	"slices"
 	"testing"
 	"time"
 )
@@ -44,7 +43,7 @@ func TestTimeFieldsAreComplete(t *testing.T) {
 			}
 			changed++
 			if !MovesWithTime(object, tag) {
-				t.Errorf("%s.%s changed from %v to %v with time alone but is not listed in timeFields", what, tag, a.Field(i), b.Field(i))
+				t.Errorf("%s.%s changed from %v to %v with time alone but is not listed in timeMoves", what, tag, a.Field(i), b.Field(i))
 			}
 		}
 	}
@@ -53,22 +52,39 @@ func TestTimeFieldsAreComplete(t *testing.T) {
 	}
 }
 
-// TestTimeFieldsExist keeps the table in step with the documented fields.
+// TestTimeFieldsExist keeps the table in step with the documented fields,
+// and checks that each field of fetched data has its own member of
+// TimeFieldSet and the others none.
 func TestTimeFieldsExist(t *testing.T) {
-	for object, fields := range timeFields {
-		o, ok := Object(object)
+	market := 0
+	var all TimeFieldSet
+	for _, m := range timeMoves {
+		o, ok := Object(m.object)
 		if !ok {
-			t.Errorf("timeFields names unknown object %s", object)
+			t.Errorf("timeMoves names unknown object %s", m.object)
 			continue
 		}
-		for _, f := range fields {
-			if _, ok := o.Field(f); !ok {
-				t.Errorf("timeFields names unknown field %s.%s", object, f)
-			}
+		if _, ok := o.Field(m.field); !ok {
+			t.Errorf("timeMoves names unknown field %s.%s", m.object, m.field)
 		}
+		if m.object == "market" {
+			market++
+		}
+		switch {
+		case m.kind == MovesWithData && (m.bit == 0 || m.bit&(m.bit-1) != 0 || all&m.bit != 0):
+			t.Errorf("%s.%s moves with its data but has member %b of TimeFieldSet, not one of its own", m.object, m.field, m.bit)
+		case m.kind != MovesWithData && m.bit != 0:
+			t.Errorf("%s.%s is no field of fetched data but has member %b of TimeFieldSet", m.object, m.field, m.bit)
+		case m.kind == MovesWithData && m.object == "market":
+			t.Errorf("market.%s cannot move with fetched data", m.field)
+		}
+		all |= m.bit
 	}
-	if m, _ := Object("market"); len(timeFields["market"]) != len(m.Fields) {
-		t.Errorf("every market field follows the session; the table lists %d of %d", len(timeFields["market"]), len(m.Fields))
+	if all != AllTimeFields {
+		t.Errorf("the table's members of TimeFieldSet are %b, AllTimeFields %b", all, AllTimeFields)
+	}
+	if m, _ := Object("market"); market != len(m.Fields) {
+		t.Errorf("every market field follows the session; the table lists %d of %d", market, len(m.Fields))
 	}
 }
 
@@ -105,7 +121,7 @@ func TestSameSessionComparesEveryField(t *testing.T) {
 			t.Fatalf("field %s of kind %s: teach this test to change it", f.Name, v.Kind())
 		}
 		seen++
-		clock := slices.Contains(clockMarketFields, f.Tag.Get("expr"))
+		clock := timeKindOf("market", f.Tag.Get("expr")) == MovesWithClock
 		if got := stateOf(base).SameSession(stateOf(changed)); got != clock {
 			t.Errorf("changing %s: SameSession = %v, want %v", f.Name, got, clock)
 		}

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/tickrules/tickrules/exchange"
-	"github.com/tickrules/tickrules/internal/backing"
+	"github.com/tickrules/tickrules/internal/prepend"
 )
 
 // trade is one platform fill in numbers.
@@ -29,7 +29,7 @@ type tradeList struct {
 	times  []time.Time // the fills' times, ascending; nil when trades are newest first
 	// back is the array trades is in, from backAt, when the lists of
 	// successive polls share one (parseTrades); nil: trades' own.
-	back   *backing.Shared[trade]
+	back   *prepend.Array[trade]
 	backAt int
 
 	win atomic.Pointer[tradeSums] // of the last window asked for
@@ -48,7 +48,7 @@ type tradeSums struct {
 // one shifted by the fills that came since, and where old holds the same
 // fill its numbers are taken from prev instead of parsed again. When the
 // new list is the old one with new fills in front (the common poll), the
-// lists share one array (backing.Shared): only the new fills are parsed
+// lists share one array (prepend.Array): only the new fills are parsed
 // and written, in the free slots before prev's.
 func parseTrades(fills, old []exchange.StockFill, prev *tradeList) (*tradeList, error) {
 	var oldTrades []trade

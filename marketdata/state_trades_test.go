@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/tickrules/tickrules/exchange"
-	"github.com/tickrules/tickrules/internal/backing"
+	"github.com/tickrules/tickrules/internal/prepend"
 )
 
 // scanWindow is the trade window read the plain way, fill by fill: what
@@ -215,7 +215,7 @@ func TestParseTradesSharesOneArray(t *testing.T) {
 		copied []trade
 	}
 	var lists []kept
-	arrays := map[*backing.Shared[trade]]bool{}
+	arrays := map[*prepend.Array[trade]]bool{}
 	for i := range 300 {
 		f := exchange.StockFill{ExecID: strconv.Itoa(i), Price: exchange.Num(strconv.Itoa(100 + i%7)), Size: "2", TS: exchange.MillisOf(now.Add(time.Duration(i) * time.Second))}
 		// The simulator's answers share their array too: the new one is
@@ -243,7 +243,7 @@ func TestParseTradesSharesOneArray(t *testing.T) {
 			t.Fatalf("list %d changed after it was made", i)
 		}
 	}
-	if n := len(arrays); n == 0 || n > 300/backing.Room {
+	if n := len(arrays); n == 0 || n > 300/prepend.Room {
 		t.Errorf("%d arrays for 300 lists: want them shared", n)
 	}
 }

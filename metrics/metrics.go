@@ -103,7 +103,7 @@ func (m *Metrics) ObserveLegs(legs []actions.Leg) {
 }
 
 // ObservePoll records one poll; its signature fits
-// marketdata.PollerOptions.OnFetch.
+// poll.Options.OnFetch.
 func (m *Metrics) ObservePoll(part marketdata.Part, _ string, took time.Duration, err error) {
 	m.pollLatency.WithLabelValues(part.String()).Observe(took.Seconds())
 	if err != nil {

@@ -22,6 +22,14 @@ func Handler(g prometheus.Gatherer) http.Handler {
 // returns the address it listens on (useful with port 0) once listening;
 // serving goes on in the background and its failure is logged.
 func Serve(ctx context.Context, addr string, g prometheus.Gatherer, log *zap.Logger) (net.Addr, error) {
+	mux := http.NewServeMux()
+	mux.Handle("/metrics", Handler(g))
+	return ServeHandler(ctx, addr, mux, log)
+}
+
+// ServeHandler is Serve for a handler that serves /metrics beside other
+// pages (engine run adds the status page and API on the same listener).
+func ServeHandler(ctx context.Context, addr string, h http.Handler, log *zap.Logger) (net.Addr, error) {
 	if log == nil {
 		log = zap.NewNop()
 	}
@@ -30,9 +38,7 @@ func Serve(ctx context.Context, addr string, g prometheus.Gatherer, log *zap.Log
 	if err != nil {
 		return nil, fmt.Errorf("metrics: listen on %s: %w", addr, err)
 	}
-	mux := http.NewServeMux()
-	mux.Handle("/metrics", Handler(g))
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
 	go func() {
 		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			log.Error("metrics server stopped", zap.Error(err))

@@ -10,6 +10,7 @@ import (
 
 	"github.com/tickrules/tickrules/exchange"
 	"github.com/tickrules/tickrules/marketdata"
+	"github.com/tickrules/tickrules/poll"
 )
 
 // BudgetLine is the polling of one operation: how many keys (pairs,
@@ -27,27 +28,20 @@ type BudgetLine struct {
 }
 
 // Budget is the polling the rules imply, computed by the pollers' own
-// planner (marketdata.NewPoller) so that it is what the engine will do.
+// planner (poll.NewPlan) so that it is what the engine will do.
 type Budget struct {
 	Lines []BudgetLine
-}
-
-// planOnly satisfies the poller's Reader and Clock for planning: NewPoller
-// only plans, and nothing here is ever called.
-type planOnly struct {
-	marketdata.Reader
-	marketdata.Clock
 }
 
 // PollingBudget plans the polling of demand (engine.Demand of a rule set,
 // what engine run polls) and returns, per operation, the request rate
 // against its limit.
-func PollingBudget(demand marketdata.Demand, contracts []marketdata.ProductContract) (Budget, error) {
+func PollingBudget(demand poll.Demand) (Budget, error) {
 	var b Budget
 	for _, part := range demand.Parts.Parts() {
 		one := demand
 		one.Parts = marketdata.PartSet(0).Add(part)
-		p, err := marketdata.NewPoller(marketdata.PollerOptions{Reader: planOnly{}, Clock: planOnly{}, Demand: one, Contracts: contracts})
+		p, err := poll.NewPlan(poll.PlanOptions{Demand: one})
 		if err != nil {
 			return Budget{}, fmt.Errorf("plan polling of %s: %w", part, err)
 		}
@@ -68,23 +62,11 @@ func PollingBudget(demand marketdata.Demand, contracts []marketdata.ProductContr
 			if iv > 0 {
 				line.Keys = int(math.Round(rates[op] * iv.Seconds()))
 			}
-			line.KeyKind = budgetKeyKind(part)
+			line.KeyKind = poll.KeyKind(part)
 			b.Lines = append(b.Lines, line)
 		}
 	}
 	return b, nil
-}
-
-func budgetKeyKind(part marketdata.Part) string {
-	switch part {
-	case marketdata.PartStockBook, marketdata.PartStockTrades:
-		return "pair"
-	case marketdata.PartPositions, marketdata.PartOrders, marketdata.PartBalances:
-		return "product type"
-	case marketdata.PartStrategyOrders:
-		return "category"
-	}
-	return ""
 }
 
 // Write prints one line per operation, e.g.

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"fmt"
 	"slices"
 	"sync"
 
@@ -16,6 +17,10 @@ import (
 type Catalog struct {
 	Contracts  []marketdata.ProductContract
 	StockPairs []exchange.StockInfo
+	// Source, when set, names where the contracts come from ("the scenario
+	// x.yaml"): a symbol it lacks is then reported as missing there, for
+	// the author to add, rather than only as a mistake of the rule.
+	Source string
 
 	once       sync.Once
 	contractBy map[string]int // symbol -> index in Contracts
@@ -99,4 +104,14 @@ func (c *Catalog) SuggestStockPair(name string) string {
 	}
 	c.index()
 	return Suggest(name, c.stockNames)
+}
+
+// missing returns what a finding about a symbol the catalog lacks adds to
+// its message (" in the scenario x.yaml") and its hint when it has no
+// other, from Source.
+func (c *Catalog) missing(what, sym string) (where, hint string) {
+	if c == nil || c.Source == "" {
+		return "", ""
+	}
+	return " in " + c.Source, fmt.Sprintf("if the rule is right, add %s to the %s of %s", sym, what, c.Source)
 }

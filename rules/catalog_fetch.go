@@ -14,6 +14,14 @@ type CatalogReader interface {
 	StockInfo(ctx context.Context, req exchange.StockInfoRequest) ([]exchange.StockInfo, error)
 }
 
+// CatalogSourcer is a CatalogReader that names where its contracts come
+// from ("the scenario x.yaml"). FetchCatalog sets the Catalog's Source from
+// it, so that a symbol a rule names and the scenario lacks is reported as
+// missing from the scenario.
+type CatalogSourcer interface {
+	CatalogSource() string
+}
+
 // FetchCatalog reads the contracts of every product type and every stock
 // pair from a venue.
 func FetchCatalog(ctx context.Context, r CatalogReader) (*Catalog, error) {
@@ -31,5 +39,9 @@ func FetchCatalog(ctx context.Context, r CatalogReader) (*Catalog, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read stock pairs: %w", err)
 	}
-	return NewCatalog(contracts, pairs), nil
+	cat := NewCatalog(contracts, pairs)
+	if s, ok := r.(CatalogSourcer); ok {
+		cat.Source = s.CatalogSource()
+	}
+	return cat, nil
 }

@@ -59,18 +59,27 @@ func (k Kind) String() string {
 // ExprError is a mistake in one condition or formula. Line and Column are
 // 1-based within the expression source and count characters (runes), so the
 // loader can map them into the YAML file. Suggestion, when not empty, is the
-// word that was probably meant ("market" for "markt").
+// word that was probably meant ("market" for "markt"). Fix, when not empty,
+// is the whole formula corrected (a habit such as <> or -3% rewritten), and
+// it compiles; Hint is advice in words when there is no Fix.
 type ExprError struct {
 	Line, Column int
 	Msg          string
 	Suggestion   string
+	Fix          string
+	Hint         string
 }
 
 // Error reads "1:1: unknown variable markt; did you mean market?".
 func (e *ExprError) Error() string {
 	s := fmt.Sprintf("%d:%d: %s", e.Line, e.Column, e.Msg)
-	if e.Suggestion != "" {
+	switch {
+	case e.Fix != "":
+		s += "; did you mean: " + e.Fix
+	case e.Suggestion != "":
 		s += "; did you mean " + e.Suggestion + "?"
+	case e.Hint != "":
+		s += "; " + e.Hint
 	}
 	return s
 }
@@ -128,6 +137,7 @@ type Compiler struct {
 	objectOf   map[reflect.Type]string               // Go struct type -> object name
 	needs      map[string]map[string]marketdata.Need // object -> field -> need
 	builtins   map[string]bool                       // expr builtins left enabled
+	enums      map[string][]string                   // enumerated text values (enumFields)
 
 	// mu serialises compilations: they share one expr configuration,
 	// whose type cache makes compiling 1,000 rules several times cheaper
@@ -160,6 +170,7 @@ func NewCompiler(opts CompilerOptions) *Compiler {
 		objectOf:   map[reflect.Type]string{},
 		needs:      map[string]map[string]marketdata.Need{},
 		builtins:   map[string]bool{},
+		enums:      enumFields(),
 	}
 	for _, o := range marketdata.Objects() {
 		c.objects[o.Name] = &o
@@ -245,6 +256,59 @@ func (c *Compiler) compile(src string, want Kind, condition bool) (*Program, []*
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	p, errs := c.compileLocked(src, want, what)
+	if len(errs) > 0 && want != 0 {
+		errs = c.habitErrors(src, want, what, errs)
+	}
+	return p, errs
+}
+
+// habitErrors explains the errors of src by the traders' habits found in
+// it, when there are any: each habit is reported where it is written, and
+// the first carries the corrected formula when that compiles. Errors that
+// remain once the habits are corrected are kept, at their place in src.
+// c.mu must be held.
+func (c *Compiler) habitErrors(src string, want Kind, what string, errs []*ExprError) []*ExprError {
+	spots := c.findHabits(src)
+	if len(spots) == 0 {
+		return errs
+	}
+	fixed, edits := applyHabitEdits(src, spots)
+	_, rest := c.compileLocked(fixed, want, what)
+	if len(rest) == 1 && rest[0].Fix != "" {
+		// The corrected formula has one more mistake with its own
+		// correction (market.session == Regular: quoted, then the case).
+		if _, again := c.compileLocked(rest[0].Fix, want, what); len(again) == 0 {
+			fixed, rest = rest[0].Fix, nil
+		}
+	}
+	out := make([]*ExprError, 0, len(spots)+len(rest))
+	at := map[int]bool{}
+	for i, sp := range spots {
+		e := newExprError(src, sp.from, sp.msg, "")
+		switch {
+		case i == 0 && len(rest) == 0:
+			e.Fix = fixed
+		default:
+			e.Hint = sp.local
+		}
+		at[sp.from] = true
+		out = append(out, e)
+	}
+	for _, r := range rest {
+		off := originalOffset(edits, offsetInText(fixed, r.Line, r.Column))
+		if at[off] {
+			continue
+		}
+		line, col := position(src, off)
+		r.Line, r.Column = line, col
+		out = append(out, r)
+	}
+	return out
+}
+
+// compileLocked parses, checks and compiles src; c.mu must be held.
+func (c *Compiler) compileLocked(src string, want Kind, what string) (*Program, []*ExprError) {
 	cfg := c.config(want)
 	tree, err := parser.ParseWithConfig(src, cfg)
 	if err != nil {
@@ -256,6 +320,9 @@ func (c *Compiler) compile(src string, want Kind, condition bool) (*Program, []*
 	}
 	if _, err := new(checker.Checker).PatchAndCheck(tree, cfg); err != nil {
 		return nil, []*ExprError{c.plain(src, err, want, what)}
+	}
+	if errs := c.enumErrors(src, tree.Node); len(errs) > 0 {
+		return nil, errs
 	}
 	if w.reads.DataTime {
 		// Before the optimizer, which may fold the nodes whose types tell.

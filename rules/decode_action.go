@@ -96,6 +96,7 @@ func (f *fileLoader) decodeAction(n *yaml.Node, forEach bool) *Action {
 	}
 	f.inherit(a)
 	f.checkProduct(a)
+	f.checkSizes(a)
 	return a
 }
 
@@ -115,10 +116,9 @@ func (f *fileLoader) checkProduct(a *Action) {
 	if v := a.Params["symbol"]; v != nil {
 		at = v.Pos
 	}
-	f.errs = append(f.errs, &Error{File: at.File, Line: at.Line, Column: at.Column, Severity: SeverityError,
-		Message: fmt.Sprintf("%s is a %s contract, but this action trades %s", sym, c.ProductType, pt),
-		Hint:    fmt.Sprintf("set product_type: %s on the action or in defaults", c.ProductType),
-		Source:  f.src.origLine(at.Line)})
+	f.errs = append(f.errs, f.errorAtPosition(at, SeverityError,
+		fmt.Sprintf("%s is a %s contract, but this action trades %s", sym, c.ProductType, pt),
+		fmt.Sprintf("set product_type: %s on the action or in defaults", c.ProductType)))
 }
 
 func actionHint(word string) string {
@@ -286,6 +286,12 @@ func (f *fileLoader) numberHint(s string) string {
 	if strings.HasSuffix(s, "%") {
 		return "write the number without %; sizes are in base coin, prices in quote currency"
 	}
+	if spots := f.comp().findHabits(s); len(spots) > 0 {
+		// 0,5 or 1,250.50 or $250 written as a spreadsheet shows them.
+		if fixed, _ := applyHabitEdits(s, spots); isDecimal(fixed) {
+			return "did you mean " + fixed + "? " + spots[0].msg
+		}
+	}
 	if _, errs := f.compile(s, Number, false); len(errs) == 0 {
 		return "did you mean =" + s + "? A formula starts with ="
 	}
@@ -408,7 +414,11 @@ func (f *fileLoader) checkContract(n *yaml.Node, sym string) bool {
 	case catalogHasStock(cat, sym):
 		hint = sym + " is a stock pair; its futures contract has another symbol"
 	}
-	f.errorf(n, hint, "%s is not a futures contract", sym)
+	in, addHint := cat.missing("contracts: (and prices:)", sym)
+	if hint == "" {
+		hint = addHint
+	}
+	f.errorf(n, hint, "%s is not a futures contract%s", sym, in)
 	return false
 }
 
@@ -459,12 +469,24 @@ func (f *fileLoader) message(n *yaml.Node, s string) *Message {
 	return m
 }
 
-// compileAny compiles a message placeholder: a number or a text.
+// compileAny compiles a message placeholder: a number or a text. When
+// neither compiles, the errors that come with a corrected formula win.
 func (f *fileLoader) compileAny(src string) (*Program, []*ExprError) {
-	if p, errs := f.compile(src, Number, false); len(errs) == 0 {
+	p, numErrs := f.compile(src, Number, false)
+	if len(numErrs) == 0 {
 		return p, nil
 	}
-	return f.compile(src, String, false)
+	p, errs := f.compile(src, String, false)
+	if len(errs) > 0 && errs[0].Fix == "" && numErrs[0].Fix != "" {
+		return nil, numErrs
+	}
+	return p, errs
+}
+
+// isDecimal reports whether s is a plain decimal number.
+func isDecimal(s string) bool {
+	_, err := decimal.NewFromString(s)
+	return err == nil
 }
 
 func indexRunes(rs []rune, from int, sub string) int {

@@ -304,8 +304,14 @@ func (f *fileLoader) condition(n *yaml.Node) (string, *Program) {
 		return "", nil
 	}
 	src := n.Value
-	if strings.HasPrefix(strings.TrimSpace(src), "=") {
-		f.errorf(n, "remove the = ; when is always a condition (only action values need =)", "when starts with =")
+	if rest, ok := strings.CutPrefix(strings.TrimSpace(src), "="); ok {
+		hint := "remove the = ; when is always a condition (only action values need =)"
+		if _, errs := f.compile(rest, Bool, true); len(errs) == 0 {
+			hint = "did you mean: " + strings.TrimSpace(rest) + "? when is always a condition; only action values start with ="
+		} else if errs[0].Fix != "" && !strings.Contains(errs[0].Fix, "\n") {
+			hint = "did you mean: " + strings.TrimSpace(errs[0].Fix) + "? when is always a condition; only action values start with ="
+		}
+		f.errorf(n, hint, "when starts with =")
 		return src, nil
 	}
 	if strings.TrimSpace(src) == "" {
@@ -316,6 +322,7 @@ func (f *fileLoader) condition(n *yaml.Node) (string, *Program) {
 	f.exprErrors(n, 0, errs)
 	if prog != nil {
 		f.ratioWarnings(n, 0, src)
+		f.rangeWarnings(n, 0, src)
 	}
 	return src, prog
 }
@@ -336,12 +343,40 @@ func (f *fileLoader) exprErrors(n *yaml.Node, skip int, errs []*ExprError) {
 				p = positions[off]
 			}
 		}
-		hint := ""
-		if e.Suggestion != "" {
+		hint := e.Hint
+		switch {
+		case e.Fix != "":
+			hint = "did you mean: " + fixLine(string([]rune(n.Value)[:skip]), e.Fix, e.Line)
+		case e.Suggestion != "":
 			hint = "did you mean " + e.Suggestion + "?"
 		}
 		f.errorAt(p, hint, "%s", e.Msg)
 	}
+}
+
+// fixLine returns the line of the corrected expression fix that the
+// author reads at the error's line, led by what precedes the expression in
+// the value (the "=" of a formula) when that line is the first.
+func fixLine(lead, fix string, line int) string {
+	switch t := strings.TrimSpace(lead); {
+	case strings.HasSuffix(t, "{{"):
+		// A placeholder of a log message: show it whole.
+		return "{{ " + strings.TrimSpace(fix) + " }}"
+	case t != "=":
+		lead = ""
+	}
+	lines := strings.Split(fix, "\n")
+	if len(lines) == 1 {
+		return strings.TrimLeft(lead, " ") + strings.TrimSpace(fix)
+	}
+	if line < 1 || line > len(lines) {
+		line = 1
+	}
+	text := strings.TrimSpace(lines[line-1])
+	if line == 1 {
+		text = strings.TrimLeft(lead, " ") + text
+	}
+	return text
 }
 
 // runeOffsetPos maps a rune offset of scalar n's value into the file.

@@ -133,6 +133,19 @@ func (es Errors) Count() (errs, warnings int) {
 	return errs, warnings
 }
 
+// Strict returns the findings with every warning made an error, for CI
+// runs that must fail on anything doubtful (engine check --strict). The
+// findings themselves are not changed.
+func (es Errors) Strict() Errors {
+	out := make(Errors, len(es))
+	for i, e := range es {
+		c := *e
+		c.Severity = SeverityError
+		out[i] = &c
+	}
+	return out
+}
+
 // Render writes every finding with Error.Render, separated by blank lines.
 func (es Errors) Render(w io.Writer) error {
 	for i, e := range es {

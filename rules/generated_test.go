@@ -163,3 +163,24 @@ func TestGuideExamplesLoad(t *testing.T) {
 		t.Errorf("examples/rules: %v", errs)
 	}
 }
+
+// TestGuideOpensWithFiring: docs/writing-rules.md explains when a rule
+// fires before anything else, in the words of FiringGuide (which engine docs
+// writes into the reference too).
+func TestGuideOpensWithFiring(t *testing.T) {
+	data, err := os.ReadFile("../docs/writing-rules.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	guide := string(data)
+	at := strings.Index(guide, FiringGuide)
+	if at < 0 {
+		t.Fatal("docs/writing-rules.md does not hold rules.FiringGuide word for word")
+	}
+	if first := strings.Index(guide, "\n## "); first+1 != at {
+		t.Errorf("the firing guide is not the first section of docs/writing-rules.md")
+	}
+	if !strings.Contains(string(Reference()), FiringGuide) {
+		t.Error("the reference does not hold the firing guide")
+	}
+}

@@ -27,6 +27,13 @@ type LoadOptions struct {
 	// is known (engine check --venue); a file's defaults.position_mode is
 	// checked against it.
 	PositionModes map[exchange.ProductType]exchange.PosMode
+	// AllowEmpty accepts a file that is empty or holds only comments
+	// (with a warning). Without it such a file is an error: an editor that
+	// did not save must not look like a passing check.
+	AllowEmpty bool
+	// Account, when known, lets the loader warn about orders worth far
+	// more than the account can carry.
+	Account *AccountFacts
 }
 
 // maxFileSize bounds one rule file; a rule file is text a person wrote.
@@ -251,6 +258,11 @@ func (f *fileLoader) compile(src string, kind Kind, condition bool) (*Program, [
 }
 
 func (l *loader) file(path string, data []byte) {
+	if errs := encodingErrors(path, data); len(errs) > 0 {
+		l.errs = append(l.errs, errs...)
+		return
+	}
+	data = bytes.TrimPrefix(data, utf8BOM)
 	src, envErrs := expandEnv(path, data, l.opts.Getenv)
 	l.errs = append(l.errs, envErrs...)
 	f := &fileLoader{loader: l, src: src, file: &File{Path: path}}
@@ -262,8 +274,7 @@ func (l *loader) file(path string, data []byte) {
 	dec := yaml.NewDecoder(bytes.NewReader([]byte(strings.Join(src.expanded, "\n"))))
 	if err := dec.Decode(&doc); err != nil {
 		if errors.Is(err, io.EOF) {
-			l.errs = append(l.errs, &Error{File: path, Severity: SeverityWarning, Message: "the file has no rules"})
-			l.files = append(l.files, f.file)
+			l.emptyFile(f)
 			return
 		}
 		l.errs = append(l.errs, syntaxError(src, err))
@@ -283,6 +294,23 @@ func (l *loader) file(path string, data []byte) {
 		return
 	}
 	f.decodeFile(&doc)
+	l.files = append(l.files, f.file)
+}
+
+// emptyFile reports a file without any YAML content: an error, unless
+// AllowEmpty, because an editor that did not save leaves such a file.
+func (l *loader) emptyFile(f *fileLoader) {
+	e := &Error{File: f.src.path, Line: 1, Column: 1, Severity: SeverityError,
+		Message: "the file is empty: it has no rules",
+		Hint:    "write the rules under a line \"rules:\" (was the file saved?), or check with --allow-empty to accept empty files"}
+	if onlyComments(f.src.orig) && strings.TrimSpace(strings.Join(f.src.orig, "")) != "" {
+		e.Message = "the file holds only comments: it has no rules"
+		e.Source = f.src.origLine(1)
+	}
+	if l.opts.AllowEmpty {
+		e.Severity, e.Hint = SeverityWarning, ""
+	}
+	l.errs = append(l.errs, e)
 	l.files = append(l.files, f.file)
 }
 
@@ -450,6 +478,10 @@ func (f *fileLoader) decodeFile(doc *yaml.Node) {
 		f.warnf(root, "", "the file has no rules")
 		return
 	}
+	if kind := otherFileKind(root); kind != "" {
+		f.errorf(root, otherFileHints[kind], "this is %s, not a rule file", kind)
+		return
+	}
 	entries, suggested, ok := f.mappingSuggest(root, "the file", f.allowedKeys("file", func() []string { return keyNames(FileKeys()) }), keySynonyms)
 	if !ok {
 		return
@@ -540,4 +572,47 @@ func (f *fileLoader) choice(n *yaml.Node, name string, values []string) (string,
 	}
 	f.errorf(n, hint, "%s must be one of %s, got '%s'", name, strings.Join(values, ", "), n.Value)
 	return "", false
+}
+
+// scenarioKeys are the top-level keys of a scenario file (sim.Scenario)
+// that a rule file never has; a test keeps the list equal to the
+// scenario's own.
+var scenarioKeys = []string{"clock", "settings", "accounts", "contracts", "prices", "stock_pairs", "calendar", "strategy_orders", "discount_tiers", "faults"}
+
+// Kinds of YAML files that are met among rule files but are not rule files.
+const (
+	kindScenario = "a scenario file (for engine sim and engine backtest)"
+	kindRuleTest = "a rule test"
+)
+
+var otherFileHints = map[string]string{
+	kindScenario: "keep scenario files in a scenarios/ folder beside your rules/ folder: engine check reads every .yaml under the folders it is given",
+	kindRuleTest: "name it with _test.yaml at the end (like dip_test.yaml), so that engine check leaves it to engine test",
+}
+
+// otherFileKind names the kind of file root is when it is a scenario or a
+// rule test rather than a rule file (it has no rules: key and keys of the
+// other kind); "" otherwise.
+func otherFileKind(root *yaml.Node) string {
+	if root.Kind != yaml.MappingNode {
+		return ""
+	}
+	scenario, test := 0, false
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		switch k := root.Content[i].Value; {
+		case k == "rules" || k == "defaults":
+			return ""
+		case k == "tests":
+			test = true
+		case contains(scenarioKeys, k):
+			scenario++
+		}
+	}
+	switch {
+	case test:
+		return kindRuleTest
+	case scenario >= 2:
+		return kindScenario
+	}
+	return ""
 }

@@ -7,11 +7,15 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/tickrules/tickrules/exchange"
 	"github.com/tickrules/tickrules/marketdata"
+	"github.com/tickrules/tickrules/poll"
+	"github.com/tickrules/tickrules/sim"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
@@ -30,7 +34,9 @@ func testEnv(name string) string {
 // loadCatalog is the catalog the loader tests check symbols against.
 func loadCatalog() *Catalog {
 	k := func(sym, base string, pt exchange.ProductType) marketdata.ProductContract {
-		return marketdata.ProductContract{ProductType: pt, Contract: exchange.Contract{Symbol: sym, BaseCoin: base}}
+		// The largest order sizes are the demo scenario's.
+		return marketdata.ProductContract{ProductType: pt, Contract: exchange.Contract{Symbol: sym, BaseCoin: base,
+			MaxOrderQty: "5000", MaxMarketOrderQty: "1000"}}
 	}
 	return NewCatalog(
 		[]marketdata.ProductContract{
@@ -94,6 +100,9 @@ func TestBadRules(t *testing.T) {
 				// The account is known to be in one-way mode for USDT-FUTURES.
 				opts.PositionModes = map[exchange.ProductType]exchange.PosMode{exchange.USDTFutures: exchange.OneWayMode}
 			}
+			if strings.HasPrefix(name, traderPrefix) {
+				opts.Account = testAccount()
+			}
 			rs, errs := Load(context.Background(), []string{path}, opts)
 			if len(errs) == 0 {
 				t.Fatalf("no findings for a bad file")
@@ -143,14 +152,13 @@ func TestGoodRules(t *testing.T) {
 }
 
 func TestPollingBudgetOfGoodRules(t *testing.T) {
-	cat := loadCatalog()
 	rs, errs := Load(context.Background(), []string{"testdata/good"}, testOptions())
 	if errs.HasErrors() {
 		t.Fatal(errs)
 	}
 	rd := rs.Reads()
-	d := marketdata.Demand{Parts: rd.Parts, StockPairs: rd.Stocks, ProductTypes: rd.ProductTypes}
-	b, err := PollingBudget(d, cat.Contracts)
+	d := poll.Demand{Parts: rd.Parts, StockPairs: rd.Stocks, ProductTypes: rd.ProductTypes}
+	b, err := PollingBudget(d)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,4 +172,33 @@ func TestPollingBudgetOfGoodRules(t *testing.T) {
 		}
 	}
 	golden(t, "testdata/budget.golden", buf.Bytes())
+}
+
+// TestScenarioKeysAreTheScenarios keeps the keys by which a scenario file
+// met among rule files is recognised equal to sim.Scenario's own.
+func TestScenarioKeysAreTheScenarios(t *testing.T) {
+	var keys []string
+	st := reflect.TypeFor[sim.Scenario]()
+	for i := range st.NumField() {
+		if tag, _, _ := strings.Cut(st.Field(i).Tag.Get("yaml"), ","); tag != "" && tag != "-" && tag != "name" {
+			keys = append(keys, tag)
+		}
+	}
+	if !slices.Equal(keys, scenarioKeys) {
+		t.Errorf("sim.Scenario has the keys %v; scenarioKeys lists %v", keys, scenarioKeys)
+	}
+}
+
+func TestOtherFilesAmongRules(t *testing.T) {
+	for _, tc := range []struct{ name, data, want string }{
+		{"the demo scenario", string(sim.DemoYAML()), "this is a scenario file (for engine sim and engine backtest), not a rule file"},
+		{"a rule test", "tests:\n  - name: a\n", "this is a rule test, not a rule file"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, errs := LoadBytes(context.Background(), "x.yaml", []byte(tc.data), testOptions())
+			if len(errs) != 1 || errs[0].Message != tc.want {
+				t.Errorf("got %v\nwant one finding %q", errs, tc.want)
+			}
+		})
+	}
 }

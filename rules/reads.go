@@ -56,7 +56,7 @@ type Reads struct {
 	// that the program can see, found from the types the checker gave the
 	// syntax tree: those it reads, by any path, and every one of the
 	// objects it takes whole (a trace shows them, ages and all). Only they
-	// need bringing to the time of every tick (marketdata.Poller.
+	// need bringing to the time of every tick (marketdata.Answers.
 	// SetTimedFields): the strategy orders of a rule that reads the age of
 	// pending orders are not copied every tick to set an age no one reads.
 	DataTimeFields marketdata.TimeFieldSet
@@ -221,6 +221,15 @@ func (w *walker) errorf(n ast.Node, suggestion, format string, args ...any) {
 	}
 	w.reported[loc] = true
 	w.errs = append(w.errs, newExprError(w.src, loc.From, fmt.Sprintf(format, args...), suggestion))
+}
+
+// errorHint is errorf with advice for when there is no suggestion.
+func (w *walker) errorHint(n ast.Node, suggestion, hint, format string, args ...any) {
+	before := len(w.errs)
+	w.errorf(n, suggestion, format, args...)
+	if len(w.errs) > before && suggestion == "" {
+		w.errs[len(w.errs)-1].Hint = hint
+	}
 }
 
 func (w *walker) identifier(n *ast.IdentifierNode) {
@@ -464,7 +473,8 @@ func (w *walker) argument(f *function, arg ast.Node, kind argKind) {
 		}
 		p, ok := cat.StockPair(v)
 		if !ok {
-			w.errorf(arg, cat.SuggestStockPair(v), "stock pair %s is not known", v)
+			in, hint := cat.missing("stock_pairs:", v)
+			w.errorHint(arg, cat.SuggestStockPair(v), hint, "stock pair %s is not known%s", v, in)
 			return
 		}
 		w.reads.Stocks = append(w.reads.Stocks, p.Symbol)
@@ -478,7 +488,8 @@ func (w *walker) argument(f *function, arg ast.Node, kind argKind) {
 		}
 		k, ok := cat.Contract(v)
 		if !ok {
-			w.errorf(arg, cat.SuggestContract(v), "%s is not a futures contract", v)
+			in, hint := cat.missing("contracts: (and prices:)", v)
+			w.errorHint(arg, cat.SuggestContract(v), hint, "%s is not a futures contract%s", v, in)
 			return
 		}
 		w.reads.ProductTypes = append(w.reads.ProductTypes, k.ProductType)

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
@@ -53,6 +54,9 @@ func syntaxError(src *source, err error) *Error {
 	}
 	if line < 1 || line > len(src.expanded) {
 		line = 1
+	}
+	if e := quoteInsideQuote(src, line); e != nil {
+		return e
 	}
 	structural := strings.Contains(msg, "did not find expected") && !strings.Contains(msg, "',' or")
 	structural = structural || strings.Contains(msg, "mapping values are not allowed") ||
@@ -228,4 +232,106 @@ func unclosed(lines []string, open, close rune) (int, int) {
 		}
 	}
 	return 0, 0
+}
+
+// quoteInsideQuote finds, on the lines up to one after upTo, a value in
+// quotes that a quote of the same kind inside it ends early (message:
+// "closed "TSLA" now"): YAML then reports a confusing structure error on a
+// later line. It returns the finding at the inner quote, with the line
+// corrected, or nil.
+func quoteInsideQuote(src *source, upTo int) *Error {
+	for i := 0; i < len(src.expanded) && i <= upTo; i++ {
+		text := []rune(strings.TrimRight(src.expanded[i], "\r"))
+		for j := 0; j < len(text); j++ {
+			q := text[j]
+			if q != '"' && q != '\'' {
+				continue
+			}
+			if !valueStart(text, j) {
+				continue
+			}
+			end := closingQuote(text, j)
+			if end < 0 {
+				break
+			}
+			after := end + 1
+			for after < len(text) && text[after] == ' ' {
+				after++
+			}
+			if after == len(text) || strings.ContainsRune(",}]#", text[after]) && (text[after] != '#' || after > end+1) {
+				j = end
+				continue
+			}
+			// The value runs on after its closing quote: that quote was
+			// meant inside the text.
+			last := len(text) - 1
+			for last > after && text[last] == ' ' {
+				last--
+			}
+			closeAt := last
+			for closeAt > end && text[closeAt] != q {
+				closeAt--
+			}
+			if closeAt == end {
+				return nil
+			}
+			inner := string(text[j+1 : closeAt])
+			var fixed, how string
+			if q == '"' {
+				if !strings.ContainsRune(inner, '\'') {
+					fixed = "'" + inner + "'"
+					how = "put the text in single quotes"
+				} else {
+					fixed = "\"" + strings.ReplaceAll(inner, "\"", "\\\"") + "\""
+					how = "write \\\" for a quote inside the text"
+				}
+			} else if !strings.ContainsRune(inner, '"') {
+				fixed = "\"" + inner + "\""
+				how = "put the text in double quotes"
+			} else {
+				fixed = "'" + strings.ReplaceAll(inner, "'", "''") + "'"
+				how = "write '' for a quote inside single quotes"
+			}
+			line := string(text[:j]) + fixed + string(text[closeAt+1:])
+			return src.errorAt(pos{i + 1, end + 1}, SeverityError,
+				fmt.Sprintf("this %c ends the text early: a quote inside a text in quotes must be written differently", q),
+				"did you mean: "+strings.TrimSpace(line)+"? ("+how+")")
+		}
+	}
+	return nil
+}
+
+// valueStart reports whether the quote at j starts a YAML value: after
+// "key: ", "- ", "[", "{" or ", ".
+func valueStart(text []rune, j int) bool {
+	k := j - 1
+	for k >= 0 && text[k] == ' ' {
+		k--
+	}
+	if k < 0 {
+		return true
+	}
+	switch text[k] {
+	case ':', '[', '{', ',':
+		return k < j-1 || text[k] != ':'
+	case '-':
+		return k < j-1 && (k == 0 || text[k-1] == ' ')
+	}
+	return false
+}
+
+// closingQuote returns the index of the quote that closes the one at j, or -1.
+func closingQuote(text []rune, j int) int {
+	q := text[j]
+	for k := j + 1; k < len(text); k++ {
+		switch {
+		case q == '"' && text[k] == '\\':
+			k++
+		case q == '\'' && text[k] == '\'' && k+1 < len(text) && text[k+1] == '\'':
+			k++
+		case text[k] == q:
+			return k
+		}
+	}
+	return -1
 }

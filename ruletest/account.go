@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/tickrules/tickrules/exchange"
-	"github.com/tickrules/tickrules/marketdata"
+	"github.com/tickrules/tickrules/poll"
 )
 
 // accountReader is what a test reads of a scenario account to start from
@@ -132,4 +132,4 @@ func (w *world) applyAccount(a *accountStart, start time.Time) error {
 
 // Keep the reader's methods those of the pollers: a test starts from what
 // the engine would have read.
-var _ accountReader = marketdata.Reader(nil)
+var _ accountReader = poll.Reader(nil)

@@ -43,10 +43,16 @@ func (s Summary) String() string {
 	return out
 }
 
+// maxShownFailures is how many differences of one failing test are
+// printed without -v: the first ones say what went wrong, and a test that
+// fails on every tick would otherwise print hundreds of lines.
+const maxShownFailures = 5
+
 // Write prints results for a person: per file, a PASS or FAIL line per
 // test with each difference under a failure, and the findings of files that
 // could not run. With verbose false, passing tests are counted but not
-// listed. elapsed false leaves out run times (for golden output).
+// listed, and a failing test shows its first differences and a count of
+// the rest. elapsed false leaves out run times (for golden output).
 func Write(w io.Writer, results []FileResult, verbose, elapsed bool) error {
 	for _, f := range results {
 		if len(f.Errors) > 0 {
@@ -79,8 +85,17 @@ func Write(w io.Writer, results []FileResult, verbose, elapsed bool) error {
 			if _, err := fmt.Fprintf(w, "  %s  %s%s\n", status, t.Name, dur); err != nil {
 				return err
 			}
-			for _, msg := range t.Failures {
+			shown := t.Failures
+			if !verbose && len(shown) > maxShownFailures {
+				shown = shown[:maxShownFailures]
+			}
+			for _, msg := range shown {
 				if _, err := fmt.Fprintf(w, "        %s\n", msg); err != nil {
+					return err
+				}
+			}
+			if more := len(t.Failures) - len(shown); more > 0 {
+				if _, err := fmt.Fprintf(w, "        ... and %d more differences (-v shows them all)\n", more); err != nil {
 					return err
 				}
 			}

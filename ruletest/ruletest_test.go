@@ -292,3 +292,110 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// runInline writes a rule file and a test file to a new directory and runs
+// the test file.
+func runInline(t *testing.T, rule, test string) FileResult {
+	t.Helper()
+	dir := t.TempDir()
+	for name, text := range map[string]string{"r.yaml": rule, "r_test.yaml": test} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return RunFile(context.Background(), filepath.Join(dir, "r_test.yaml"), Options{})
+}
+
+// TestImpossibleAccounts: a test's account must be one the exchange can
+// have, and the one its rule files were written for.
+func TestImpossibleAccounts(t *testing.T) {
+	rule := "rules:\n  - name: r\n    when: position(\"TSLAUSDT\", \"long\").size > 0\n    actions: [{log: {message: x}}]\n"
+	hedgeRule := "defaults:\n  position_mode: hedge_mode\n" + rule
+	for _, tc := range []struct {
+		name, rule, state, want string
+	}{
+		{"one-way long and short", rule,
+			"{positions: [{symbol: TSLAUSDT, side: long, size: 1}, {symbol: TSLAUSDT, side: short, size: 1}]}",
+			"state: 7:61: the account holds a long and a short TSLAUSDT position, but USDT-FUTURES is in one-way mode, where a symbol has one position: keep one side, or set position_mode: {USDT-FUTURES: hedge}"},
+		{"hedge long and short", rule,
+			"{position_mode: {USDT-FUTURES: hedge}, positions: [{symbol: TSLAUSDT, side: long, size: 1}, {symbol: TSLAUSDT, side: short, size: 1}]}", ""},
+		{"rule file in hedge mode, account one-way", hedgeRule, "{positions: [{symbol: TSLAUSDT, side: long, size: 1}]}",
+			"r.yaml says position_mode: hedge_mode in its defaults, but this test's account is in one_way_mode for USDT-FUTURES: set position_mode: {USDT-FUTURES: hedge} in the test's state, or change the rule file"},
+		{"rule file and account in hedge mode", hedgeRule, "{position_mode: {USDT-FUTURES: hedge}, positions: [{symbol: TSLAUSDT, side: long, size: 1}]}", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			test := "tests:\n  - name: a\n    start: \"2026-03-09 10:00\"\n    end: \"10:00:01\"\n    expect: [{rule: r, fires: [{at: \"10:00\"}]}]\n" +
+				"    state:\n      " + tc.state + "\n"
+			res := runInline(t, tc.rule, test)
+			if len(res.Errors) > 0 || len(res.Tests) != 1 {
+				t.Fatalf("%v %+v", res.Errors, res.Tests)
+			}
+			f := res.Tests[0].Failures
+			if tc.want == "" {
+				if len(f) > 0 {
+					t.Fatalf("failed: %v", f)
+				}
+				return
+			}
+			if len(f) != 1 || !strings.HasSuffix(f[0], tc.want) {
+				t.Errorf("failures %q\nwant one ending %q", f, tc.want)
+			}
+		})
+	}
+}
+
+// TestFailureOutputSummarised: a test that fails on every tick shows its
+// first differences and a count of the rest, unless verbose.
+func TestFailureOutputSummarised(t *testing.T) {
+	results := []FileResult{{Path: "x_test.yaml", Tests: []TestResult{{Name: "noisy", Failures: []string{"d1", "d2", "d3", "d4", "d5", "d6", "d7"}}}}}
+	var b bytes.Buffer
+	if err := Write(&b, results, false, false); err != nil {
+		t.Fatal(err)
+	}
+	want := "x_test.yaml\n  FAIL  noisy\n        d1\n        d2\n        d3\n        d4\n        d5\n        ... and 2 more differences (-v shows them all)\n"
+	if b.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
+	}
+	b.Reset()
+	if err := Write(&b, results, true, false); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "d7") || strings.Contains(b.String(), "more differences") {
+		t.Errorf("verbose must show every difference:\n%s", b.String())
+	}
+}
+
+// TestScenarioLackingAContract: a rule naming a contract the test's
+// scenario does not have is reported as missing from the scenario.
+func TestScenarioLackingAContract(t *testing.T) {
+	dir := t.TempDir()
+	// The scenario has TSLAUSDT, NVDAUSDT and AAPLUSDT, not ETHUSDT.
+	scenario, err := os.ReadFile("testdata/account/scenario/weekend-tradable.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Scenarios have their own folder beside the rules'.
+	files := map[string]string{
+		"scenarios/noeth.yaml": string(scenario),
+		"rules/r.yaml":         "rules:\n  - name: r\n    when: position(\"ETHUSDT\", \"long\").size > 0\n    actions: [{log: {message: x}}]\n",
+		"rules/r_test.yaml":    "scenario: ../scenarios/noeth.yaml\ntests:\n  - {name: a, start: \"2026-03-09 09:30\", expect: [{rule: r, fires: []}]}\n",
+	}
+	for name, text := range files {
+		path := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res := RunFile(context.Background(), filepath.Join(dir, "rules/r_test.yaml"), Options{})
+	if len(res.Errors) != 1 {
+		t.Fatalf("want one finding, got %v", res.Errors)
+	}
+	e := res.Errors[0]
+	if e.Message != "ETHUSDT is not a futures contract in the scenario ../scenarios/noeth.yaml" ||
+		e.Hint != "if the rule is right, add ETHUSDT to the contracts: (and prices:) of the scenario ../scenarios/noeth.yaml" {
+		t.Errorf("got %q, hint %q", e.Message, e.Hint)
+	}
+}

@@ -150,6 +150,11 @@ func prepare(ctx context.Context, f *File) (*fixture, rules.Errors) {
 	if err != nil {
 		return nil, fileError(f.Path, fmt.Sprintf("scenario catalog: %v", err))
 	}
+	if f.Scenario != "" {
+		// A symbol the rules name that the scenario lacks is the
+		// scenario's to add.
+		cat.Source = "the scenario " + f.Scenario
+	}
 	fx := &fixture{file: f, cat: cat, tick: f.Tick.D, accounts: map[string]accountReader{}, then: sc.Clock.Start}
 	for _, a := range accts {
 		fx.accounts[a.UID()] = a
@@ -265,6 +270,10 @@ func (fx *fixture) run(ctx context.Context, t *Test, log *zap.Logger) TestResult
 	}
 	if err := w.apply(&t.State, t.Start.T); err != nil {
 		fail("%s: state: %v", fx.file.Path, err)
+		return res
+	}
+	if msg := w.modeMismatch(fx.rs); msg != "" {
+		fail("%s: state: %s", fx.file.Path, msg)
 		return res
 	}
 	v := clock.NewVirtual(t.Start.T)

@@ -151,7 +151,53 @@ func (w *world) apply(s *State, at time.Time) error {
 		}
 		w.modes[exchange.ProductType(pt)], _ = posModeOf(m)
 	}
+	return w.possible()
+}
+
+// possible reports an account the exchange cannot have: in one-way mode a
+// symbol has one position, long or short, never both.
+func (w *world) possible() error {
+	keys := make([]posKey, 0, len(w.positions))
+	for k := range w.positions {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b posKey) int { return strings.Compare(a.symbol+" "+a.side, b.symbol+" "+b.side) })
+	for _, k := range keys {
+		long := w.positions[k]
+		if k.side != marketdata.SideLong || w.modes[long.pt] != exchange.OneWayMode {
+			continue
+		}
+		short, ok := w.positions[posKey{k.symbol, marketdata.SideShort}]
+		if !ok {
+			continue
+		}
+		at := ""
+		if short.line > 0 {
+			at = where(short.line, short.column) + ": "
+		}
+		return fmt.Errorf("%sthe account holds a long and a short %s position, but %s is in one-way mode, where a symbol has one position: "+
+			"keep one side, or set position_mode: {%s: hedge}", at, k.symbol, long.pt, long.pt)
+	}
 	return nil
+}
+
+// modeMismatch returns, for the first rule file whose defaults state a
+// position mode the test's account is not in, what to say; "" when every
+// file agrees. Such a test would check the rules against an account they
+// were not written for.
+func (w *world) modeMismatch(rs *rules.RuleSet) string {
+	for _, f := range rs.Files {
+		d := f.Defaults
+		if d.PositionMode == "" {
+			continue
+		}
+		if have := w.modes[d.ProductType]; have != d.PositionMode {
+			short := map[exchange.PosMode]string{exchange.OneWayMode: "one_way", exchange.HedgeMode: "hedge"}[d.PositionMode]
+			return fmt.Sprintf("%s says position_mode: %s in its defaults, but this test's account is in %s for %s: "+
+				"set position_mode: {%s: %s} in the test's state, or change the rule file", f.Path, d.PositionMode, have, d.ProductType, d.ProductType, short)
+		}
+	}
+	return ""
 }
 
 // setStrategy replaces every strategy order.

@@ -6,7 +6,16 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/tickrules/tickrules/exchange"
+	"github.com/tickrules/tickrules/internal/decimals"
 )
+
+// fixed is the number the answers of a price step are computed in: exact,
+// on integers, with no allocation (see decimals.Fixed); bad when a number
+// does not fit.
+type fixed = decimals.Fixed
+
+// fixedOf is d as a fixed.
+func fixedOf(d decimal.Decimal) fixed { return decimals.FromDecimal(d) }
 
 // number is what the formulas of positions and funds need of a number:
 // decimal.Decimal has it, and so has fixed, which computes the same values
@@ -79,7 +88,7 @@ func (fixedKind) price(x *Exchange, c *contract) (fixed, bool) {
 		var coef int64
 		var exp int32
 		if coef, exp, ok = m.PriceScaled(c.spec.Symbol, x.now); ok {
-			price = fixedInt(coef, exp)
+			price = decimals.New(coef, exp)
 		}
 	}
 	if !ok {
@@ -101,9 +110,12 @@ type markAt struct {
 func (fixedKind) position(p *position, pp *positionParts) (size, avg, margin fixed) {
 	return pp.fixed.size, pp.fixed.avg, pp.fixed.margin
 }
-func (fixedKind) num(v fixed) exchange.Num                   { return v.num() }
-func (fixedKind) rounded(v fixed, places int32) exchange.Num { return v.roundedNum(places) }
-func (fixedKind) ok(v fixed) bool                            { return v.ok() }
+func (fixedKind) num(v fixed) exchange.Num {
+	var buf [48]byte
+	return exchange.Num(v.Append(buf[:0]))
+}
+func (k fixedKind) rounded(v fixed, places int32) exchange.Num { return k.num(v.Round(places)) }
+func (fixedKind) ok(v fixed) bool                              { return v.OK() }
 
 // scaledPricer is the optional Market method that gives a price with no
 // decimal made; *market.Market has it.

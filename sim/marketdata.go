@@ -64,11 +64,11 @@ func (x *Exchange) lastPrice(req exchange.TickerRequest) (*contract, exchange.Nu
 	if !ok {
 		return nil, "", apiErr(op, exchange.CodeSymbolInvalid, fmt.Sprintf("%s has no price", c.spec.Symbol))
 	}
-	if !last.ok() { // a price past fixed's range: written from its decimal
+	if !last.OK() { // a price past fixed's range: written from its decimal
 		d, _ := x.price(c)
 		return c, num(d), nil
 	}
-	return c, last.num(), nil
+	return c, fixedKind{}.num(last), nil
 }
 
 // LastPrice returns exactly the LastPr that Ticker answers for req, and

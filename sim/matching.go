@@ -79,7 +79,7 @@ func fillsAt(o *order, cmp int) bool {
 // crossesMarket is crosses at c's market price now, p: compared in
 // integers (fixed), in decimal when a number does not fit.
 func (x *Exchange) crossesMarket(o *order, c *contract, p fixed) bool {
-	cmp, ok := p.cmp(fixedOf(o.price))
+	cmp, ok := p.Cmp(fixedOf(o.price))
 	if !ok {
 		d, _ := x.price(c)
 		cmp = d.Cmp(o.price)

@@ -139,5 +139,9 @@ func cmdBacktest(ctx context.Context, env *cliEnv, args []string) int {
 	}
 	fmt.Fprintf(env.stdout, "%d ticks, %d firings, %d orders, %d fills; wrote %s/%s and %s/%s\n", rep.Ticks, firings,
 		rep.Summary.Orders, rep.Summary.Fills, cfg.out, backtest.JSONFile, cfg.out, backtest.HTMLFile)
+	if err := rep.WriteSummaryTable(env.stdout); err != nil {
+		fmt.Fprintf(env.stderr, "engine backtest: %v\n", err)
+		return exitFail
+	}
 	return exitOK
 }

@@ -9,6 +9,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/shopspring/decimal"
 	"github.com/tickrules/tickrules/engine"
 	"github.com/tickrules/tickrules/exchange"
 	"github.com/tickrules/tickrules/rules"
@@ -25,11 +26,15 @@ func cmdCheck(ctx context.Context, env *cliEnv, args []string) int {
 	fs := flag.NewFlagSet("engine check", flag.ContinueOnError)
 	fs.SetOutput(env.stderr)
 	format := fs.String("format", "text", "output `format`: text or json")
+	strict := fs.Bool("strict", false, "treat warnings as errors (exit 1), for CI")
+	allowEmpty := fs.Bool("allow-empty", false, "accept rule files that are empty or hold only comments (a warning instead of an error)")
 	venue := fs.String("venue", "", "`URL` of a running venue (e.g. engine sim) to read contracts and stock pairs from (and, with credentials in the environment, the account's position modes); default: the demo scenario's")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: engine check [--format text|json] [--venue URL] DIR|FILE...")
+		fmt.Fprintln(fs.Output(), "usage: engine check [--format text|json] [--strict] [--allow-empty] [--venue URL] DIR|FILE...")
 		fmt.Fprintln(fs.Output(), "\nChecks rule files for every mistake that can be found without running them.")
-		fmt.Fprintln(fs.Output(), "Exit status: 0 all valid, 1 mistakes found, 2 usage error.")
+		fmt.Fprintln(fs.Output(), "Without --venue, sizes are also weighed against the demo scenario's account and prices;")
+		fmt.Fprintln(fs.Output(), "with --venue, against the venue's largest order sizes only.")
+		fmt.Fprintln(fs.Output(), "Exit status: 0 all valid, 1 mistakes found (or warnings, with --strict), 2 usage error.")
 		fs.PrintDefaults()
 	}
 	paths, code, stop := parseWithPaths(fs, args)
@@ -50,8 +55,17 @@ func cmdCheck(ctx context.Context, env *cliEnv, args []string) int {
 		fmt.Fprintf(env.stderr, "engine check: %v\n", err)
 		return exitFail
 	}
-	opts := rules.LoadOptions{Catalog: cat, Getenv: env.getenv, PositionModes: modes}
+	opts := rules.LoadOptions{Catalog: cat, Getenv: env.getenv, PositionModes: modes, AllowEmpty: *allowEmpty}
+	if *venue == "" {
+		opts.Account = demoAccount()
+	}
 	rs, findings := rules.Load(ctx, paths, opts)
+	if *strict {
+		findings = findings.Strict()
+		if findings.HasErrors() {
+			rs = nil
+		}
+	}
 	loaded := []*rules.File(nil)
 	if rs != nil {
 		loaded = rs.Files
@@ -61,7 +75,7 @@ func cmdCheck(ctx context.Context, env *cliEnv, args []string) int {
 	}
 	var budget rules.Budget
 	if rs != nil {
-		if budget, err = rules.PollingBudget(engine.Demand(rs, cat), cat.Contracts); err != nil {
+		if budget, err = rules.PollingBudget(engine.Demand(rs, cat)); err != nil {
 			fmt.Fprintf(env.stderr, "engine check: %v\n", err)
 			return exitFail
 		}
@@ -226,4 +240,27 @@ func demoCatalog(ctx context.Context) (*rules.Catalog, error) {
 		return nil, err
 	}
 	return rules.FetchCatalog(ctx, x.Public())
+}
+
+// demoAccount is what check knows of an account without a venue: the demo
+// scenario's first account (its equity per coin), the start of its price
+// paths and its default leverage.
+func demoAccount() *rules.AccountFacts {
+	sc := sim.Demo()
+	facts := &rules.AccountFacts{Source: "the demo scenario", Equity: map[string]decimal.Decimal{},
+		Prices: map[string]decimal.Decimal{}, Leverage: sc.Settings.DefaultLeverage}
+	if len(sc.Accounts) > 0 {
+		for coin, v := range sc.Accounts[0].Balances {
+			facts.Equity[coin] = v
+		}
+	}
+	for sym, path := range sc.Prices {
+		switch {
+		case path.RandomWalk != nil:
+			facts.Prices[sym] = path.RandomWalk.Start
+		case len(path.Points) > 0:
+			facts.Prices[sym] = path.Points[0].Price
+		}
+	}
+	return facts
 }

@@ -45,6 +45,17 @@ func TestCheck(t *testing.T) {
 		{"unknown format is a usage error", []string{"check", "--format", "xml", examplesDir}, exitUsage, nil, []string{"--format must be text or json"}},
 		{"missing directory", []string{"check", "no/such/dir"}, exitFail, nil, []string{"no/such/dir: no such file or directory"}},
 		{"help", []string{"check", "-h"}, exitOK, nil, []string{"usage: engine check"}},
+		{"--strict fails on warnings", []string{"check", "--strict", badDir + "/percent-for-ratio.yaml"}, exitFail,
+			[]string{"percent-for-ratio.yaml: 1 error"}, []string{"percent-for-ratio.yaml:", "unrealized_pnl_pct is compared with -5", "1 error, 0 warnings"}},
+		{"--strict passes clean examples", []string{"check", "--strict", examplesDir}, exitOK, []string{"flatten-before-close.yaml: 1 rule OK"}, nil},
+		{"a comment-only file fails", []string{"check", badDir + "/trader-comments-only.yaml"}, exitFail,
+			nil, []string{"the file holds only comments: it has no rules", "--allow-empty"}},
+		{"--allow-empty accepts it with a warning", []string{"check", "--allow-empty", badDir + "/trader-comments-only.yaml"}, exitOK,
+			[]string{"trader-comments-only.yaml: 0 rules OK, 1 warning"}, []string{"warning: the file holds only comments"}},
+		{"sizes weighed against the demo account", []string{"check", badDir + "/trader-size-in-usdt.yaml"}, exitOK,
+			[]string{"1 rule OK, 1 warning"}, []string{"20.5 times the equity of the demo scenario's account (100,000 USDT)", "did you mean size: 12.2?"}},
+		{"sizes above the demo contract's largest order", []string{"check", badDir + "/trader-size-extra-zeros.yaml"}, exitFail,
+			nil, []string{"size 50000 is above the largest order TSLAUSDT accepts (5000)"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -182,4 +193,23 @@ func runCLIEnv(t *testing.T, getenv func(string) string, args ...string) (code i
 	env := &cliEnv{stdout: &out, stderr: &errb, getenv: getenv}
 	code = dispatch(context.Background(), env, args)
 	return code, out.String(), errb.String()
+}
+
+func TestDocsCommandWritesADirectory(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "offline")
+	code, stdout, stderr := runCLI(t, "docs", "--out", dir)
+	if code != exitOK || !strings.Contains(stdout, "wrote ") {
+		t.Fatalf("engine docs --out DIR: exit %d, %s%s", code, stdout, stderr)
+	}
+	for name, want := range map[string][]byte{"reference.md": rules.Reference(), "rules.schema.json": rules.Schema()} {
+		if got, err := os.ReadFile(filepath.Join(dir, name)); err != nil || string(got) != string(want) {
+			t.Errorf("%s: not the generated file (%v)", name, err)
+		}
+	}
+	for _, name := range []string{"writing-rules.md", "safety.md", "safety.schema.json", "scenarios.md"} {
+		want, _ := os.ReadFile(filepath.Join("..", "..", "docs", name))
+		if got, err := os.ReadFile(filepath.Join(dir, name)); err != nil || len(want) == 0 || string(got) != string(want) {
+			t.Errorf("%s: not the guide of docs/ (%v)", name, err)
+		}
+	}
 }

@@ -45,8 +45,12 @@ func commands() []command {
 		{"backtest", "replay a scenario or a recording through the rules and write a report", cmdBacktest},
 		{"record", "record polled state as JSON lines for later backtests", cmdRecord},
 		{"sim", "serve the simulated exchange over HTTP", cmdSim},
+		{"doctor", "check, read-only, that an account and its rules are ready to trade", cmdDoctor},
 		{"docs", "write the generated reference of variables, functions and actions", cmdDocs},
 		{"schema", "print the JSON Schema of rule files", cmdSchema},
+		{"status", "show what a running engine is doing: rules, account, orders, fills", cmdStatus},
+		{"why", "show why a rule of a running engine does or does not fire", cmdWhy},
+		{"version", "print the version and source commit of this binary", cmdVersion},
 		{"help", "show this help", nil},
 	}
 }
@@ -68,6 +72,9 @@ func dispatch(ctx context.Context, env *cliEnv, args []string) int {
 	if name == "help" || name == "-h" || name == "--help" {
 		usage(env.stdout)
 		return exitOK
+	}
+	if name == "--version" || name == "-version" {
+		return cmdVersion(ctx, env, args[1:])
 	}
 	for _, c := range commands() {
 		if c.name == name && c.run != nil {

@@ -3,9 +3,13 @@ package main
 import (
 	"bytes"
 	"context"
+	"flag"
 	"strings"
 	"testing"
 )
+
+// update rewrites the golden files under testdata/ (doctor checklists, console log lines).
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
 
 func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()

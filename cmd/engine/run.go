@@ -5,24 +5,26 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"net/http"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"syscall"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"go.uber.org/zap"
-	"go.uber.org/zap/zapcore"
 
 	"github.com/tickrules/tickrules/actions"
 	"github.com/tickrules/tickrules/clock"
 	"github.com/tickrules/tickrules/engine"
 	"github.com/tickrules/tickrules/exchange"
-	"github.com/tickrules/tickrules/marketdata"
 	"github.com/tickrules/tickrules/metrics"
+	"github.com/tickrules/tickrules/poll"
 	"github.com/tickrules/tickrules/rules"
 	"github.com/tickrules/tickrules/sim"
 	"github.com/tickrules/tickrules/sim/server"
+	"github.com/tickrules/tickrules/status"
 )
 
 // liveBaseURL is the exchange's public REST endpoint (--venue live).
@@ -47,6 +49,9 @@ type runConfig struct {
 	logFormat  string
 	metrics    string
 	speed      float64
+
+	// stateTimeout bounds how long the state directory may fail writes.
+	stateTimeout time.Duration
 }
 
 func parseRun(env *cliEnv, args []string) (*runConfig, int) {
@@ -55,17 +60,18 @@ func parseRun(env *cliEnv, args []string) (*runConfig, int) {
 	fs.SetOutput(env.stderr)
 	var rulesDirs string
 	fs.StringVar(&rulesDirs, "rules", "", "rule `dirs` (comma-separated; directories are read recursively)")
-	fs.StringVar(&c.venue, "venue", "", "`live` (the real exchange) or the URL of a venue such as engine sim; default: the embedded demo simulator")
+	fs.StringVar(&c.venue, "venue", "", "`live` (the real exchange), demo (its demo trading) or the URL of a venue such as engine sim; default: the embedded demo simulator")
 	fs.BoolVar(&c.dryRun, "dry-run", false, "read from the venue, send orders to a paper account instead")
 	fs.DurationVar(&c.maxRuntime, "max-runtime", 0, "stop after this `duration` (0: run until interrupted)")
-	fs.StringVar(&c.stateDir, "state-dir", ".tickrules-state", "`dir` where rule states are kept across restarts")
+	fs.StringVar(&c.stateDir, "state-dir", ".tickrules-state", "`dir` where rule states and order intents are kept across restarts, one subdirectory per venue and account")
+	fs.DurationVar(&c.stateTimeout, "state-timeout", 30*time.Second, "stop (exit 1) when the state directory cannot be written for this long; no order is sent meanwhile")
 	fs.StringVar(&c.safety, "safety", "", "safety `file` with risk limits and the kill-switch file")
 	fs.DurationVar(&c.tick, "tick", time.Second, "time between two evaluations of the rules")
 	fs.StringVar(&c.logFormat, "log-format", "auto", "console, json, or auto (console on a terminal)")
-	fs.StringVar(&c.metrics, "metrics-addr", "", "serve Prometheus metrics on this `address` (e.g. 127.0.0.1:9090)")
+	fs.StringVar(&c.metrics, "metrics-addr", defaultHTTPAddr, "serve the status page (/status), its JSON (/api/status) and Prometheus metrics (/metrics) on this `address`; empty: none")
 	fs.Float64Var(&c.speed, "speed", 1, "embedded demo only: run its clock N times faster")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: engine run --rules DIR [--venue live|URL] [--dry-run] [--max-runtime D]")
+		fmt.Fprintln(fs.Output(), "usage: engine run --rules DIR [--venue live|demo|URL] [--dry-run] [--max-runtime D]")
 		fmt.Fprintln(fs.Output(), "\nRuns the rules on every tick. Credentials come from TICKRULES_API_KEY,")
 		fmt.Fprintln(fs.Output(), "TICKRULES_API_SECRET and TICKRULES_API_PASSPHRASE, or from the file named by")
 		fmt.Fprintln(fs.Output(), "TICKRULES_CREDENTIALS_FILE (readable only by you). Without a venue and without")
@@ -78,6 +84,10 @@ func parseRun(env *cliEnv, args []string) (*runConfig, int) {
 	c.rules = splitList(rulesDirs)
 	if len(c.rules) == 0 {
 		fmt.Fprintln(env.stderr, "engine run: --rules is required (try --rules examples/rules)")
+		return nil, exitUsage
+	}
+	if c.stateTimeout <= 0 {
+		fmt.Fprintln(env.stderr, "engine run: --state-timeout must be positive")
 		return nil, exitUsage
 	}
 	if c.tick < 100*time.Millisecond || !(c.speed > 0) {
@@ -105,12 +115,17 @@ func cmdRun(ctx context.Context, env *cliEnv, args []string) int {
 		ctx, cancel = context.WithTimeout(ctx, cfg.maxRuntime)
 		defer cancel()
 	}
+	// Trading the real exchange starts only when engine doctor finds no blocker.
+	if (cfg.venue == "live" || cfg.venue == "demo") && !cfg.dryRun && !preflight(ctx, env, cfg.venue, cfg.rules, log) {
+		return exitFail
+	}
 	v, err := openVenue(ctx, env, cfg, log)
 	if err != nil {
 		fmt.Fprintf(env.stderr, "engine run: %v\n", err)
 		return exitFail
 	}
 	defer v.close()
+	log = log.WithOptions(zap.WithClock(logClock{v.clock})) // the venue's time: the simulator's in the demo
 	code = runEngine(ctx, env, cfg, v, log)
 	return code
 }
@@ -119,7 +134,7 @@ func cmdRun(ctx context.Context, env *cliEnv, args []string) int {
 // Venue the actions write to (the paper account in dry-run), and the clock.
 type venueSet struct {
 	name   string
-	reader marketdata.Reader
+	reader poll.Reader
 	cat    rules.CatalogReader
 	accts  engine.AccountsReader
 	trader actions.Venue
@@ -131,6 +146,8 @@ type venueSet struct {
 	// start, when set, is called with the futures symbols the rules name
 	// before the engine starts (the dry run's price feed).
 	start func(ctx context.Context, symbols []string) error
+	// stateDir is the account's state directory (engine.AccountDir).
+	stateDir string
 }
 
 // openVenue picks the venue from the flags and the credentials. Credentials
@@ -144,22 +161,24 @@ func openVenue(ctx context.Context, env *cliEnv, cfg *runConfig, log *zap.Logger
 		if !creds.IsZero() {
 			return nil, errors.New("credentials are set but no --venue is given; pass --venue live to trade the real account (or --venue URL)")
 		}
-		return embeddedDemo(cfg, log)
+		v, err := embeddedDemo(cfg, log)
+		if v != nil {
+			v.stateDir = engine.AccountDir(cfg.stateDir, "embedded-demo", "demo-key")
+		}
+		return v, err
 	}
-	base := cfg.venue
-	if base == "live" {
-		base = liveBaseURL
-	}
+	base, demo := resolveVenue(cfg.venue)
 	if creds.IsZero() {
 		return nil, fmt.Errorf("--venue %s needs credentials: set TICKRULES_API_KEY, TICKRULES_API_SECRET and TICKRULES_API_PASSPHRASE (for engine sim's demo: demo-key, demo-secret, demo-passphrase)", cfg.venue)
 	}
 	clk := clock.Real{}
 	lim := exchange.NewLimiter(exchange.LimiterOptions{Clock: clk})
-	opts := exchange.ClientOptions{BaseURL: base, Credentials: creds, Clock: clk, Limiter: lim, Logger: log.Named("exchange")}
+	opts := exchange.ClientOptions{BaseURL: base, Credentials: creds, Demo: demo, Clock: clk, Limiter: lim, Logger: log.Named("exchange")}
 	if cfg.dryRun {
 		v, err := dryRunVenue(ctx, opts, log)
 		if v != nil {
-			v.limiter = lim
+			// The paper account's states and intents are not the live account's.
+			v.limiter, v.stateDir = lim, engine.AccountDir(cfg.stateDir, base, creds.APIKey)+"-dry-run"
 		}
 		return v, err
 	}
@@ -167,8 +186,16 @@ func openVenue(ctx context.Context, env *cliEnv, cfg *runConfig, log *zap.Logger
 	if err != nil {
 		return nil, err
 	}
-	log.Warn("LIVE TRADING: orders go to the venue", zap.String("venue", base))
-	return &venueSet{name: base, reader: c, cat: c, accts: c, trader: c, pricer: c, clock: clk, limiter: lim, close: func() {}}, nil
+	if demo {
+		log.Warn("DEMO TRADING: orders go to the exchange's demo account", zap.String("venue", base))
+	} else {
+		log.Warn("LIVE TRADING: orders go to the venue", zap.String("venue", base))
+	}
+	stateDir := engine.AccountDir(cfg.stateDir, base, creds.APIKey)
+	if demo {
+		stateDir += "-demo" // the exchange's demo account is not the live one
+	}
+	return &venueSet{name: base, reader: c, cat: c, accts: c, trader: c, pricer: c, clock: clk, limiter: lim, close: func() {}, stateDir: stateDir}, nil
 }
 
 // embeddedDemo runs the demo scenario in process; its clock starts just
@@ -203,25 +230,27 @@ func runEngine(ctx context.Context, env *cliEnv, cfg *runConfig, v *venueSet, lo
 			return exitFail
 		}
 	}
-	store, err := engine.NewStore(cfg.stateDir)
-	if err != nil {
-		fmt.Fprintf(env.stderr, "engine run: %v\n", err)
-		return exitFail
+	st, code := openState(env, v)
+	if st == nil {
+		return code
 	}
+	defer st.lock.Unlock()
+	var err error
 	reg := prometheus.NewRegistry()
 	var mx *metrics.Metrics
-	var polls marketdata.PollerOptions
-	eopts := engine.Options{Tick: cfg.tick}
+	var polls poll.Options
+	live := newLiveStatus(log)
+	eopts := engine.Options{Tick: cfg.tick, OnFiring: live.onFiring, SettleOffLoop: true, StateTimeout: cfg.stateTimeout}
 	if cfg.metrics != "" {
 		if mx, err = metrics.New(reg); err != nil {
 			fmt.Fprintf(env.stderr, "engine run: %v\n", err)
 			return exitFail
 		}
 		polls.OnFetch = mx.ObservePoll
-		eopts.OnFiring = func(f *engine.Firing) { mx.ObserveLegs(f.Legs) }
+		eopts.OnFiring = func(f *engine.Firing) { live.onFiring(f); mx.ObserveLegs(f.Legs) }
 	}
 	asm, err := engine.Assemble(ctx, engine.AssembleOptions{Reader: v.reader, Catalog: v.cat, Accounts: v.accts, Trader: v.trader,
-		Pricer: v.pricer, Clock: v.clock, Logger: log, RuleDirs: cfg.rules, Getenv: env.getenv, Safety: safety, Store: store, Poller: polls},
+		Pricer: v.pricer, Clock: v.clock, Logger: log, RuleDirs: cfg.rules, Getenv: env.getenv, Safety: safety, Store: st.store, Journal: st.journal, Crash: st.crash, Poller: polls},
 		eopts)
 	if errors.Is(err, engine.ErrBadRules) {
 		fmt.Fprintf(env.stderr, "%v; nothing was started\n", err)
@@ -237,14 +266,16 @@ func runEngine(ctx context.Context, env *cliEnv, cfg *runConfig, v *venueSet, lo
 		}
 	}
 	rs, guard, poller, eng, load := asm.Rules, asm.Guard, asm.Poller, asm.Engine, asm.Load
+	board := live.start(ctx, cfg, v, asm, v.clock.Now())
+	defer live.stop(ctx)
 	if mx != nil {
-		if err := serveMetrics(ctx, env, cfg, reg, metrics.Sources{Engine: eng, Limiter: v.limiter, Parts: poller, Clock: v.clock}, log); err != nil {
+		if err := serveMetrics(ctx, env, cfg, reg, metrics.Sources{Engine: eng, Limiter: v.limiter, Parts: poller, Clock: v.clock}, board, log); err != nil {
 			fmt.Fprintf(env.stderr, "engine run: %v\n", err)
 			return exitFail
 		}
 	}
 	log.Info("engine started", zap.String("venue", v.name), zap.Bool("dry_run", cfg.dryRun), zap.Int("rules", len(rs.Rules)),
-		zap.Strings("polls", poller.Tasks()), zap.String("state_dir", cfg.stateDir))
+		zap.Strings("polls", poller.Tasks()), zap.String("state_dir", v.stateDir))
 
 	sighup := make(chan os.Signal, 1)
 	killsig := make(chan os.Signal, 2)
@@ -270,50 +301,95 @@ func runEngine(ctx context.Context, env *cliEnv, cfg *runConfig, v *venueSet, lo
 	}()
 	go func() { _ = poller.Run(ctx) }()
 	go engine.Watch(ctx, engine.WatchOptions{Dirs: cfg.rules, Load: load, Engine: eng, Clock: v.clock, Logger: log.Named("reload"), Signal: sighup})
-	_ = eng.Run(ctx)
-	log.Info("engine stopped", zap.Int64("firings", totalFirings(eng)))
+	if err := eng.Run(ctx); errors.Is(err, engine.ErrStateUnwritable) {
+		log.Error("engine stopped: the state directory cannot be written", zap.Error(err))
+		fmt.Fprintf(env.stderr, "engine run: %v; fix the state directory %s and start again\n", err, v.stateDir)
+		return exitFail
+	}
 	return exitOK
 }
 
-// serveMetrics registers the scrape-time sources and serves reg on
-// cfg.metrics until ctx ends.
-func serveMetrics(ctx context.Context, env *cliEnv, cfg *runConfig, reg *prometheus.Registry, src metrics.Sources, log *zap.Logger) error {
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
+
+// stateFiles are the open files of an account's state directory.
+type stateFiles struct {
+	lock    *engine.DirLock
+	store   *engine.Store
+	journal *engine.Journal
+	crash   *engine.CrashHook
+}
+
+// openState locks the account's state directory (a second engine on it
+// refuses to start), opens the rule states and the intent journal, and
+// writes the journal once, so a directory that cannot be written stops the
+// engine before it starts. The fault-injection variables are read here.
+func openState(env *cliEnv, v *venueSet) (*stateFiles, int) {
+	fail := func(err error) (*stateFiles, int) {
+		fmt.Fprintf(env.stderr, "engine run: %v\n", err)
+		return nil, exitFail
+	}
+	var sf stateFiles
+	var opts engine.StateOptions
+	var err error
+	if s := env.getenv(envCrashAt); s != "" {
+		if sf.crash, err = engine.ParseCrashAt(s); err != nil {
+			return fail(err)
+		}
+	}
+	if s := env.getenv(envStateFault); s != "" {
+		if opts.Fault, err = parseStateFault(s); err != nil {
+			return fail(err)
+		}
+	}
+	if sf.lock, err = engine.LockDir(v.stateDir); err != nil {
+		return fail(err)
+	}
+	if old := filepath.Join(filepath.Dir(filepath.Dir(v.stateDir)), "rule-state.json"); fileExists(old) {
+		// An engine before the per-account directories kept its rule
+		// states here; started without them, once rules could fire again.
+		fmt.Fprintf(env.stderr, "engine run: warning: %s holds the rule states of an older engine; this one keeps them in %s: move the file there (with the engine stopped) to carry them over\n", old, v.stateDir)
+	}
+	if sf.store, err = engine.OpenStore(v.stateDir, opts); err == nil {
+		sf.journal, err = engine.OpenJournal(v.stateDir, opts)
+	}
+	if err == nil {
+		if err = sf.journal.Add(v.clock.Now()); err != nil {
+			err = fmt.Errorf("the state directory cannot be written, so no order could be recorded before it is sent: %w", err)
+		}
+	}
+	if err != nil {
+		_ = sf.lock.Unlock()
+		return fail(err)
+	}
+	return &sf, exitOK
+}
+
+// serveMetrics registers the scrape-time sources and serves reg and the
+// status page and API of board on cfg.metrics until ctx ends. The default
+// address being taken (another engine on this machine) is a warning, not a
+// failure: the engine trades the same without its status page.
+func serveMetrics(ctx context.Context, env *cliEnv, cfg *runConfig, reg *prometheus.Registry, src metrics.Sources, board *status.Board, log *zap.Logger) error {
 	if err := metrics.RegisterSources(reg, src); err != nil {
 		return err
 	}
-	addr, err := metrics.Serve(ctx, cfg.metrics, reg, log.Named("metrics"))
+	mux := http.NewServeMux()
+	mux.Handle("/metrics", metrics.Handler(reg))
+	mux.Handle("/", status.Handler(board))
+	addr, err := metrics.ServeHandler(ctx, cfg.metrics, mux, log.Named("metrics"))
+	if err != nil && cfg.metrics == defaultHTTPAddr {
+		log.Warn("no status page: its address is taken (another engine?); pass --metrics-addr HOST:PORT for this one", zap.Error(err))
+		return nil
+	}
 	if err != nil {
 		return err
 	}
+	log.Info("status page at http://" + addr.String() + "/status")
 	log.Info("serving Prometheus metrics", zap.String("url", "http://"+addr.String()+"/metrics"))
 	if env.onMetrics != nil {
 		env.onMetrics(addr.String())
 	}
 	return nil
-}
-
-func totalFirings(e *engine.Engine) int64 {
-	var n int64
-	for _, s := range e.States() {
-		n += s.Firings
-	}
-	return n
-}
-
-// newRunLogger logs to stderr: readable lines on a terminal, JSON otherwise.
-func newRunLogger(env *cliEnv, format string) *zap.Logger {
-	if format == "auto" {
-		format = "json"
-		if f, ok := env.stderr.(*os.File); ok {
-			if fi, err := f.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
-				format = "console"
-			}
-		}
-	}
-	if format == "console" {
-		return newCLILogger(env)
-	}
-	cfg := zap.NewProductionEncoderConfig()
-	cfg.EncodeTime = zapcore.ISO8601TimeEncoder
-	return zap.New(zapcore.NewCore(zapcore.NewJSONEncoder(cfg), zapcore.Lock(zapcore.AddSync(env.stderr)), zapcore.InfoLevel))
 }

@@ -154,6 +154,10 @@ rules:
 	if !strings.Contains(stderr, "DRY RUN") || strings.Count(stderr, `"msg":"rule fired"`) != 1 || !strings.Contains(stderr, `"msg":"order sent"`) {
 		t.Errorf("log:\n%s", stderr)
 	}
+	// The closing summary has the paper account's P&L: the fill's fee.
+	if !strings.Contains(stderr, `"msg":"P&L since start","account":"USDT-FUTURES USDT"`) || strings.Contains(stderr, `"account":"USDT-FUTURES USDT","start_equity":"100000","equity":"100000"`) {
+		t.Errorf("no paper P&L in the summary:\n%s", stderr)
+	}
 	acct, _ := x.Account("demo-key")
 	pos, err := acct.AllPositions(context.Background(), exchange.AllPositionsRequest{ProductType: exchange.USDTFutures})
 	if err != nil || len(pos) != 0 {

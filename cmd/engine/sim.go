@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"go.uber.org/zap"
-	"go.uber.org/zap/zapcore"
 
 	"github.com/tickrules/tickrules/clock"
 	"github.com/tickrules/tickrules/sim"
@@ -125,12 +124,4 @@ func scenarioName(sc *sim.Scenario, path string) string {
 		return sc.Name
 	}
 	return "demo"
-}
-
-// newCLILogger logs human-readable lines to the command's stderr.
-func newCLILogger(env *cliEnv) *zap.Logger {
-	cfg := zap.NewDevelopmentEncoderConfig()
-	cfg.EncodeTime = zapcore.ISO8601TimeEncoder
-	core := zapcore.NewCore(zapcore.NewConsoleEncoder(cfg), zapcore.Lock(zapcore.AddSync(env.stderr)), zapcore.InfoLevel)
-	return zap.New(core)
 }

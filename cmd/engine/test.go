@@ -15,7 +15,7 @@ func cmdTest(ctx context.Context, env *cliEnv, args []string) int {
 	fs := flag.NewFlagSet("engine test", flag.ContinueOnError)
 	fs.SetOutput(env.stderr)
 	run := fs.String("run", "", "run only the tests whose names match this `REGEX`")
-	verbose := fs.Bool("v", false, "list passing tests too")
+	verbose := fs.Bool("v", false, "list passing tests too, and every difference of a failing test (without it, the first 5 and a count)")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: engine test [--run REGEX] [-v] DIR|FILE...")
 		fmt.Fprintln(fs.Output(), "\nRuns the *_test.yaml rule tests (see docs/rule-tests.md).")

@@ -10,6 +10,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/tickrules/tickrules/exchange"
+	"github.com/tickrules/tickrules/internal/decimals"
 )
 
 // MaxLevels is the depth of every synthetic book, per side.
@@ -61,7 +62,7 @@ func sizePlaces(price float64) int32 {
 // size returns a deterministic size of about notional worth at the quote's
 // price, multiplied by scale and by a factor between 0.5 and 1.5 from h.
 func size(notional float64, q quote, scale float64, h uint64) exchange.Num {
-	return exchange.Num(appendScaled(nil, sizeUnitsOf(q.sizeUnits(notional), scale, h), -q.sizePlaces))
+	return exchange.Num(decimals.New(sizeUnitsOf(q.sizeUnits(notional), scale, h), -q.sizePlaces).Append(nil))
 }
 
 // sizeUnits is notional at the quote's price in units of the size step: the
@@ -87,17 +88,7 @@ func (in *instrument) appendPrice(dst []byte, n int64) []byte {
 	if !ok {
 		return append(dst, decimal.NewFromInt(n).Mul(in.tick).String()...)
 	}
-	return appendScaled(dst, v, in.tickExp)
-}
-
-// formatScaled writes v*10^exp (v >= 0) as decimal.Decimal.String does:
-// no exponent, no trailing fractional zeros.
-func formatScaled(v int64, exp int32) string { return string(appendScaled(nil, v, exp)) }
-
-// appendScaled appends formatScaled(v, exp) to dst.
-func appendScaled(dst []byte, v int64, exp int32) []byte {
-	var digits [20]byte
-	return exchange.AppendDecimalText(dst, false, strconv.AppendInt(digits[:0], v, 10), exp)
+	return decimals.New(v, in.tickExp).Append(dst)
 }
 
 // unit maps a hash to [0, 1).
@@ -214,7 +205,7 @@ func (b *drawnBook) text1(in *instrument, side, n int) []exchange.PriceLevel {
 	raw = raw[:min(n, len(raw))]
 	out := make([]exchange.PriceLevel, len(raw))
 	for k, l := range raw {
-		out[k] = exchange.PriceLevel{exchange.Num(in.appendPrice(nil, l.px)), exchange.Num(appendScaled(nil, l.units, b.sizeExp))}
+		out[k] = exchange.PriceLevel{exchange.Num(in.appendPrice(nil, l.px)), exchange.Num(decimals.New(l.units, b.sizeExp).Append(nil))}
 	}
 	return out
 }
@@ -282,7 +273,7 @@ func (in *instrument) drawSide(raw []rawLevel, b *drawnBook, side, n int) []rawL
 // numbers appends the levels raw in numbers to nums.
 func (in *instrument) numbers(nums []Level, b *drawnBook, raw []rawLevel) []Level {
 	for _, l := range raw {
-		nums = append(nums, Level{Price: in.priceFloat(l.px), Size: scaledFloat(l.units, b.sizeExp)})
+		nums = append(nums, Level{Price: in.priceFloat(l.px), Size: decimals.New(l.units, b.sizeExp).Float64()})
 	}
 	return nums
 }
@@ -313,7 +304,7 @@ func (b *drawnBook) levelsText(in *instrument) [2][]exchange.PriceLevel {
 			for k, l := range raw {
 				buf = in.appendPrice(buf, l.px)
 				ends[side][k][0] = len(buf)
-				buf = appendScaled(buf, l.units, b.sizeExp)
+				buf = decimals.New(l.units, b.sizeExp).Append(buf)
 				ends[side][k][1] = len(buf)
 			}
 		}
@@ -332,23 +323,6 @@ func (b *drawnBook) levelsText(in *instrument) [2][]exchange.PriceLevel {
 	return d.text
 }
 
-// maxExactInt is the largest integer below which every integer is a float64.
-const maxExactInt = 1 << 53
-
-// scaledFloat is v*10^exp as the float64 that parsing its decimal text
-// gives: when v and 10^|exp| are exact float64 values, one IEEE division or
-// multiplication rounds the exact result once, as parsing does.
-func scaledFloat(v int64, exp int32) float64 {
-	switch {
-	case v >= 0 && v < maxExactInt && exp <= 0 && exp >= -22:
-		return float64(v) / math.Pow10(int(-exp))
-	case v >= 0 && exp > 0 && exp <= 22 && float64(v)*math.Pow10(int(exp)) < maxExactInt:
-		return float64(v) * math.Pow10(int(exp))
-	}
-	f, _ := strconv.ParseFloat(string(appendScaled(nil, v, exp)), 64)
-	return f
-}
-
 // priceFloat is the price of n ticks as parsing its text gives.
 func (in *instrument) priceFloat(n int64) float64 {
 	v, ok := in.scaledTicks(n)
@@ -356,7 +330,7 @@ func (in *instrument) priceFloat(n int64) float64 {
 		f, _ := strconv.ParseFloat(string(in.appendPrice(nil, n)), 64)
 		return f
 	}
-	return scaledFloat(v, in.tickExp)
+	return decimals.New(v, in.tickExp).Float64()
 }
 
 // gapTicks is the distance in ticks from a level to the next, from the

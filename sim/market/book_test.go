@@ -204,25 +204,6 @@ func BenchmarkPriceAt(b *testing.B) {
 	}
 }
 
-// FuzzFormatScaled checks the book's integer formatting against decimal's.
-func FuzzFormatScaled(f *testing.F) {
-	for _, seed := range []struct {
-		v   int64
-		exp int32
-	}{{0, 0}, {1, -2}, {27240, -2}, {5, 1}, {100, -2}, {123456789, -8}, {7, -12}} {
-		f.Add(seed.v, seed.exp)
-	}
-	f.Fuzz(func(t *testing.T, v int64, exp int32) {
-		if v < 0 || exp < -30 || exp > 30 {
-			return
-		}
-		want := decimal.New(v, exp).String()
-		if got := formatScaled(v, exp); got != want {
-			t.Fatalf("formatScaled(%d, %d) = %q, decimal says %q", v, exp, got, want)
-		}
-	})
-}
-
 func TestNumLargePrice(t *testing.T) {
 	// A price whose ticks overflow int64 when scaled still formats exactly.
 	in, err := newInstrument("X", nil, dec("0.5"), time.Time{})

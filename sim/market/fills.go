@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/tickrules/tickrules/exchange"
-	"github.com/tickrules/tickrules/internal/backing"
+	"github.com/tickrules/tickrules/internal/prepend"
 )
 
 const (
@@ -115,7 +115,7 @@ type fillAnswer struct {
 	newest int64     // slot of the newest fill
 	last   time.Time // time of the oldest fill in fills
 	fills  []exchange.StockFill
-	back   *backing.Shared[exchange.StockFill] // the array fills is in (nil: its own), at backAt
+	back   *prepend.Array[exchange.StockFill] // the array fills is in (nil: its own), at backAt
 	backAt int
 }
 

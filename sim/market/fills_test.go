@@ -262,7 +262,7 @@ func BenchmarkStockFillsPolled(b *testing.B) {
 }
 
 // TestStockFillsAnswersNeverChange: answers made in place in a shared
-// array (backing.Shared, tested on its own) are never changed by the
+// array (prepend.Array, tested on its own) are never changed by the
 // answers after them: a pair polled every two seconds for a trading day
 // gives answers equal, at the end, to the copies taken when they were
 // given.

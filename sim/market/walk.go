@@ -3,14 +3,13 @@ package market
 import (
 	"errors"
 	"math"
-	"math/bits"
 	"math/rand/v2"
 	"sync"
 	"time"
 
 	"github.com/shopspring/decimal"
 
-	"github.com/tickrules/tickrules/exchange"
+	"github.com/tickrules/tickrules/internal/decimals"
 )
 
 const (
@@ -139,58 +138,21 @@ func (w *walk) ticks(_ time.Time, st step, tick decimal.Decimal, tickF float64) 
 // the decimal one (the shortest decimal is within half an ulp of p, tickF
 // and the division add as much again), so it rounds the same way unless
 // it lies that close to a half: then, and for quotients too large for a
-// float's fraction, it is done with integers when they fit (a walk's
-// price has up to 17 digits, beyond the exact range of float64, so with
-// 64-bit integers and their remainders), and the decimal definition is
-// the last resort.
+// float's fraction, it is done exactly with integers when they fit (a
+// walk's price has up to 17 digits, beyond the exact range of float64),
+// and the decimal definition is the last resort.
 func ticksOf(p float64, tick decimal.Decimal, tickF float64) int64 {
 	if q := p / tickF; q > 0 && q < 1e15 {
 		if f := q - math.Floor(q); math.Abs(f-0.5) > 1e-15*q {
 			return int64(math.Floor(q + 0.5))
 		}
 	}
-	tc, te := tick.CoefficientInt64(), tick.Exponent()
-	if c, e, ok := exchange.ShortDecimal(p); ok && tc > 0 {
-		if q, ok := roundedQuotient(c, e, uint64(tc), te); ok {
+	if tc, te := tick.CoefficientInt64(), tick.Exponent(); tc > 0 {
+		if q, ok := decimals.FromFloat(p).DivRound(decimals.New(tc, te), 0).Int64(); ok {
 			return q
 		}
 	}
 	return decimal.NewFromFloat(p).DivRound(tick, 0).IntPart()
-}
-
-// roundedQuotient is (c x 10^e) / (d x 10^de) rounded half away from zero;
-// false when it does not fit in 64 bits.
-func roundedQuotient(c uint64, e int32, d uint64, de int32) (int64, bool) {
-	num, den := c, d
-	if shift := e - de; shift >= 0 {
-		hi, lo := bits.Mul64(c, pow10u64(shift))
-		if hi != 0 || shift > 19 {
-			return 0, false
-		}
-		num = lo
-	} else {
-		hi, lo := bits.Mul64(d, pow10u64(-shift))
-		if hi != 0 || -shift > 19 {
-			return 0, false
-		}
-		den = lo
-	}
-	q, r := num/den, num%den
-	if r >= den-r { // 2r >= den, without overflowing
-		q++
-	}
-	if q > math.MaxInt64 {
-		return 0, false
-	}
-	return int64(q), true
-}
-
-func pow10u64(n int32) uint64 {
-	p := uint64(1)
-	for range n {
-		p *= 10
-	}
-	return p
 }
 
 // priceAt is the price at step i, before rounding to a tick.

@@ -1,0 +1,154 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"net/http"
+	"slices"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/tickrules/tickrules/engine"
+	"github.com/tickrules/tickrules/exchange"
+	"github.com/tickrules/tickrules/status"
+)
+
+// defaultHTTPAddr is where engine run serves its status page, status API
+// and metrics, and where engine status and engine why look for them:
+// loopback only, so nothing is reachable from another machine unless the
+// user says so.
+const defaultHTTPAddr = "127.0.0.1:9477"
+
+// statusTimeout bounds one request of engine status and engine why.
+const statusTimeout = 10 * time.Second
+
+// liveStatus is what engine run keeps for the status page and for the
+// closing summary: the recorder of firings, orders and fills, and the
+// watcher that reads fills and balances off the tick loop.
+type liveStatus struct {
+	log   *zap.Logger
+	rec   *status.Recorder
+	watch *status.Watcher // nil when the venue cannot list fills
+}
+
+func newLiveStatus(log *zap.Logger) *liveStatus {
+	return &liveStatus{log: log.Named("trade"), rec: status.NewRecorder(status.RecorderOptions{})}
+}
+
+// onFiring records a firing's requests and logs one line per order.
+func (s *liveStatus) onFiring(f *engine.Firing) {
+	for _, o := range s.rec.ObserveFiring(f.Rule.Name, f.Seq, f.At, f.Legs) {
+		logOrder(s.log, o)
+	}
+}
+
+// start wires the board over the assembled engine and starts the watcher;
+// it returns the board the HTTP listener serves.
+func (s *liveStatus) start(ctx context.Context, cfg *runConfig, v *venueSet, asm *engine.Assembly, started time.Time) *status.Board {
+	board := status.NewBoard(status.BoardOptions{Engine: asm.Engine, Guard: asm.Guard, Parts: asm.Poller, Recorder: s.rec,
+		Clock: v.clock, Venue: v.name, DryRun: cfg.dryRun, Started: started})
+	fills, ok := v.reader.(status.FillsReader)
+	if !ok {
+		s.log.Warn("this venue cannot list fills: fills and P&L are not shown")
+		return board
+	}
+	var products []exchange.ProductType
+	for pt := range asm.Modes {
+		products = append(products, pt)
+	}
+	slices.Sort(products)
+	s.watch = status.NewWatcher(status.WatcherOptions{Fills: fills, Accounts: v.accts, Products: products, Recorder: s.rec,
+		Clock: v.clock, Since: started, OnFill: func(f status.FillRecord) { logFill(s.log, f) }})
+	// The balances at start are the base of the P&L: read before any tick.
+	if err := s.watch.Poll(ctx); err != nil {
+		s.log.Warn("reading fills and balances failed; retried every few seconds", zap.Error(err))
+	}
+	go s.watch.Run(ctx, func(err error) { s.log.Warn("reading fills and balances failed", zap.Error(err)) })
+	return board
+}
+
+// stop reads the last fills and balances and logs the closing summary.
+func (s *liveStatus) stop(ctx context.Context) {
+	if s.watch != nil {
+		// The engine's context is over; the last read gets a few seconds of its own.
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		if err := s.watch.Poll(rctx); err != nil {
+			s.log.Warn("last read of fills and balances failed; the summary may miss the latest", zap.Error(err))
+		}
+		cancel()
+	}
+	_, _, _, totals := s.rec.Recent()
+	logSummary(s.log.Named("summary"), totals, s.rec.Accounts())
+}
+
+// statusFlags are the flags of the commands that ask a running engine.
+func statusFlags(env *cliEnv, name string) (*flag.FlagSet, *string) {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(env.stderr)
+	return fs, fs.String("addr", defaultHTTPAddr, "`address` of the running engine (its --metrics-addr)")
+}
+
+// cmdStatus prints what a running engine is doing, read from its status API.
+func cmdStatus(ctx context.Context, env *cliEnv, args []string) int {
+	fs, addr := statusFlags(env, "engine status")
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "usage: engine status [--addr HOST:PORT]")
+		fmt.Fprintln(fs.Output(), "\nPrints every rule with why it is or is not firing, the account, recent orders and fills,")
+		fmt.Fprintln(fs.Output(), "and the health of the polled data, from a running engine run. The same is at")
+		fmt.Fprintln(fs.Output(), "http://"+defaultHTTPAddr+"/status in a browser.")
+		fs.PrintDefaults()
+	}
+	if code, stop := parseFlagsOnly(env, fs, args, ""); stop {
+		return code
+	}
+	ctx, cancel := context.WithTimeout(ctx, statusTimeout)
+	defer cancel()
+	snap, err := status.FetchSnapshot(ctx, http.DefaultClient, *addr)
+	if err != nil {
+		fmt.Fprintf(env.stderr, "engine status: %v\n", err)
+		return exitFail
+	}
+	if err := status.WriteTable(env.stdout, snap); err != nil {
+		fmt.Fprintf(env.stderr, "engine status: %v\n", err)
+		return exitFail
+	}
+	return exitOK
+}
+
+// cmdWhy prints one rule's status and its recent evaluations.
+func cmdWhy(ctx context.Context, env *cliEnv, args []string) int {
+	fs, addr := statusFlags(env, "engine why")
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "usage: engine why RULE [--addr HOST:PORT]")
+		fmt.Fprintln(fs.Output(), "\nPrints why RULE does or does not fire: its phase, what its condition read, when it can")
+		fmt.Fprintln(fs.Output(), "fire next, and its recent evaluations, from a running engine run.")
+		fs.PrintDefaults()
+	}
+	names, code, stop := parseWithPaths(fs, args)
+	if stop {
+		return code
+	}
+	if len(names) != 1 {
+		fmt.Fprintln(env.stderr, "engine why: name one rule, e.g. engine why buy-the-open-dip")
+		return exitUsage
+	}
+	ctx, cancel := context.WithTimeout(ctx, statusTimeout)
+	defer cancel()
+	d, err := status.FetchRule(ctx, http.DefaultClient, *addr, names[0])
+	if err != nil {
+		if errors.Is(err, status.ErrNoRule) {
+			fmt.Fprintf(env.stderr, "engine why: the running engine has no rule named %q (engine status lists them)\n", names[0])
+		} else {
+			fmt.Fprintf(env.stderr, "engine why: %v\n", err)
+		}
+		return exitFail
+	}
+	if err := status.WriteRule(env.stdout, d); err != nil {
+		fmt.Fprintf(env.stderr, "engine why: %v\n", err)
+		return exitFail
+	}
+	return exitOK
+}

@@ -1,0 +1,259 @@
+package poll
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/tickrules/tickrules/exchange"
+	"github.com/tickrules/tickrules/marketdata"
+)
+
+// Reader is what the poller reads from a venue: the live client, the
+// simulator, or a recording.
+type Reader interface {
+	MarketStates(ctx context.Context) ([]exchange.MarketState, error)
+	MarketCalendar(ctx context.Context) (exchange.Calendar, error)
+	StockInfo(ctx context.Context, req exchange.StockInfoRequest) ([]exchange.StockInfo, error)
+	StockOrderBook(ctx context.Context, req exchange.StockOrderBookRequest) (exchange.StockOrderBook, error)
+	StockFills(ctx context.Context, req exchange.StockFillsRequest) ([]exchange.StockFill, error)
+	AllPositions(ctx context.Context, req exchange.AllPositionsRequest) ([]exchange.Position, error)
+	PendingOrders(ctx context.Context, req exchange.PendingOrdersRequest) (exchange.PendingOrdersPage, error)
+	StrategyOrders(ctx context.Context, req exchange.StrategyOrdersRequest) ([]exchange.StrategyOrder, error)
+	DiscountRates(ctx context.Context, req exchange.DiscountRateRequest) ([]exchange.DiscountCoin, error)
+	SpotRecords(ctx context.Context, req exchange.SpotRecordRequest) ([]exchange.SpotRecord, error)
+	Accounts(ctx context.Context, req exchange.AccountsRequest) ([]exchange.Account, error)
+}
+
+// Clock is the poller's time source.
+type Clock interface {
+	Now() time.Time
+	After(d time.Duration) <-chan time.Time
+}
+
+// Options configure a Poller.
+type Options struct {
+	Reader Reader
+	Clock  Clock
+	Logger *zap.Logger
+	Demand Demand
+	// Contracts lets the State know which product type a symbol belongs to,
+	// so a symbol without a position is known to be flat.
+	Contracts []marketdata.ProductContract
+	// Headroom is the fraction of each operation's published rate limit the
+	// poller may use; the rest stays free for orders (default 0.5).
+	Headroom float64
+	// Intervals override the interval of a part; below the rate-limit
+	// minimum they are raised to it.
+	Intervals map[marketdata.Part]time.Duration
+	// MinInterval is the shortest interval of any part (default 1s, the tick).
+	MinInterval time.Duration
+	// SpotWindow is how far back spot records are read (default 24h).
+	SpotWindow time.Duration
+	Build      marketdata.BuildOptions
+	// RebuildEveryTick builds a State every tick with every object aged to
+	// its time: SetTimedFields with every field. Without it (or timed
+	// fields), the States of the ticks between two fetches that brought a
+	// different answer share their data (State.SameData), and only the
+	// time and the session are new.
+	RebuildEveryTick bool
+	// OnFetch, when set, is called after every fetch with its part, key,
+	// wall-clock duration and error (metrics use it).
+	OnFetch func(part marketdata.Part, key string, took time.Duration, err error)
+}
+
+// Defaults fills in the defaults of the options that have one.
+func (o *Options) Defaults() {
+	if o.Logger == nil {
+		o.Logger = zap.NewNop()
+	}
+	if o.SpotWindow <= 0 {
+		o.SpotWindow = 24 * time.Hour
+	}
+}
+
+// PlanOptions are the options of the plan of o.
+func (o *Options) PlanOptions() PlanOptions {
+	return PlanOptions{Demand: o.Demand, Headroom: o.Headroom, Intervals: o.Intervals, MinInterval: o.MinInterval}
+}
+
+// task is a planned fetch and where it stands.
+type task struct {
+	Task
+	due     time.Time
+	fetched bool
+	okAt    time.Time // the last successful fetch
+}
+
+// Poller fetches the demanded parts at intervals that fit the rate limits
+// and keeps the latest answer of each; State builds one immutable State from
+// them. It is safe for concurrent use: Run polls while the engine takes
+// States.
+type Poller struct {
+	opts  Options
+	plan  *Plan
+	tasks []task
+	// allFetched is set once every task has been fetched (FullyPolled).
+	allFetched atomic.Bool
+
+	mu      sync.Mutex // guards tasks' times and answers
+	answers *marketdata.Answers
+}
+
+// New plans the tasks of opts.Demand.
+func New(opts Options) (*Poller, error) {
+	if opts.Reader == nil || opts.Clock == nil {
+		return nil, errors.New("poller: Reader and Clock are required")
+	}
+	opts.Defaults()
+	plan, err := NewPlan(opts.PlanOptions())
+	if err != nil {
+		return nil, err
+	}
+	p := &Poller{opts: opts, plan: plan, answers: marketdata.NewAnswers(opts.Contracts, opts.Build, opts.RebuildEveryTick)}
+	for _, t := range plan.Tasks {
+		p.tasks = append(p.tasks, task{Task: t})
+	}
+	return p, nil
+}
+
+// Interval returns the poll interval of part (0 when it is not polled).
+func (p *Poller) Interval(part marketdata.Part) time.Duration { return p.plan.Interval(part) }
+
+// Covers reports whether the poller fetches everything d demands; the error
+// (ErrNotPolled) names what it does not. Pollers are planned once: rules
+// that read more need a new Poller.
+func (p *Poller) Covers(d Demand) error { return p.plan.Covers(d) }
+
+// Parts returns the set of parts the poller fetches.
+func (p *Poller) Parts() marketdata.PartSet { return p.plan.Parts() }
+
+// Budget lists, per operation, the requests per second the poller makes.
+func (p *Poller) Budget() map[exchange.Op]float64 { return p.plan.Budget() }
+
+// Tasks lists the planned fetches as "part key every interval", for logs.
+func (p *Poller) Tasks() []string { return p.plan.Lines() }
+
+// Stale returns the first part of parts that is missing or older than
+// StaleAfter intervals in st, and whether there is one.
+func (p *Poller) Stale(st *marketdata.State, parts marketdata.PartSet) (marketdata.Part, bool) {
+	return p.plan.Stale(st, parts)
+}
+
+// FullyPolled reports whether every task has been fetched at least once. No
+// rule may fire before that: after a restart, half a State could make a rule
+// look true.
+func (p *Poller) FullyPolled() bool {
+	if p.allFetched.Load() { // a task once fetched stays fetched
+		return true
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for i := range p.tasks {
+		if !p.tasks[i].fetched {
+			return false
+		}
+	}
+	p.allFetched.Store(true)
+	return true
+}
+
+// PollDue fetches every task that is due at the clock's time. Errors are
+// logged and returned joined; the previous answer of a failed task is kept
+// and ages towards staleness.
+func (p *Poller) PollDue(ctx context.Context) error {
+	now := p.opts.Clock.Now()
+	var errs []error
+	// Polls yield to the orders in the rate limiter's queue.
+	if exchange.PriorityFrom(ctx) != exchange.PriorityLow {
+		ctx = exchange.WithPriority(ctx, exchange.PriorityLow)
+	}
+	var dueBuf [16]*task
+	due := dueBuf[:0]
+	p.mu.Lock()
+	for i := range p.tasks {
+		if t := &p.tasks[i]; !t.due.After(now) {
+			due = append(due, t)
+		}
+	}
+	p.mu.Unlock()
+	for _, t := range due {
+		var began time.Time
+		if p.opts.OnFetch != nil {
+			began = time.Now()
+		}
+		err := Fetch(ctx, p.opts.Reader, t.Task, now, p.opts.SpotWindow, p.answers, &p.mu)
+		if p.opts.OnFetch != nil {
+			p.opts.OnFetch(t.Part, t.Key, time.Since(began), err)
+		}
+		p.mu.Lock()
+		t.due = now.Add(t.Interval)
+		if err == nil {
+			t.fetched, t.okAt = true, now
+		}
+		p.mu.Unlock()
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			p.opts.Logger.Warn("poll failed", zap.Stringer("part", t.Part), zap.String("key", t.Key), zap.Error(err))
+			errs = append(errs, fmt.Errorf("poll %s %s: %w", t.Part, t.Key, err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// Run polls until ctx is done, waking when the next task is due.
+func (p *Poller) Run(ctx context.Context) error {
+	for {
+		_ = p.PollDue(ctx)
+		next := p.nextDue()
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-p.opts.Clock.After(next.Sub(p.opts.Clock.Now())):
+		}
+	}
+}
+
+func (p *Poller) nextDue() time.Time {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var next time.Time
+	for i := range p.tasks {
+		if t := &p.tasks[i]; i == 0 || t.due.Before(next) {
+			next = t.due
+		}
+	}
+	return next
+}
+
+// SetTimedFields says which fields of fetched data that move with time the
+// rules read (marketdata.Answers.SetTimedFields); the engine sets it from
+// the rules it runs, again on every reload.
+func (p *Poller) SetTimedFields(f marketdata.TimeFieldSet) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.answers.SetTimedFields(f)
+}
+
+// State builds the State of the tick at now from the latest answers
+// (marketdata.Answers.State); each part's fetch time is its tasks' oldest
+// last successful poll.
+func (p *Poller) State(now time.Time) (*marketdata.State, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var polled marketdata.PartTimes
+	for i := range p.tasks {
+		t := &p.tasks[i]
+		if t.fetched && (polled[t.Part].IsZero() || t.okAt.Before(polled[t.Part])) {
+			polled[t.Part] = t.okAt
+		}
+	}
+	return p.answers.State(now, &polled)
+}

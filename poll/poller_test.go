@@ -1,0 +1,160 @@
+package poll
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tickrules/tickrules/clock"
+	"github.com/tickrules/tickrules/exchange"
+	"github.com/tickrules/tickrules/marketdata"
+	"github.com/tickrules/tickrules/poll/polltest"
+)
+
+func TestPollerPollsOnlyTheDemand(t *testing.T) {
+	r := polltest.NewReader()
+	v := clock.NewVirtual(polltest.Start)
+	p, err := New(Options{Reader: r, Clock: v, Demand: Demand{
+		Parts:      marketdata.PartSet(0).Add(marketdata.PartMarket).Add(marketdata.PartStockBook),
+		StockPairs: []string{"TSLAUSDT", "NVDAUSDT"},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.FullyPolled() {
+		t.Fatal("fully polled before any poll")
+	}
+	for i := 0; i < 60; i++ {
+		if err := p.PollDue(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		v.Advance(time.Second)
+	}
+	if !p.FullyPolled() {
+		t.Error("not fully polled after a minute")
+	}
+	// Two pairs at 10/s x 0.5 headroom fit in 1 s: 60 polls each.
+	if got := r.Count(exchange.OpStockOrderBook); got != 120 {
+		t.Errorf("order book polls = %d, want 120", got)
+	}
+	if got := r.Count(exchange.OpMarketStates); got != 1 {
+		t.Errorf("states polls = %d, want 1 (once a minute)", got)
+	}
+	for _, op := range []exchange.Op{exchange.OpAllPositions, exchange.OpOrdersPending, exchange.OpStockFills, exchange.OpStockInfo, exchange.OpSpotRecord} {
+		if n := r.Count(op); n != 0 {
+			t.Errorf("%s polled %d times though no rule reads it", op, n)
+		}
+	}
+}
+
+func TestPollerIntervalsFitRateLimits(t *testing.T) {
+	pairs := make([]string, 12)
+	for i := range pairs {
+		pairs[i] = string(rune('A'+i)) + "USDT"
+	}
+	p, err := New(Options{Reader: polltest.NewReader(), Clock: clock.NewVirtual(polltest.Start), Demand: Demand{
+		Parts:        marketdata.PartSet(0).Add(marketdata.PartStockBook).Add(marketdata.PartPositions).Add(marketdata.PartSpotRecords),
+		StockPairs:   pairs,
+		ProductTypes: exchange.ProductTypes(),
+	}, Intervals: map[marketdata.Part]time.Duration{marketdata.PartSpotRecords: 100 * time.Millisecond}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		part marketdata.Part
+		want time.Duration
+	}{
+		{marketdata.PartStockBook, 2400 * time.Millisecond}, // 12 pairs at 5/s
+		{marketdata.PartPositions, 1200 * time.Millisecond}, // 3 product types at 2.5/s
+		{marketdata.PartSpotRecords, 2 * time.Second},       // an override below 1/s x 0.5 is raised
+		{marketdata.PartOrders, 0},                          // not read
+	}
+	for _, tt := range tests {
+		if got := p.Interval(tt.part); got != tt.want {
+			t.Errorf("Interval(%s) = %s, want %s", tt.part, got, tt.want)
+		}
+	}
+	for op, rate := range p.Budget() {
+		info, _ := exchange.LookupOp(op)
+		if limit := float64(info.Rate) / info.Per.Seconds(); rate > limit*0.5+1e-9 {
+			t.Errorf("%s polled at %.2f/s, above half its limit %.0f/s", op, rate, limit)
+		}
+	}
+	if _, err := New(Options{Reader: polltest.NewReader(), Clock: clock.NewVirtual(polltest.Start), Demand: Demand{Parts: marketdata.PartSet(0).Add(marketdata.PartStockBook)}}); err == nil {
+		t.Error("a book demand without pairs was accepted")
+	}
+}
+
+func TestPollerStaleness(t *testing.T) {
+	r := polltest.NewReader()
+	v := clock.NewVirtual(polltest.Start)
+	parts := marketdata.PartSet(0).Add(marketdata.PartMarket).Add(marketdata.PartStockBook)
+	p, err := New(Options{Reader: r, Clock: v, Demand: Demand{Parts: parts, StockPairs: []string{"TSLAUSDT"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.PollDue(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	st, err := p.State(v.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if part, stale := p.Stale(st, parts); stale {
+		t.Fatalf("fresh state is stale in %s", part)
+	}
+	r.Fail(exchange.OpStockOrderBook, errors.New("connection refused"))
+	for i := 0; i < 3; i++ {
+		v.Advance(time.Second)
+		if err := p.PollDue(context.Background()); err == nil || !strings.Contains(err.Error(), "stock_book TSLAUSDT") {
+			t.Fatalf("poll error %v does not name the part", err)
+		}
+	}
+	st, _ = p.State(v.Now())
+	if _, stale := p.Stale(st, parts); stale {
+		t.Error("stale after exactly three intervals; the limit is more than three")
+	}
+	v.Advance(time.Second)
+	st, _ = p.State(v.Now())
+	if part, stale := p.Stale(st, parts); !stale || part != marketdata.PartStockBook {
+		t.Errorf("Stale = %s %v, want stock_book true", part, stale)
+	}
+}
+
+func TestPollerSessionMovesWithTheTick(t *testing.T) {
+	r := polltest.NewReader()
+	v := clock.NewVirtual(polltest.Start)
+	p, err := New(Options{Reader: r, Clock: v, Demand: Demand{Parts: marketdata.PartSet(0).Add(marketdata.PartMarket)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.PollDue(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		after   time.Duration
+		session string
+		toClose float64
+	}{
+		{0, "regular", 10},
+		{5 * time.Minute, "regular", 5},
+		{11 * time.Minute, "after_hours", 239},
+	} {
+		st, err := p.State(polltest.Start.Add(tc.after))
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := st.Market(0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.Session != tc.session || m.MinutesToClose != tc.toClose {
+			t.Errorf("at +%s: %s, %.0f min to close; want %s, %.0f", tc.after, m.Session, m.MinutesToClose, tc.session, tc.toClose)
+		}
+	}
+	if n := r.Count(exchange.OpMarketStates); n != 1 {
+		t.Errorf("states fetched %d times; the session must be recomputed without refetching", n)
+	}
+}

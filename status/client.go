@@ -1,0 +1,63 @@
+package status
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+)
+
+// ErrNoRule is returned by FetchRule when the engine has no such rule.
+var ErrNoRule = errors.New("no such rule")
+
+// FetchSnapshot reads /api/status of the engine at addr (host:port or a
+// URL).
+func FetchSnapshot(ctx context.Context, c *http.Client, addr string) (Snapshot, error) {
+	var s Snapshot
+	err := fetch(ctx, c, baseURL(addr)+"/api/status", &s)
+	return s, err
+}
+
+// FetchRule reads /api/rules/{name} of the engine at addr.
+func FetchRule(ctx context.Context, c *http.Client, addr, name string) (RuleDetail, error) {
+	var d RuleDetail
+	err := fetch(ctx, c, baseURL(addr)+"/api/rules/"+url.PathEscape(name), &d)
+	return d, err
+}
+
+func baseURL(addr string) string {
+	if strings.Contains(addr, "://") {
+		return strings.TrimRight(addr, "/")
+	}
+	return "http://" + addr
+}
+
+func fetch(ctx context.Context, c *http.Client, u string, v any) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	if err != nil {
+		return err
+	}
+	resp, err := c.Do(req)
+	if err != nil {
+		return fmt.Errorf("no engine answers at %s (is engine run going, and on this address?): %w", u, err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, 16<<20))
+	if err != nil {
+		return fmt.Errorf("read %s: %w", u, err)
+	}
+	if resp.StatusCode == http.StatusNotFound && strings.Contains(u, "/api/rules/") {
+		return ErrNoRule
+	}
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("%s: HTTP %d: %s", u, resp.StatusCode, strings.TrimSpace(string(body)))
+	}
+	if err := json.Unmarshal(body, v); err != nil {
+		return fmt.Errorf("%s: not a status answer: %w", u, err)
+	}
+	return nil
+}
