@@ -74,10 +74,27 @@ func Record(ctx context.Context, opts RecordOptions) (RecordStats, error) {
 	for _, c := range cat.Contracts {
 		hdr.Contracts = append(hdr.Contracts, RecordedContract{ProductType: c.ProductType, Contract: c.Contract})
 	}
+	// The live venue's accounts list carries no posMode: a venue that reads
+	// the single account gives the modes, kept in the recorded accounts so
+	// that a replay trades in the recorded mode.
+	var modes map[exchange.ProductType]exchange.PosMode
+	if ms, ok := opts.Venue.(exchange.ModeSource); ok {
+		if modes, err = exchange.PositionModes(ctx, ms); err != nil {
+			return RecordStats{}, fmt.Errorf("record: %w", err)
+		}
+	}
 	for _, pt := range exchange.ProductTypes() {
 		as, err := opts.Venue.Accounts(ctx, exchange.AccountsRequest{ProductType: pt})
 		if err != nil {
 			return RecordStats{}, fmt.Errorf("record: read %s account: %w", pt, err)
+		}
+		if m, ok := modes[pt]; ok {
+			as = slices.Clone(as)
+			for i := range as {
+				if as[i].PosMode == "" {
+					as[i].PosMode = m
+				}
+			}
 		}
 		hdr.Accounts = append(hdr.Accounts, RecordedAccounts{ProductType: pt, Accounts: as})
 	}

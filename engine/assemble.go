@@ -149,8 +149,14 @@ func Assemble(ctx context.Context, opts AssembleOptions, eng Options) (*Assembly
 
 // ReadPositionModes reads the account's position mode per product type. A
 // product type whose accounts carry no mode is left out: actions that need
-// it then refuse to guess.
+// it then refuse to guess. The live venue's accounts list carries none, so
+// a reader that can also read the single account (exchange.ModeSource:
+// *exchange.Client, the simulator's accounts) is read with
+// exchange.PositionModes.
 func ReadPositionModes(ctx context.Context, r AccountsReader) (map[exchange.ProductType]exchange.PosMode, error) {
+	if ms, ok := r.(exchange.ModeSource); ok {
+		return exchange.PositionModes(ctx, ms)
+	}
 	modes := map[exchange.ProductType]exchange.PosMode{}
 	for _, pt := range exchange.ProductTypes() {
 		accounts, err := r.Accounts(ctx, exchange.AccountsRequest{ProductType: pt})

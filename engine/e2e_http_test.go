@@ -110,9 +110,10 @@ func newHTTPRig(t *testing.T, mode exchange.PosMode, ruleYAML string, o rigOptio
 
 	ctx := context.Background()
 	cat, rs := loadRules(t, client, ruleYAML)
-	as, err := client.Accounts(ctx, exchange.AccountsRequest{ProductType: exchange.USDTFutures})
-	if err != nil || len(as) == 0 || as[0].PosMode != mode {
-		t.Fatalf("accounts: %+v, %v; want %s", as, err, mode)
+	// The accounts list carries no posMode (as on the live venue); the
+	// single account does.
+	if got, err := client.AccountPositionMode(ctx, exchange.USDTFutures, "BTCUSDT", "USDT"); err != nil || got != mode {
+		t.Fatalf("position mode: %q, %v; want %s", got, err, mode)
 	}
 	r.poller, err = poll.New(poll.Options{Reader: client, Clock: v, Demand: engine.Demand(rs, cat), Contracts: cat.Contracts})
 	if err != nil {

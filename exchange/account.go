@@ -1,5 +1,7 @@
 package exchange
 
+import "cmp"
+
 // This file holds the wire types of the account and record operations: coin
 // discount tiers and spot financial records from the spec, and positions,
 // contracts, tickers and accounts from the exchange notes.
@@ -106,6 +108,11 @@ type Contract struct {
 	TakerFeeRate      Num          `json:"takerFeeRate"`
 	SymbolStatus      SymbolStatus `json:"symbolStatus"`
 	IsRwa             YesNo        `json:"isRwa"`
+	// SymbolType is perpetual or delivery, and SupportMarginCoins the coins
+	// that can margin the contract: the live venue sends both (exchange
+	// notes) and public clients such as ccxt need them to see a swap.
+	SymbolType         string   `json:"symbolType,omitempty"`
+	SupportMarginCoins []string `json:"supportMarginCoins,omitempty"`
 }
 
 // TickerRequest is the query of GET /api/v2/mix/market/ticker.
@@ -133,7 +140,15 @@ type AccountsRequest struct {
 	ProductType ProductType `json:"productType"`
 }
 
-// Account is the balance of one margin coin of a product type.
+// Account is the balance of one margin coin of a product type, an item of
+// the accounts list. The live venue's list carries no posMode (read it with
+// SingleAccount or from position records); PosMode is kept so that an answer
+// that has it still decodes, and is empty on the live venue and the
+// simulator. The union fields are the multi-asset mode's; the venue's docs
+// spell the first one unionTotalMagin (so it is sent), and the decoder also
+// takes unionTotalMargin. The venue's doc example writes "111,1" there, so
+// these stay strings until used. The multi-asset assetList is not decoded:
+// Account stays comparable, which the pollers rely on to spot a change.
 type Account struct {
 	MarginCoin           string  `json:"marginCoin"`
 	Available            Num     `json:"available"`
@@ -142,5 +157,62 @@ type Account struct {
 	UnrealizedPL         Num     `json:"unrealizedPL"`
 	CrossedMaxAvailable  Num     `json:"crossedMaxAvailable"`
 	IsolatedMaxAvailable Num     `json:"isolatedMaxAvailable"`
+	MaxTransferOut       Num     `json:"maxTransferOut"`
+	USDTEquity           Num     `json:"usdtEquity"`
+	BTCEquity            Num     `json:"btcEquity"`
+	CrossedRiskRate      Num     `json:"crossedRiskRate"`
+	Coupon               Num     `json:"coupon"`
+	UnionTotalMargin     Num     `json:"unionTotalMagin"`
+	UnionTotalMarginAlt  Num     `json:"unionTotalMargin,omitempty"`
+	UnionAvailable       Num     `json:"unionAvailable"`
+	UnionMM              Num     `json:"unionMm"`
+	IsolatedMargin       Num     `json:"isolatedMargin"`
+	CrossedMargin        Num     `json:"crossedMargin"`
+	CrossedUnrealizedPL  Num     `json:"crossedUnrealizedPL"`
+	IsolatedUnrealizedPL Num     `json:"isolatedUnrealizedPL"`
+	AssetMode            string  `json:"assetMode"`
 	PosMode              PosMode `json:"posMode,omitempty"`
+}
+
+// UnionTotal returns the union total margin under either spelling.
+func (a Account) UnionTotal() Num { return cmp.Or(a.UnionTotalMargin, a.UnionTotalMarginAlt) }
+
+// SingleAccountRequest is the query of GET /api/v2/mix/account/account.
+// The venue requires all three fields.
+type SingleAccountRequest struct {
+	Symbol      string      `json:"symbol"`
+	ProductType ProductType `json:"productType"`
+	MarginCoin  string      `json:"marginCoin"`
+}
+
+// SingleAccount is the account of one margin coin as seen from one symbol:
+// the balances, the symbol's leverage and margin mode, and the product
+// type's position mode. The venue's answers write the leverages as strings
+// in one doc example and as bare numbers in another; Num takes both.
+type SingleAccount struct {
+	MarginCoin            string     `json:"marginCoin"`
+	Locked                Num        `json:"locked"`
+	Available             Num        `json:"available"`
+	CrossedMaxAvailable   Num        `json:"crossedMaxAvailable"`
+	IsolatedMaxAvailable  Num        `json:"isolatedMaxAvailable"`
+	MaxTransferOut        Num        `json:"maxTransferOut"`
+	AccountEquity         Num        `json:"accountEquity"`
+	USDTEquity            Num        `json:"usdtEquity"`
+	BTCEquity             Num        `json:"btcEquity"`
+	CrossedRiskRate       Num        `json:"crossedRiskRate"`
+	CrossedMarginLeverage Num        `json:"crossedMarginLeverage"`
+	IsolatedLongLever     Num        `json:"isolatedLongLever"`
+	IsolatedShortLever    Num        `json:"isolatedShortLever"`
+	MarginMode            MarginMode `json:"marginMode"`
+	PosMode               PosMode    `json:"posMode"`
+	UnrealizedPL          Num        `json:"unrealizedPL"`
+	Coupon                Num        `json:"coupon"`
+	CrossedUnrealizedPL   Num        `json:"crossedUnrealizedPL"`
+	IsolatedUnrealizedPL  Num        `json:"isolatedUnrealizedPL"`
+	AssetMode             string     `json:"assetMode"`
+}
+
+// ServerTime is the data of GET /api/v2/public/time.
+type ServerTime struct {
+	ServerTime Millis `json:"serverTime"`
 }

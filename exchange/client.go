@@ -120,7 +120,8 @@ type ClientOptions struct {
 	// ChannelAPICode, when set, is sent as X-CHANNEL-API-CODE on the four
 	// operations that accept it (OpInfo.Channel).
 	ChannelAPICode string
-	// Demo sends paptrading: 1 on every request, for a demo-trading key.
+	// Demo sends paptrading: 1 on every signed request, for a demo-trading
+	// key; public requests go without it.
 	Demo bool
 	// HTTPClient sends the requests. Default: a client with a 15s timeout.
 	HTTPClient *http.Client
@@ -135,6 +136,16 @@ type ClientOptions struct {
 	Retry RetryPolicy
 	// Rand jitters the backoff; seed it for reproducible runs. Default: randomly seeded.
 	Rand *rand.Rand
+	// ClockSync is how often the offset to the venue's clock is measured
+	// (GET /api/v2/public/time) before a signed request: the first signed
+	// request measures it, and one is measured again once this much time has
+	// passed. Signed requests carry the local time corrected by it. Zero
+	// means DefaultClockSync; negative turns measuring off (the local clock
+	// is signed as it is, unless SyncClock is called).
+	ClockSync time.Duration
+	// StockPaths, when set, is the path family of the stock-pair operations
+	// and the venue is not asked (StockPathFamily). Empty: ask once.
+	StockPaths PathFamily
 }
 
 // DefaultHTTPTimeout bounds one HTTP exchange of the default HTTP client.
@@ -172,6 +183,12 @@ type Client struct {
 	retry   RetryPolicy
 	rand    *lockedRand
 
+	sync *clockSync
+	// paths is the stock-pair path family once known; pathsSem serialises
+	// finding it.
+	paths    atomic.Pointer[PathFamily]
+	pathsSem chan struct{}
+
 	rateLimited atomic.Int64
 	// readOnly refuses every mutating operation (NewReadOnlyClient).
 	readOnly bool
@@ -191,16 +208,25 @@ func NewClient(opts ClientOptions) (*Client, error) {
 		}
 	}
 	c := &Client{
-		base:    base,
-		creds:   &Credentials{APIKey: opts.Credentials.APIKey, Secret: opts.Credentials.Secret, Passphrase: opts.Credentials.Passphrase},
-		locale:  opts.Locale,
-		channel: opts.ChannelAPICode,
-		demo:    opts.Demo,
-		http:    opts.HTTPClient,
-		clock:   opts.Clock,
-		limiter: opts.Limiter,
-		log:     opts.Logger,
-		retry:   opts.Retry.withDefaults(),
+		base:     base,
+		creds:    &Credentials{APIKey: opts.Credentials.APIKey, Secret: opts.Credentials.Secret, Passphrase: opts.Credentials.Passphrase},
+		locale:   opts.Locale,
+		channel:  opts.ChannelAPICode,
+		demo:     opts.Demo,
+		http:     opts.HTTPClient,
+		clock:    opts.Clock,
+		limiter:  opts.Limiter,
+		log:      opts.Logger,
+		retry:    opts.Retry.withDefaults(),
+		sync:     newClockSync(opts.ClockSync),
+		pathsSem: make(chan struct{}, 1),
+	}
+	if opts.StockPaths != "" {
+		if !opts.StockPaths.Valid() {
+			return nil, fmt.Errorf("new client: stock paths %q: want %q or %q", opts.StockPaths, PathsSpec, PathsReality)
+		}
+		f := opts.StockPaths
+		c.paths.Store(&f)
 	}
 	if l, ok := c.limiter.(*Limiter); ok && l == nil {
 		c.limiter = nil // a nil *Limiter means no limiting, not a nil-pointer panic

@@ -1,6 +1,12 @@
 package exchange
 
-import "context"
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+)
 
 // The Trader methods. Each validates the request, waits for the rate
 // limiter and sends it once: a mutating request is never retried.
@@ -69,9 +75,66 @@ func (c *Client) FillHistory(ctx context.Context, req FillHistoryRequest) (FillP
 	return do[FillPage](ctx, c, OpFillHistory, &req)
 }
 
-// PendingOrders returns a page of live and partially filled orders.
+// PendingOrders returns a page of live and partially filled orders. The
+// spec says orders-pending without status returns both; the live venue's
+// docs say it returns live orders (exchange notes). So a request without
+// Status is sent twice, once per status, and the two answers are merged
+// newest first (by orderId, descending) into one page of at most Limit
+// orders whose EndID is the oldest kept: paging on with IDLessThan = EndID
+// then continues both streams where the page stopped. An order that turned
+// partially filled between the two requests is kept once, as the second
+// answer (the later one) shows it.
 func (c *Client) PendingOrders(ctx context.Context, req PendingOrdersRequest) (PendingOrdersPage, error) {
-	return do[PendingOrdersPage](ctx, c, OpOrdersPending, &req)
+	if req.Status != "" {
+		return do[PendingOrdersPage](ctx, c, OpOrdersPending, &req)
+	}
+	var pages [2]PendingOrdersPage
+	for i, st := range [2]OrderState{StateLive, StatePartiallyFilled} {
+		r := req
+		r.Status = st
+		page, err := do[PendingOrdersPage](ctx, c, OpOrdersPending, &r)
+		if err != nil {
+			return PendingOrdersPage{}, err
+		}
+		pages[i] = page
+	}
+	return mergePending(pages[0].EntrustedList, pages[1].EntrustedList, req.Limit), nil
+}
+
+// mergePending merges the live and partially filled answers into one page.
+func mergePending(live, partial []PendingOrder, limit int) PendingOrdersPage {
+	if limit <= 0 {
+		limit = MaxPageLimit
+	}
+	seen := make(map[string]bool, len(partial))
+	all := make([]PendingOrder, 0, len(live)+len(partial))
+	for _, o := range partial {
+		seen[o.OrderID] = true
+		all = append(all, o)
+	}
+	for _, o := range live {
+		if !seen[o.OrderID] {
+			all = append(all, o)
+		}
+	}
+	slices.SortStableFunc(all, func(a, b PendingOrder) int { return -compareIDs(a.OrderID, b.OrderID) })
+	if len(all) > limit {
+		all = all[:limit]
+	}
+	page := PendingOrdersPage{EntrustedList: all}
+	if len(all) > 0 {
+		page.EndID = all[len(all)-1].OrderID
+	}
+	return page
+}
+
+// compareIDs orders the venue's numeric ids: a shorter id is smaller, ids
+// of one length compare as text.
+func compareIDs(a, b string) int {
+	if len(a) != len(b) {
+		return cmp.Compare(len(a), len(b))
+	}
+	return strings.Compare(a, b)
 }
 
 // OrderHistory returns a page of orders of the last 90 days.
@@ -106,7 +169,9 @@ func (c *Client) MarketCalendar(ctx context.Context) (Calendar, error) {
 }
 
 // StrategyOrders returns the pending strategy orders of the unified account.
+// The category is sent in the venue's upper case whatever case it was given in.
 func (c *Client) StrategyOrders(ctx context.Context, req StrategyOrdersRequest) ([]StrategyOrder, error) {
+	req.Category = req.Category.Upper()
 	return do[[]StrategyOrder](ctx, c, OpStrategyOrders, &req)
 }
 
@@ -145,6 +210,29 @@ func (c *Client) Accounts(ctx context.Context, req AccountsRequest) ([]Account, 
 	return do[[]Account](ctx, c, OpAccounts, &req)
 }
 
+// SingleAccount returns the account of one margin coin seen from one symbol
+// (GET /api/v2/mix/account/account). Not part of Reader: the simulator
+// serves it over HTTP, and the engine reads the position mode through
+// AccountPositionMode.
+func (c *Client) SingleAccount(ctx context.Context, req SingleAccountRequest) (SingleAccount, error) {
+	return do[SingleAccount](ctx, c, OpSingleAccount, &req)
+}
+
+// AccountPositionMode returns the position mode of productType as the
+// single account of symbol and marginCoin reports it. The live venue's
+// accounts list carries no posMode (exchange notes), so this, or the posMode
+// of a position record, is where the mode is read.
+func (c *Client) AccountPositionMode(ctx context.Context, productType ProductType, symbol, marginCoin string) (PosMode, error) {
+	a, err := c.SingleAccount(ctx, SingleAccountRequest{Symbol: symbol, ProductType: productType, MarginCoin: marginCoin})
+	if err != nil {
+		return "", err
+	}
+	if !a.PosMode.Valid() {
+		return "", fmt.Errorf("%s: %w: posMode %q is neither one_way_mode nor hedge_mode", OpSingleAccount, ErrBadResponse, string(a.PosMode))
+	}
+	return a.PosMode, nil
+}
+
 // Every request type must carry its client-side rules: do finds them by
 // interface, so a missing method would silently skip validation. These
 // assertions turn that into a build failure.
@@ -174,4 +262,5 @@ var (
 	_ requestValidator = ContractsRequest{}
 	_ requestValidator = TickerRequest{}
 	_ requestValidator = AccountsRequest{}
+	_ requestValidator = SingleAccountRequest{}
 )

@@ -109,7 +109,7 @@ func newTestClient(t *testing.T, url string, mod func(*ClientOptions)) (*Client,
 	clk := clock.NewVirtual(testNow)
 	opts := ClientOptions{
 		BaseURL: url, Credentials: testCreds, ChannelAPICode: testChannel, Clock: clk,
-		Rand: rand.New(rand.NewPCG(1, 2)),
+		Rand: rand.New(rand.NewPCG(1, 2)), ClockSync: -1, StockPaths: PathsSpec,
 	}
 	if mod != nil {
 		mod(&opts)
@@ -234,7 +234,7 @@ func exactCases() []exactCase {
 			call: func(ctx context.Context, c *Client) (any, error) {
 				return c.StrategyOrders(ctx, StrategyOrdersRequest{Category: "usdt-futures", Type: StrategyTWAP})
 			},
-			query: "category=usdt-futures&type=twap"},
+			query: "category=USDT-FUTURES&type=twap"},
 		{op: OpDiscountRate, fixture: "eligible-discount-rate.json",
 			call: func(ctx context.Context, c *Client) (any, error) {
 				return c.DiscountRates(ctx, DiscountRateRequest{Coin: "BTC"})
@@ -270,6 +270,15 @@ func exactCases() []exactCase {
 				return c.Accounts(ctx, AccountsRequest{ProductType: COINFutures})
 			},
 			query: "productType=COIN-FUTURES"},
+		{op: OpServerTime, fixture: "time.json",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return do[ServerTime](ctx, c, OpServerTime, nil)
+			}},
+		{op: OpSingleAccount, fixture: "account.json",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return c.SingleAccount(ctx, SingleAccountRequest{Symbol: "TSLAUSDT", ProductType: USDTFutures, MarginCoin: "USDT"})
+			},
+			query: "marginCoin=USDT&productType=USDT-FUTURES&symbol=TSLAUSDT"},
 	}
 }
 
@@ -349,8 +358,8 @@ func TestClientExactRequests(t *testing.T) {
 			t.Errorf("operation %s has no exact-request case", info.Op)
 		}
 	}
-	if len(covered) != 27 {
-		t.Errorf("%d operations covered, want 27", len(covered))
+	if len(covered) != 29 {
+		t.Errorf("%d operations covered, want 29", len(covered))
 	}
 }
 
@@ -364,6 +373,12 @@ func TestClientHeaderOptions(t *testing.T) {
 	h := ts.requests()[0].header
 	want(t, h.Get("locale"), "zh-CN")
 	want(t, h.Get("paptrading"), "1")
+	// Public requests go without it.
+	if _, err := c.Contracts(context.Background(), ContractsRequest{ProductType: USDTFutures}); err != nil {
+		t.Fatal(err)
+	}
+	reqs := ts.requests()
+	want(t, reqs[len(reqs)-1].header.Values("paptrading"), []string(nil))
 	want(t, h.Values("X-CHANNEL-API-CODE"), []string(nil)) // no code configured
 }
 
@@ -423,7 +438,7 @@ func TestClientRejectsBeforeSending(t *testing.T) {
 			return errors.As(err, &ve) && ve.Op == OpPlaceOrder && ve.Field == "price" && errors.Is(err, ErrInvalid)
 		}},
 		{"unsafe query value", func() error {
-			_, err := c.OrderDetail(ctx, OrderDetailRequest{Symbol: "TSLAUSDT", ProductType: USDTFutures, ClientOID: "a#b"})
+			_, err := c.OrderDetail(ctx, OrderDetailRequest{Symbol: "TSLAUSDT", ProductType: USDTFutures, ClientOID: "a&b"})
 			return err
 		}, func(err error) bool {
 			var ve *ValidationError

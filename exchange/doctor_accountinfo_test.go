@@ -28,7 +28,8 @@ func TestClientAccountInfo(t *testing.T) {
 	}))
 	defer srv.Close()
 	lim := NewLimiter(LimiterOptions{Ops: append(Ops(), AccountInfoOp())})
-	c, err := NewClient(ClientOptions{BaseURL: srv.URL, Credentials: Credentials{APIKey: "k", Secret: "s", Passphrase: "p"}, Limiter: lim})
+	c, err := NewClient(ClientOptions{BaseURL: srv.URL, Credentials: Credentials{APIKey: "k", Secret: "s", Passphrase: "p"}, Limiter: lim,
+		ClockSync: -1}) // the fake answers account-info only
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,5 +1,10 @@
 package exchange
 
+import (
+	"encoding/json"
+	"strings"
+)
+
 // ProductType is the futures product type of the classic account.
 type ProductType string
 
@@ -18,7 +23,12 @@ func (p ProductType) Valid() bool { return productTypes.has(p) }
 // ProductTypes returns every product type in the spec's order.
 func ProductTypes() []ProductType { return append([]ProductType(nil), productTypes.values...) }
 
-// Category is the product category of unified-account operations.
+// Category is the product category of unified-account operations. The
+// spec writes it in lower case, and the constants are the spec's; the live
+// venue's v3 operations take it in upper case (USDT-FUTURES), as the venue's
+// docs and the bitget-api npm SDK's types write it (exchange notes, "v3
+// category case"). Either case is valid, and the client sends the upper
+// case (Upper).
 type Category string
 
 // Categories of the unified-account operations.
@@ -32,8 +42,13 @@ const (
 
 var categories = enum[Category]{"category", []Category{CategorySpot, CategoryMargin, CategoryUSDTFutures, CategoryCOINFutures, CategoryUSDCFutures}}
 
-// Valid reports whether c is a category of the spec.
-func (c Category) Valid() bool { return categories.has(c) }
+// Valid reports whether c is a category, in either case.
+func (c Category) Valid() bool { return categories.has(c.lower()) }
+
+func (c Category) lower() Category { return Category(strings.ToLower(string(c))) }
+
+// Upper returns c in the venue's upper case.
+func (c Category) Upper() Category { return Category(strings.ToUpper(string(c))) }
 
 // MarginMode is isolated or crossed.
 type MarginMode string
@@ -101,6 +116,19 @@ var forces = enum[Force]{"force", []Force{IOC, FOK, GTC, PostOnly}}
 
 // Valid reports whether f is a time in force of the spec.
 func (f Force) Valid() bool { return forces.has(f) }
+
+// UnmarshalJSON reads a time in force in either case: public clients send
+// GTC, IOC, FOK and POST_ONLY and the live venue accepts them (exchange
+// notes, "Enumerations"), so a request decoded by the simulator, and a
+// record, hold the spec's lower-case value.
+func (f *Force) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return err
+	}
+	*f = Force(strings.ToLower(s))
+	return nil
+}
 
 // TradeSide is the trade direction. Requests (hedge mode only) send open or
 // close; order and fill records carry one of the longer record values.

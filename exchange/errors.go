@@ -3,6 +3,7 @@ package exchange
 import (
 	"errors"
 	"fmt"
+	"net/http"
 )
 
 // Error codes the exchange answers with (exchange notes). The simulator
@@ -44,6 +45,11 @@ const (
 	CodeNoOrderCancel  = "22001"
 	CodeOrderNotExist  = "43001"
 	CodeOrderNotExist2 = "40768"
+	// CodeOrderNotFound is the live venue's answer to a detail lookup of an
+	// absent order: "The data of the order cannot be found, please confirm
+	// the order number" (exchange notes; ccxt maps it to OrderNotFound, the
+	// bitget-api npm SDK names it FUTURES_ORDER_GET_NOT_FOUND).
+	CodeOrderNotFound  = "40109"
 	CodeNoPosition     = "22002"
 	CodeModifyNoNewOID = "22003"
 
@@ -75,6 +81,17 @@ var (
 	ErrPrecision    = errors.New("price or size precision")
 	ErrRetryable    = errors.New("transient error")
 	ErrInvalid      = errors.New("invalid request")
+	// ErrForbidden is a refusal of an operation the key may not use: a
+	// missing permission (40014, HTTP 403) anywhere, and on the stock order
+	// book and fills, which are whitelist-only on the live venue, also 40006.
+	// A caller holds what needs the operation and goes on with the rest.
+	ErrForbidden = errors.New("not permitted for this key")
+	// ErrUnavailable is an operation the venue does not serve at all: an
+	// answer of 40404 or HTTP 404 for its path. eligible-discount-rate is
+	// absent from the live venue's current public clients, for example
+	// (exchange notes). A caller treats that part as missing ("no tiers")
+	// and goes on with the rest.
+	ErrUnavailable = errors.New("not served by this venue")
 )
 
 // APIError is a response whose code is not 00000, or a non-200 HTTP status.
@@ -105,6 +122,10 @@ func (e *APIError) Is(target error) bool {
 		return e.IsPrecision()
 	case ErrRetryable:
 		return e.IsRetryable()
+	case ErrForbidden:
+		return e.IsForbidden()
+	case ErrUnavailable:
+		return e.Code == CodeURLNotFound || e.HTTPStatus == http.StatusNotFound
 	}
 	return false
 }
@@ -128,9 +149,24 @@ func (e *APIError) IsAuth() bool {
 // IsRateLimited reports HTTP 429 or code 429.
 func (e *APIError) IsRateLimited() bool { return e.HTTPStatus == 429 || e.Code == CodeTooManyRequests }
 
-// IsNotFound reports an unknown order, position or URL.
+// IsNotFound reports an unknown order, position or URL: the spec's codes
+// and the live venue's 40109 for an order lookup. A bare HTTP 404 without
+// a code is not counted: a proxy's error page says nothing about an order,
+// and reading it as "absent" could make a caller send an order twice.
 func (e *APIError) IsNotFound() bool {
-	return e.codeIn(CodeNoOrderCancel, CodeOrderNotExist, CodeOrderNotExist2, CodeNoPosition, CodeURLNotFound)
+	return e.codeIn(CodeNoOrderCancel, CodeOrderNotExist, CodeOrderNotExist2, CodeNoPosition,
+		CodeURLNotFound, CodeOrderNotFound)
+}
+
+// IsForbidden reports a refusal for want of a permission or a whitelist
+// (ErrForbidden). 40006 counts only on the stock order book and fills: the
+// live venue answers it to keys that are not whitelisted for them, while
+// elsewhere it means an invalid key.
+func (e *APIError) IsForbidden() bool {
+	if e.HTTPStatus == 403 || e.Code == CodePermission {
+		return true
+	}
+	return e.Code == CodeKeyInvalid && (e.Op == OpStockOrderBook || e.Op == OpStockFills)
 }
 
 // IsInsufficient reports a balance or size limit.

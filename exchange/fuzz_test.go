@@ -87,6 +87,15 @@ func FuzzDecodeResponse(f *testing.F) {
 		}
 		f.Add(append([]byte{index[fx.op]}, b...))
 	}
+	// The venue's documented answers seed it too: their shapes (numbers
+	// for strings, nulls, odd keys) are what the live venue sends.
+	for _, fx := range venueFixtures {
+		b, err := os.ReadFile(filepath.Join("testdata", "venue", fx.file))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(append([]byte{index[fx.op]}, b...))
+	}
 	f.Fuzz(func(t *testing.T, in []byte) {
 		if len(in) == 0 {
 			return

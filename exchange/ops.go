@@ -6,7 +6,8 @@ import "time"
 // of its endpoint (place-order, orders-pending, stock-orderbook, ...).
 type Op string
 
-// The spec's 21 operations and the six outside it (exchange notes).
+// The spec's 21 operations, the six outside it (exchange notes), and the
+// two the live venue needs (server time, single account).
 const (
 	OpPlaceOrder        Op = "place-order"
 	OpClickBackhand     Op = "click-backhand"
@@ -36,6 +37,13 @@ const (
 	OpTicker          Op = "ticker"
 	OpSetPositionMode Op = "set-position-mode"
 	OpAccounts        Op = "accounts"
+
+	// OpServerTime and OpSingleAccount are live-venue operations the client
+	// needs beyond the notes: the venue's clock (signing must stay within
+	// 30 s of it) and the single account, the only account answer that
+	// carries posMode on the live venue.
+	OpServerTime    Op = "time"
+	OpSingleAccount Op = "account"
 )
 
 // Scope is what a rate limit is counted per.
@@ -87,6 +95,20 @@ type OpInfo struct {
 	Perms []Permission
 	// InSpec is false for the operations taken from the exchange notes.
 	InSpec bool
+	// RealityPath is the live venue's path of a stock-pair operation, whose
+	// spec path (Path) the live venue answers with 40404 (exchange notes,
+	// "Live venue differences"; the bitget-api npm SDK's getRealityOrderBook
+	// and getRealityFills). Empty for every other operation.
+	RealityPath string
+}
+
+// PathFor returns the path of the operation in family f: RealityPath for
+// PathsReality when the operation has one, Path otherwise.
+func (o OpInfo) PathFor(f PathFamily) string {
+	if f == PathsReality && o.RealityPath != "" {
+		return o.RealityPath
+	}
+	return o.Path
 }
 
 var opTable = []OpInfo{
@@ -104,11 +126,11 @@ var opTable = []OpInfo{
 	{Op: OpFillHistory, Method: "GET", Path: "/api/v2/mix/order/fill-history", Rate: 10, Per: time.Second, Scope: PerUID, Perms: []Permission{PermFuturesRead}, InSpec: true},
 	{Op: OpOrdersPending, Method: "GET", Path: "/api/v2/mix/order/orders-pending", Rate: 10, Per: time.Second, Scope: PerUID, Perms: []Permission{PermFuturesRead}, InSpec: true},
 	{Op: OpOrdersHistory, Method: "GET", Path: "/api/v2/mix/order/orders-history", Rate: 10, Per: time.Second, Scope: PerUID, Perms: []Permission{PermFuturesRead}, InSpec: true},
-	{Op: OpStockOrderBook, Method: "GET", Path: "/api/v3/account/stock-orderbook", Rate: 10, Per: time.Second, Scope: PerUID, Perms: []Permission{PermUnifiedTradeRead, PermStockWhitelist}, InSpec: true},
-	{Op: OpStockFills, Method: "GET", Path: "/api/v3/account/stock-fills", Rate: 10, Per: time.Second, Scope: PerUID, Perms: []Permission{PermUnifiedTradeRead, PermStockWhitelist}, InSpec: true},
-	{Op: OpStockInfo, Method: "GET", Path: "/api/v3/stock/market/stock-info", Rate: 1, Per: time.Second, Scope: PerIP, Public: true, InSpec: true},
-	{Op: OpMarketStates, Method: "GET", Path: "/api/v3/stock/market/states", Rate: 1, Per: time.Second, Scope: PerIP, Public: true, InSpec: true},
-	{Op: OpMarketCalendar, Method: "GET", Path: "/api/v3/stock/market/calendar", Rate: 1, Per: time.Second, Scope: PerIP, Public: true, InSpec: true},
+	{Op: OpStockOrderBook, Method: "GET", Path: "/api/v3/account/stock-orderbook", RealityPath: "/api/v3/account/reality-orderbook", Rate: 10, Per: time.Second, Scope: PerUID, Perms: []Permission{PermUnifiedTradeRead, PermStockWhitelist}, InSpec: true},
+	{Op: OpStockFills, Method: "GET", Path: "/api/v3/account/stock-fills", RealityPath: "/api/v3/account/reality-fills", Rate: 10, Per: time.Second, Scope: PerUID, Perms: []Permission{PermUnifiedTradeRead, PermStockWhitelist}, InSpec: true},
+	{Op: OpStockInfo, Method: "GET", Path: "/api/v3/stock/market/stock-info", RealityPath: "/api/v3/reality/market/stock-info", Rate: 1, Per: time.Second, Scope: PerIP, Public: true, InSpec: true},
+	{Op: OpMarketStates, Method: "GET", Path: "/api/v3/stock/market/states", RealityPath: "/api/v3/reality/market/states", Rate: 1, Per: time.Second, Scope: PerIP, Public: true, InSpec: true},
+	{Op: OpMarketCalendar, Method: "GET", Path: "/api/v3/stock/market/calendar", RealityPath: "/api/v3/reality/market/calendar", Rate: 1, Per: time.Second, Scope: PerIP, Public: true, InSpec: true},
 	{Op: OpStrategyOrders, Method: "GET", Path: "/api/v3/trade/unfilled-strategy-orders", Rate: 20, Per: time.Second, Scope: PerUID, Perms: []Permission{PermUnifiedTradeRead}, InSpec: true},
 	{Op: OpDiscountRate, Method: "GET", Path: "/api/v3/account/eligible-discount-rate", Rate: 20, Per: time.Second, Scope: PerUID, Perms: []Permission{PermUnifiedManageRead}, InSpec: true},
 	{Op: OpSpotRecord, Method: "GET", Path: "/api/v2/tax/spot-record", Rate: 1, Per: time.Second, Scope: PerUID, Perms: []Permission{PermSpotRecordsRead}, InSpec: true},
@@ -119,6 +141,10 @@ var opTable = []OpInfo{
 	{Op: OpTicker, Method: "GET", Path: "/api/v2/mix/market/ticker", Rate: 20, Per: time.Second, Scope: PerIP, Public: true},
 	{Op: OpSetPositionMode, Method: "POST", Path: "/api/v2/mix/account/set-position-mode", Rate: 5, Per: time.Second, Scope: PerUID, Mutating: true, Perms: []Permission{PermFuturesTrade}},
 	{Op: OpAccounts, Method: "GET", Path: "/api/v2/mix/account/accounts", Rate: 10, Per: time.Second, Scope: PerUID, Perms: []Permission{PermFuturesRead}},
+	// The venue's docs: "Get Server Time" 20 times/1s per IP; "Get Single
+	// Account" 10 times/1s per uid.
+	{Op: OpServerTime, Method: "GET", Path: "/api/v2/public/time", Rate: 20, Per: time.Second, Scope: PerIP, Public: true},
+	{Op: OpSingleAccount, Method: "GET", Path: "/api/v2/mix/account/account", Rate: 10, Per: time.Second, Scope: PerUID, Perms: []Permission{PermFuturesRead}},
 }
 
 // IPLimitPerMinute is the overall per-IP limit besides the per-operation ones.
@@ -137,10 +163,11 @@ func LookupOp(op Op) (OpInfo, bool) {
 	return OpInfo{}, false
 }
 
-// OpForPath returns the operation served at method and path.
+// OpForPath returns the operation served at method and path; a stock-pair
+// operation is found under either of its paths.
 func OpForPath(method, path string) (OpInfo, bool) {
 	for _, o := range opTable {
-		if o.Path == path && o.Method == method {
+		if (o.Path == path || (o.RealityPath != "" && o.RealityPath == path)) && o.Method == method {
 			return o, true
 		}
 	}

@@ -1,5 +1,7 @@
 package exchange
 
+import "cmp"
+
 // This file holds the wire types of the futures order queries: order detail,
 // fills, fill history, pending orders and order history. Query structs use
 // their json tags as query parameter names; empty fields are not sent.
@@ -44,6 +46,32 @@ type OrderDetail struct {
 	CancelReason           CancelReason     `json:"cancelReason"`
 	CTime                  Millis           `json:"cTime"`
 	UTime                  Millis           `json:"uTime"`
+	PresetTriggers
+}
+
+// PresetTriggers are the trigger types and execute prices of an order's
+// preset take-profit and stop-loss. Sources disagree on the keys: the spec
+// and the pending-order docs write presetStopSurplusTriggerType, the venue's
+// order-detail docs presetStopSurplusType (exchange/testdata/venue). Both
+// are decoded; StopSurplusTriggerType and StopLossTriggerType read
+// whichever came.
+type PresetTriggers struct {
+	PresetStopSurplusTriggerType  string `json:"presetStopSurplusTriggerType,omitempty"`
+	PresetStopSurplusType         string `json:"presetStopSurplusType,omitempty"`
+	PresetStopSurplusExecutePrice Num    `json:"presetStopSurplusExecutePrice,omitempty"`
+	PresetStopLossTriggerType     string `json:"presetStopLossTriggerType,omitempty"`
+	PresetStopLossType            string `json:"presetStopLossType,omitempty"`
+	PresetStopLossExecutePrice    Num    `json:"presetStopLossExecutePrice,omitempty"`
+}
+
+// StopSurplusTriggerType returns the take-profit trigger type under either key.
+func (p PresetTriggers) StopSurplusTriggerType() string {
+	return cmp.Or(p.PresetStopSurplusTriggerType, p.PresetStopSurplusType)
+}
+
+// StopLossTriggerType returns the stop-loss trigger type under either key.
+func (p PresetTriggers) StopLossTriggerType() string {
+	return cmp.Or(p.PresetStopLossTriggerType, p.PresetStopLossType)
 }
 
 // ListOrder holds the fields that pending-order and history-order records share.
@@ -83,6 +111,10 @@ type PendingOrder struct {
 	PresetStopSurplusExecutePrice Num    `json:"presetStopSurplusExecutePrice"`
 	PresetStopLossTriggerType     string `json:"presetStopLossTriggerType"`
 	PresetStopLossExecutePrice    Num    `json:"presetStopLossExecutePrice"`
+	// PresetStopSurplusType and PresetStopLossType are the same trigger
+	// types under the order-detail docs' keys (see PresetTriggers).
+	PresetStopSurplusType string `json:"presetStopSurplusType,omitempty"`
+	PresetStopLossType    string `json:"presetStopLossType,omitempty"`
 }
 
 // HistoryOrder is an item of entrustedList in orders-history.

@@ -10,17 +10,21 @@ import (
 	"sync"
 )
 
-// The query string of a GET request is signed exactly as it is sent (exchange
-// notes): keys sorted ascending, values not percent-encoded. A value that
-// needs encoding therefore cannot be sent safely at all, and is rejected.
+// The query string of a GET request is signed with keys sorted ascending
+// and values not percent-encoded (exchange notes). The characters '#' and
+// '+' occur in the venue's own clientOids (BITGET#...), so they are allowed
+// in values: signed as they are and percent-encoded on the wire (wireQuery),
+// where the venue decodes them before checking the signature. Every other
+// character that would change the meaning of the URL is rejected.
 
 // EncodeQuery returns the query string of a request struct (or a pointer to
 // one): its string and integer fields by json tag name, keys sorted
 // ascending, values unencoded, empty values (the empty string, 0) left out
-// whatever the tag says, and fields tagged "-" never sent. A nil request
-// gives "". A value containing a character that would change the meaning of
-// the URL (space, '&', '=', '#', '+', '%', control or non-ASCII bytes) is
-// rejected with a *ValidationError naming the field.
+// whatever the tag says, and fields tagged "-" never sent: the string that
+// is signed. A nil request gives "". A value containing a character that
+// would change the meaning of the URL (space, '&', '=', '%', control or
+// non-ASCII bytes) is rejected with a *ValidationError naming the field;
+// '#' and '+' are allowed (see wireQuery).
 func EncodeQuery(req any) (string, error) {
 	v, ok := structValue(req)
 	if !ok {
@@ -81,11 +85,21 @@ func unsafeQueryRune(r rune) bool {
 		return true
 	}
 	switch r {
-	case '&', '=', '#', '+', '%':
+	case '&', '=', '%':
 		return true
 	}
 	return false
 }
+
+// wireEscaper percent-encodes the two characters EncodeQuery lets through
+// that a URL cannot carry literally: '#' would end the query and '+' would
+// be read as a space.
+var wireEscaper = strings.NewReplacer("#", "%23", "+", "%2B")
+
+// wireQuery returns the query as sent on the wire for q, the signed query
+// string of EncodeQuery: '#' and '+' percent-encoded, everything else as it
+// is. A server decoding it and sorting the keys gets q back.
+func wireQuery(q string) string { return wireEscaper.Replace(q) }
 
 func structValue(req any) (reflect.Value, bool) {
 	v := reflect.ValueOf(req)

@@ -292,7 +292,7 @@ func TestRetryWithLimiter(t *testing.T) {
 	ts.setRespond(script(limited429, ok200))
 	clk := clock.NewVirtual(testNow)
 	lim := NewLimiter(LimiterOptions{Clock: clk})
-	c, err := NewClient(ClientOptions{BaseURL: ts.URL, Credentials: testCreds, Clock: clk, Limiter: lim})
+	c, err := NewClient(ClientOptions{BaseURL: ts.URL, Credentials: testCreds, Clock: clk, Limiter: lim, ClockSync: -1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -516,7 +516,7 @@ func (r StockInfoRequest) Validate(now time.Time) error { return nil }
 func (r StrategyOrdersRequest) Validate(now time.Time) error {
 	p := problems{op: OpStrategyOrders}
 	p.required("category", string(r.Category))
-	p.addEnum(categories.check("category", r.Category))
+	p.addEnum(categories.check("category", r.Category.lower()))
 	p.addEnum(strategyTypes.check("type", r.Type))
 	return p.err()
 }
@@ -544,11 +544,17 @@ func (r AllPositionsRequest) Validate(now time.Time) error {
 
 // Validate checks the single-position rules (exchange notes): every field is required.
 func (r SinglePositionRequest) Validate(now time.Time) error {
-	p := problems{op: OpSinglePosition}
-	p.productType(r.ProductType)
-	p.required("symbol", r.Symbol)
-	p.required("marginCoin", r.MarginCoin)
-	p.upper("marginCoin", r.MarginCoin)
+	return symbolAndCoin(OpSinglePosition, r.ProductType, r.Symbol, r.MarginCoin)
+}
+
+// symbolAndCoin checks the rules that single-position and single-account
+// share: productType, symbol and an upper-case marginCoin, all required.
+func symbolAndCoin(op Op, pt ProductType, symbol, marginCoin string) error {
+	p := problems{op: op}
+	p.productType(pt)
+	p.required("symbol", symbol)
+	p.required("marginCoin", marginCoin)
+	p.upper("marginCoin", marginCoin)
 	return p.err()
 }
 
@@ -572,4 +578,10 @@ func (r AccountsRequest) Validate(now time.Time) error {
 	p := problems{op: OpAccounts}
 	p.productType(r.ProductType)
 	return p.err()
+}
+
+// Validate checks the single-account rules (the venue's docs): symbol,
+// productType and marginCoin are all required.
+func (r SingleAccountRequest) Validate(now time.Time) error {
+	return symbolAndCoin(OpSingleAccount, r.ProductType, r.Symbol, r.MarginCoin)
 }

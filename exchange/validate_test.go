@@ -522,7 +522,7 @@ func TestValidateStrategyOrders(t *testing.T) {
 	}
 	runValidate(t, OpStrategyOrders, base, []vcase[StrategyOrdersRequest]{
 		{name: "category missing", mut: func(r *StrategyOrdersRequest) { r.Category = "" }, field: "category", code: CodeParamEmpty},
-		{name: "category is a productType", mut: func(r *StrategyOrdersRequest) { r.Category = "USDT-FUTURES" }, field: "category", code: CodeParamVerify},
+		{name: "category unknown", mut: func(r *StrategyOrdersRequest) { r.Category = "usdt-swap" }, field: "category", code: CodeParamVerify},
 		{name: "type unknown", mut: func(r *StrategyOrdersRequest) { r.Type = "grid" }, field: "type", code: CodeParamVerify},
 	})
 }

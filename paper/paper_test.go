@@ -50,8 +50,11 @@ func TestOpenSeedsFromLiveAndKeepsItApart(t *testing.T) {
 		t.Fatalf("seeded order %+v, %v", o, err)
 	}
 	as, err := acct.Accounts(ctx, exchange.AccountsRequest{ProductType: exchange.USDTFutures})
-	if err != nil || len(as) == 0 || as[0].PosMode != exchange.OneWayMode {
+	if err != nil || len(as) == 0 {
 		t.Fatalf("paper accounts %+v, %v", as, err)
+	}
+	if m, err := acct.AccountPositionMode(ctx, exchange.USDTFutures, "BTCUSDT", "USDT"); err != nil || m != exchange.OneWayMode {
+		t.Fatalf("paper position mode %q, %v", m, err)
 	}
 
 	// A paper order fills at the live price and leaves the live account alone.

@@ -32,6 +32,18 @@ func Seed(ctx context.Context, r SeedReader, contracts []marketdata.ProductContr
 		Balances:     map[string]decimal.Decimal{},
 		PositionMode: map[exchange.ProductType]exchange.PosMode{},
 	}
+	// The live venue's accounts list carries no posMode: a reader that can
+	// read the single account gives the modes (the loop below still takes
+	// a mode an accounts list carries, as recordings do).
+	if ms, ok := r.(exchange.ModeSource); ok {
+		modes, err := exchange.PositionModes(ctx, ms)
+		if err != nil {
+			return nil, fmt.Errorf("seed paper account: %w", err)
+		}
+		for pt, m := range modes {
+			acct.PositionMode[pt] = m
+		}
+	}
 	for _, pt := range exchange.ProductTypes() {
 		as, err := r.Accounts(ctx, exchange.AccountsRequest{ProductType: pt})
 		if err != nil {

@@ -71,6 +71,17 @@ func readAccount(ctx context.Context, r accountReader, then time.Time) (*account
 			}
 		}
 	}
+	// The accounts list carries no posMode on the live venue nor on the
+	// simulator; a reader that reads the single account gives the modes.
+	if ms, ok := r.(exchange.ModeSource); ok {
+		modes, err := exchange.PositionModes(ctx, ms)
+		if err != nil {
+			return nil, err
+		}
+		for pt, m := range modes {
+			a.modes[pt] = m
+		}
+	}
 	return a, nil
 }
 

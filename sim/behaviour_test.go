@@ -203,9 +203,12 @@ func TestDemoExchange(t *testing.T) {
 	for _, pt := range exchange.ProductTypes() {
 		acc, err := a.Accounts(ctx, exchange.AccountsRequest{ProductType: pt})
 		simtest.Must(t, err)
-		if len(acc) != 1 || acc[0].PosMode != exchange.OneWayMode {
+		if len(acc) != 1 || acc[0].PosMode != "" {
 			t.Fatalf("%s accounts = %+v", pt, acc)
 		}
+	}
+	if m, err := a.AccountPositionMode(ctx, exchange.USDTFutures, "BTCUSDT", "USDT"); err != nil || m != exchange.OneWayMode {
+		t.Fatalf("position mode %q, %v; want one_way_mode", m, err)
 	}
 	for _, sym := range []string{"BTCUSDT", "TSLAUSDT", "AAPLUSDT"} {
 		tk, err := a.Ticker(ctx, exchange.TickerRequest{Symbol: sym, ProductType: exchange.USDTFutures})

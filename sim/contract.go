@@ -128,6 +128,15 @@ func newContract(cs ContractSpec) (*contract, error) {
 			return nil, fmt.Errorf("a COIN-FUTURES contract needs base_coin (its margin coin)")
 		}
 	}
+	// The live venue's contracts carry symbolType and supportMarginCoins
+	// (exchange notes); the simulator's contracts are perpetuals margined
+	// by their one margin coin unless the scenario says otherwise.
+	if c.spec.SymbolType == "" {
+		c.spec.SymbolType = "perpetual"
+	}
+	if len(c.spec.SupportMarginCoins) == 0 {
+		c.spec.SupportMarginCoins = []string{c.marginCoin}
+	}
 	return c, nil
 }
 

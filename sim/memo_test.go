@@ -107,9 +107,9 @@ func TestMemoisedAnswersMatchFresh(t *testing.T) {
 				mode: map[string]exchange.PosMode{}, ok: map[string]int{},
 			}
 			for _, k := range tt.keys {
-				accts, err := r.acct(k).Accounts(ctx, exchange.AccountsRequest{ProductType: exchange.USDTFutures})
+				mode, err := r.acct(k).AccountPositionMode(ctx, exchange.USDTFutures, tt.pairs[0], "USDT")
 				simtest.Must(t, err)
-				r.mode[k] = accts[0].PosMode
+				r.mode[k] = mode
 			}
 			const steps = 400
 			for i := range steps {

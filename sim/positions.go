@@ -2,6 +2,7 @@ package sim
 
 import (
 	"context"
+	"fmt"
 	"slices"
 
 	"github.com/shopspring/decimal"
@@ -213,8 +214,9 @@ func (x *Exchange) isMarginCoin(pt exchange.ProductType, coin string) bool {
 }
 
 // Accounts returns one item per margin coin of the product type (GET
-// accounts), with the account's position mode for it. The answer is
-// memoised: its slice is shared and read-only.
+// accounts). As on the live venue the items carry no posMode (exchange
+// notes, "Live venue differences"): SingleAccount and the position records
+// have it. The answer is memoised: its slice is shared and read-only.
 func (a *Account) Accounts(ctx context.Context, req exchange.AccountsRequest) ([]exchange.Account, error) {
 	a.x.lock()
 	defer a.x.mu.Unlock()
@@ -253,9 +255,55 @@ func accountRecordsIn[N number[N], K numberKind[N]](a *Account, pt exchange.Prod
 		out = append(out, exchange.Account{
 			MarginCoin: coin, Available: avail, Locked: k.rounded(f.orderMargin, 8),
 			AccountEquity: k.rounded(eq, 8), UnrealizedPL: k.rounded(f.unrealised, 8),
-			CrossedMaxAvailable: avail, IsolatedMaxAvailable: avail,
-			PosMode: a.mode[pt],
+			CrossedMaxAvailable: avail, IsolatedMaxAvailable: avail, MaxTransferOut: avail,
+			CrossedRiskRate: "0", Coupon: "0",
+			UnionTotalMargin: "0", UnionAvailable: "0", UnionMM: "0",
+			IsolatedMargin: "0", CrossedMargin: k.rounded(f.orderMargin, 8),
+			CrossedUnrealizedPL: k.rounded(f.unrealised, 8), IsolatedUnrealizedPL: "0", AssetMode: "single",
 		})
+		if coin == "USDT" {
+			out[len(out)-1].USDTEquity = out[len(out)-1].AccountEquity
+		}
 	}
 	return out, true
+}
+
+// SingleAccount answers GET /api/v2/mix/account/account: the account of the
+// margin coin as seen from one symbol, with the product type's position
+// mode, the one account answer of the live venue that carries it.
+func (a *Account) SingleAccount(ctx context.Context, req exchange.SingleAccountRequest) (exchange.SingleAccount, error) {
+	a.x.lock()
+	defer a.x.mu.Unlock()
+	if err := validate(exchange.OpSingleAccount, req, a.x.now); err != nil {
+		return exchange.SingleAccount{}, err
+	}
+	c, err := a.x.contract(exchange.OpSingleAccount, req.ProductType, req.Symbol)
+	if err != nil {
+		return exchange.SingleAccount{}, err
+	}
+	if c.marginCoin != req.MarginCoin {
+		return exchange.SingleAccount{}, apiErr(exchange.OpSingleAccount, exchange.CodeParamWrong,
+			fmt.Sprintf("marginCoin %s is not the margin coin of %s", req.MarginCoin, req.Symbol))
+	}
+	var rec exchange.Account
+	for _, r := range a.accountRecords(req.ProductType) {
+		if r.MarginCoin == req.MarginCoin {
+			rec = r
+		}
+	}
+	lev := exchange.NumOf(a.leverageOf(req.Symbol))
+	return exchange.SingleAccount{
+		MarginCoin: rec.MarginCoin, Locked: rec.Locked, Available: rec.Available,
+		CrossedMaxAvailable: rec.CrossedMaxAvailable, IsolatedMaxAvailable: rec.IsolatedMaxAvailable,
+		MaxTransferOut: rec.MaxTransferOut, AccountEquity: rec.AccountEquity, USDTEquity: rec.USDTEquity,
+		CrossedRiskRate: rec.CrossedRiskRate, CrossedMarginLeverage: lev, IsolatedLongLever: lev, IsolatedShortLever: lev,
+		MarginMode: exchange.Crossed, PosMode: a.mode[req.ProductType], UnrealizedPL: rec.UnrealizedPL, Coupon: rec.Coupon,
+		CrossedUnrealizedPL: rec.CrossedUnrealizedPL, IsolatedUnrealizedPL: rec.IsolatedUnrealizedPL, AssetMode: rec.AssetMode,
+	}, nil
+}
+
+// AccountPositionMode is exchange.Client.AccountPositionMode in process.
+func (a *Account) AccountPositionMode(ctx context.Context, productType exchange.ProductType, symbol, marginCoin string) (exchange.PosMode, error) {
+	acct, err := a.SingleAccount(ctx, exchange.SingleAccountRequest{Symbol: symbol, ProductType: productType, MarginCoin: marginCoin})
+	return acct.PosMode, err
 }

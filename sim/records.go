@@ -20,7 +20,8 @@ func sortBySeq(orders []*order) {
 // scenario's, then the take-profit/stop-loss orders of positions opened by
 // orders with presets (see strategy.go),
 // optionally of one type (GET unfilled-strategy-orders). A record's category
-// matches the request's case-insensitively (usdt-futures = USDT-FUTURES).
+// matches the request's case-insensitively (usdt-futures = USDT-FUTURES),
+// and is answered in upper case as the live venue writes it.
 // The answer is memoised: its slices are shared and read-only.
 func (a *Account) StrategyOrders(ctx context.Context, req exchange.StrategyOrdersRequest) ([]exchange.StrategyOrder, error) {
 	a.x.lock()
@@ -36,7 +37,10 @@ func (a *Account) StrategyOrders(ctx context.Context, req exchange.StrategyOrder
 			if !strings.EqualFold(string(so.Category), string(req.Category)) || (req.Type != "" && so.Type() != req.Type) {
 				continue
 			}
-			out = append(out, cloneStrategy(so))
+			c := cloneStrategy(so)
+			// The venue answers the category in upper case, as it takes it.
+			c.Category = exchange.ProductType(strings.ToUpper(string(c.Category)))
+			out = append(out, c)
 		}
 		return out, nil
 	})

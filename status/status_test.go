@@ -34,6 +34,12 @@ type brokenBook struct {
 	broken         atomic.Bool
 }
 
+// AccountPositionMode forwards to the simulator's account: the accounts
+// list carries no posMode, as on the live venue.
+func (b *brokenBook) AccountPositionMode(ctx context.Context, pt exchange.ProductType, symbol, marginCoin string) (exchange.PosMode, error) {
+	return b.Venue.(exchange.ModeSource).AccountPositionMode(ctx, pt, symbol, marginCoin)
+}
+
 func (b *brokenBook) StockOrderBook(ctx context.Context, req exchange.StockOrderBookRequest) (exchange.StockOrderBook, error) {
 	if b.broken.Load() {
 		return exchange.StockOrderBook{}, errors.New("book feed down (test)")

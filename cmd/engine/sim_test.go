@@ -38,11 +38,18 @@ func (l *lockedBuffer) String() string {
 	return l.b.String()
 }
 
-// TestSimServesUntilCancelled runs `engine sim --listen 127.0.0.1:0`, reads
-// its one stdout line, makes a request, cancels and expects exit 0.
-func TestSimServesUntilCancelled(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
+// runningSim is `engine sim --listen 127.0.0.1:0` started by startEngineSim.
+type runningSim struct {
+	url    string         // http://127.0.0.1:PORT from its one stdout line
+	lines  *bufio.Scanner // the rest of its stdout
+	stderr *lockedBuffer
+	exit   <-chan int // its exit code once ctx is cancelled
+}
+
+// startEngineSim runs `engine sim --listen 127.0.0.1:0` until ctx is
+// cancelled and reads the address from its one stdout line.
+func startEngineSim(t *testing.T, ctx context.Context) runningSim {
+	t.Helper()
 	outR, outW := io.Pipe()
 	stderr := &lockedBuffer{}
 	env := &cliEnv{stdout: outW, stderr: stderr, getenv: func(string) string { return "" }}
@@ -52,7 +59,6 @@ func TestSimServesUntilCancelled(t *testing.T) {
 		outW.Close()
 		exit <- code
 	}()
-
 	lines := bufio.NewScanner(outR)
 	if !lines.Scan() {
 		t.Fatalf("no line on stdout; stderr:\n%s", stderr.String())
@@ -62,8 +68,18 @@ func TestSimServesUntilCancelled(t *testing.T) {
 	if m == nil {
 		t.Fatalf("stdout line %q is not `listening on http://HOST:PORT`", first)
 	}
+	return runningSim{url: m[1], lines: lines, stderr: stderr, exit: exit}
+}
+
+// TestSimServesUntilCancelled runs `engine sim --listen 127.0.0.1:0`, reads
+// its one stdout line, makes a request, cancels and expects exit 0.
+func TestSimServesUntilCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	sim := startEngineSim(t, ctx)
+	lines, stderr, exit := sim.lines, sim.stderr, sim.exit
 	client := &http.Client{Timeout: 10 * time.Second}
-	resp, err := client.Get(m[1] + "/api/v3/stock/market/stock-info")
+	resp, err := client.Get(sim.url + "/api/v3/stock/market/stock-info")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +101,7 @@ func TestSimServesUntilCancelled(t *testing.T) {
 	path := "/api/v2/mix/account/accounts?productType=USDT-FUTURES"
 	mac := hmac.New(sha256.New, []byte("demo-secret"))
 	io.WriteString(mac, ts+"GET"+path)
-	req, err := http.NewRequest("GET", m[1]+path, nil)
+	req, err := http.NewRequest("GET", sim.url+path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

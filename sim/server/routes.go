@@ -2,6 +2,8 @@ package server
 
 import (
 	"context"
+	"net/http"
+	"time"
 
 	"github.com/tickrules/tickrules/exchange"
 )
@@ -15,6 +17,36 @@ type decodeFunc func(dst any) error
 type target struct {
 	reader exchange.Reader
 	trader exchange.Trader
+	// authNow is the time the server checks ACCESS-TIMESTAMP against, what
+	// GET /api/v2/public/time answers: a client correcting its signing
+	// clock by it then passes the check whatever the simulated time is.
+	authNow time.Time
+}
+
+// singleAccountReader is the venue method behind GET
+// /api/v2/mix/account/account (*sim.Account has it); it is not part of
+// exchange.Reader.
+type singleAccountReader interface {
+	SingleAccount(ctx context.Context, req exchange.SingleAccountRequest) (exchange.SingleAccount, error)
+}
+
+// serverTime answers GET /api/v2/public/time.
+func serverTime(_ context.Context, t target, _ decodeFunc) (any, error) {
+	return exchange.ServerTime{ServerTime: exchange.MillisOf(t.authNow)}, nil
+}
+
+// singleAccount answers GET /api/v2/mix/account/account from a venue that
+// has it, and 40404 (as for an unknown path) from one that has not.
+func singleAccount(ctx context.Context, t target, decode decodeFunc) (any, error) {
+	r, ok := t.reader.(singleAccountReader)
+	if !ok {
+		return nil, &exchange.APIError{HTTPStatus: http.StatusNotFound, Code: exchange.CodeURLNotFound, Msg: msgNotFound}
+	}
+	var req exchange.SingleAccountRequest
+	if err := decode(&req); err != nil {
+		return nil, err
+	}
+	return r.SingleAccount(ctx, req)
 }
 
 // handlerFunc decodes the request of one operation, calls the venue and
@@ -86,4 +118,6 @@ var handlers = map[exchange.Op]handlerFunc{
 	exchange.OpContracts:      read(exchange.Reader.Contracts),
 	exchange.OpTicker:         read(exchange.Reader.Ticker),
 	exchange.OpAccounts:       read(exchange.Reader.Accounts),
+	exchange.OpServerTime:     serverTime,
+	exchange.OpSingleAccount:  singleAccount,
 }

@@ -28,6 +28,20 @@
 //   - Rate limiting answers HTTP 429 with code "429" msg "Too Many Requests".
 //   - Internal failures (a panic, an injected error) answer HTTP 500 with the
 //     retryable code 45001.
+//
+// Where the live venue differs from the spec (exchange notes, "Live venue
+// differences"), the server accepts both:
+//   - The stock-pair operations answer on the spec's paths and on the live
+//     venue's (/api/v3/reality/market/..., /api/v3/account/reality-...),
+//     sharing one rate limit per operation.
+//   - GET /api/v2/public/time answers AuthClock's time, the clock
+//     ACCESS-TIMESTAMP is checked against, so a client that corrects its
+//     signing clock by it passes the check; GET /api/v2/mix/account/account
+//     answers the single account with its posMode, which the accounts list
+//     does not carry.
+//   - force is read in either case (GTC as gtc), category of the v3
+//     strategy orders in either case; clientOids with '#' and '+' arrive
+//     percent-encoded and are signed decoded, or as received.
 package server
 
 import (
@@ -173,7 +187,7 @@ func (s *Server) serve(r *http.Request, now time.Time, out *outcome) {
 		}
 	}
 
-	t := target{reader: s.opts.Backend.Public()}
+	t := target{reader: s.opts.Backend.Public(), authNow: s.opts.AuthClock.Now()}
 	ip := remoteIP(r)
 	subject := ip
 	if !info.Public {
@@ -182,7 +196,7 @@ func (s *Server) serve(r *http.Request, now time.Time, out *outcome) {
 			out.reply = errorReply(err)
 			return
 		}
-		t = target{reader: venue, trader: venue}
+		t.reader, t.trader = venue, venue
 		out.uid = acct.UID
 		if info.Scope == exchange.PerUID {
 			subject = acct.UID

@@ -403,8 +403,19 @@ func Cases() []Case {
 			Must(t, err)
 			acc, err := e.OneWay.Accounts(e.Ctx, exchange.AccountsRequest{ProductType: usdt})
 			Must(t, err)
-			if len(acc) != 1 || acc[0].PosMode != exchange.HedgeMode || acc[0].MarginCoin != "USDT" {
+			// As on the live venue, the accounts list carries no posMode;
+			// the single account does.
+			if len(acc) != 1 || acc[0].PosMode != "" || acc[0].MarginCoin != "USDT" || acc[0].MaxTransferOut == "" {
 				t.Fatalf("accounts = %+v", acc)
+			}
+			mr, ok := e.OneWay.(exchange.ModeSource)
+			if !ok {
+				t.Fatalf("%T cannot read the single account", e.OneWay)
+			}
+			mode, err := mr.AccountPositionMode(e.Ctx, usdt, btc, "USDT")
+			Must(t, err)
+			if mode != exchange.HedgeMode {
+				t.Fatalf("position mode = %q, want hedge_mode", mode)
 			}
 			_, err = e.OneWay.PlaceOrder(e.Ctx, Order(btc, buy, limit, "0.01", "49000"))
 			WantCode(t, err, exchange.CodeParamEmpty) // hedge now: tradeSide required
