@@ -136,7 +136,7 @@ type Compiler struct {
 	objects    map[string]*marketdata.ObjectDoc
 	objectOf   map[reflect.Type]string               // Go struct type -> object name
 	needs      map[string]map[string]marketdata.Need // object -> field -> need
-	builtins   map[string]bool                       // expr builtins left enabled
+	builtins   map[string]bool                       // expr builtins left enabled (builtinFuncs)
 	enums      map[string][]string                   // enumerated text values (enumFields)
 
 	// mu serialises compilations: they share one expr configuration,
@@ -146,10 +146,6 @@ type Compiler struct {
 	mu  sync.Mutex
 	cfg *conf.Config
 }
-
-// builtinsDisabled read the wall clock or the machine's time zone database:
-// time in a rule comes from the State.
-var builtinsDisabled = []string{"now", "date", "timezone"}
 
 // NewCompiler returns a Compiler.
 func NewCompiler(opts CompilerOptions) *Compiler {
@@ -189,8 +185,13 @@ func NewCompiler(opts CompilerOptions) *Compiler {
 		}
 		options = append(options, expr.Function(f.hiddenName(), f.impl, f.types...))
 	}
-	for _, name := range builtinsDisabled {
-		options = append(options, expr.DisableBuiltin(name))
+	for _, b := range builtinFuncs() {
+		c.builtins[b.Name] = true
+	}
+	for _, b := range builtin.Builtins {
+		if !c.builtins[b.Name] {
+			options = append(options, expr.DisableBuiltin(b.Name))
+		}
 	}
 	// What expr.Compile does with its options, done once.
 	c.cfg = conf.CreateNew()
@@ -201,12 +202,6 @@ func NewCompiler(opts CompilerOptions) *Compiler {
 		delete(c.cfg.Builtins, name)
 	}
 	c.cfg.Check()
-	for _, b := range builtin.Builtins {
-		c.builtins[b.Name] = true
-	}
-	for _, name := range builtinsDisabled {
-		delete(c.builtins, name)
-	}
 	return c
 }
 

@@ -426,7 +426,7 @@ func TestDocumentedExamplesCompile(t *testing.T) {
 		}
 		check(t, c, v.Example)
 	}
-	for _, f := range Functions() {
+	for _, f := range append(Functions(), Builtins()...) {
 		check(t, plain, f.Example)
 	}
 	for _, o := range marketdata.Objects() {
