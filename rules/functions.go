@@ -1,6 +1,8 @@
 package rules
 
 import (
+	"fmt"
+
 	"github.com/tickrules/tickrules/exchange"
 	"github.com/tickrules/tickrules/marketdata"
 )
@@ -35,6 +37,7 @@ const (
 	argCoin                         // a coin name
 	argProduct                      // a futures product type
 	argNumber                       // any number
+	argPlaces                       // a count of decimal places, 0 to maxFormatPlaces
 )
 
 // function is one helper: its documentation, how its arguments are checked,
@@ -205,6 +208,16 @@ func functions() []*function {
 				return stateOf(p[0]).DiscountRate(p[1].(string), toFloat(p[2]))
 			},
 			types: []any{new(func(*vars, string, float64) float64), new(func(*vars, string, int) float64)},
+		},
+		{
+			doc: FuncDoc{"format", []ArgDoc{{"x", "number", ""}, {"places", "number", fmt.Sprintf("decimals to show, a whole number from 0 to %d", maxFormatPlaces)}}, "text", "",
+				"x written with exactly places decimals, for messages: plain digits, rounded half away from zero (2.675 to 2 places is 2.68, 0.1 + 0.2 is 0.30); NaN, Inf or -Inf when x is not a number",
+				`format(stock("TSLA").bid, 2) != ""`},
+			args: []argKind{argNumber, argPlaces},
+			impl: func(p ...any) (any, error) {
+				return formatNumber(toFloat(p[1]), p[2].(int))
+			},
+			types: []any{new(func(*vars, float64, int) string), new(func(*vars, int, int) string)},
 		},
 		{
 			doc:  FuncDoc{"minutes_until", []ArgDoc{{"time", "text", `Eastern wall-clock time "HH:MM"`}}, "number", "minutes, from 0 up to 1440", "minutes from now until the Eastern clock next shows time (at 15:56, minutes_until(\"15:55\") is 1439)", `minutes_until("15:55") <= 5`},

@@ -141,7 +141,7 @@ func TestReferenceNamesEveryAcceptedFunction(t *testing.T) {
 			}
 		})
 	}
-	for _, name := range []string{"abs", "round"} {
+	for _, name := range []string{"abs", "round", "format"} {
 		if !strings.Contains(ref, "| `"+name+"(") {
 			t.Errorf("reference does not list %s", name)
 		}
