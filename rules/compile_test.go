@@ -216,6 +216,8 @@ func TestEvalOverState(t *testing.T) {
 		{`balance("USDT").available == 1000 && position_mode("USDT-FUTURES") == "hedge_mode"`, true},
 		{`discount_rate("BTC", 5000) == 1 && discount_rate("BTC", 10000) == 0.9`, true},
 		{`any(spot_records, .type == "Deposit" && .age_seconds == 1800)`, true},
+		{`len(all_orders) == 2 && all_orders[0].id == "o1" && all_orders[1].symbol == "TSLAUSDT"`, true},
+		{`len(all_strategy_orders) == 1 && all_strategy_orders[0].stop_loss == 240`, true},
 		{`stock("TSLA").spread_bps > 8.5`, false},
 	} {
 		t.Run(tc.src, func(t *testing.T) {
@@ -264,6 +266,8 @@ func TestMissingDataFailsEvaluation(t *testing.T) {
 		{`market.is_open`, empty, "market session was not fetched"},
 		{`len(positions) == 0`, empty, "no positions were fetched"},
 		{`len(spot_records) == 0`, empty, "spot records were not fetched"},
+		{`len(all_orders) == 0`, empty, "no data for all_orders: no pending orders were fetched"},
+		{`len(all_strategy_orders) == 0`, empty, "no data for all_strategy_orders: no strategy orders were fetched"},
 		{`position("TSLAUSDT", "long").size == 0`, empty, "no data for position TSLAUSDT long"},
 		{`position("TSLAUSDT", "short").entry_price > 0`, st, "the position is flat"},
 		{`depth_ask("NVDA", 5) > 0`, st, "order book"},
@@ -354,6 +358,8 @@ func TestReads(t *testing.T) {
 		{`depth_bid("NVDAUSDT", 5) > 1`, "parts=stock_book stocks=NVDAUSDT"},
 		{`position("TSLAUSDT", "long").size == 0 && position("BTCUSD", "net").size == 0`, "parts=positions futures=BTCUSD,TSLAUSDT products=COIN-FUTURES,USDT-FUTURES"},
 		{`any(positions, .size > 1)`, "parts=positions all_futures"},
+		{`len(all_orders) > 0`, "parts=orders all_futures"},
+		{`any(all_strategy_orders, .stop_loss > 0)`, "parts=strategy_orders all_futures"},
 		{`orders_count("TSLAUSDT") > 0`, "parts=orders futures=TSLAUSDT products=USDT-FUTURES"},
 		{`has_stop_loss("NVDAUSDT", "any")`, "parts=strategy_orders futures=NVDAUSDT products=USDT-FUTURES"},
 		{`balance("USDT").equity > 0 && position_mode("USDC-FUTURES") == ""`, "parts=balances coins=USDT products=USDC-FUTURES"},

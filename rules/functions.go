@@ -56,20 +56,15 @@ type function struct {
 	// (market, positions, spot_records): the patcher turns the variable
 	// into a call, so that reading an unfetched part is an error.
 	variable string
-	impl     func(params ...any) (any, error)
+	// allFutures marks the variables that read every futures contract
+	// (positions, all_orders): the pollers must then cover every product
+	// type.
+	allFutures bool
+	impl       func(params ...any) (any, error)
 	types    []any // the checked signatures (overloads), hidden arguments included
 }
 
 func (f *function) arity() int { return len(f.args) }
-
-// Hidden function names of the variables backed by a State lookup. The
-// leading underscore keeps them out of the way of rule authors; they are
-// not documented and the checker rejects them in source.
-const (
-	fnMarket      = "_market"
-	fnPositions   = "_positions"
-	fnSpotRecords = "_spot_records"
-)
 
 func stateOf(p any) *marketdata.State { return p.(*vars).state }
 
@@ -247,12 +242,39 @@ func functions() []*function {
 			types: []any{new(func(*vars, int) *marketdata.Market)},
 		},
 		{
-			variable: "positions",
-			parts:    part(marketdata.PartPositions),
+			variable:   "positions",
+			allFutures: true,
+			parts:      part(marketdata.PartPositions),
 			impl: func(p ...any) (any, error) {
 				return stateOf(p[0]).Positions()
 			},
 			types: []any{new(func(*vars) []*marketdata.Position)},
+		},
+		{
+			variable:   "all_orders",
+			allFutures: true,
+			parts:      part(marketdata.PartOrders),
+			impl: func(p ...any) (any, error) {
+				s := stateOf(p[0])
+				if !s.Fetched(marketdata.PartOrders) {
+					return nil, &marketdata.MissingError{What: "all_orders", Reason: "no pending orders were fetched"}
+				}
+				return s.AllOrders(), nil
+			},
+			types: []any{new(func(*vars) []*marketdata.Order)},
+		},
+		{
+			variable:   "all_strategy_orders",
+			allFutures: true,
+			parts:      part(marketdata.PartStrategyOrders),
+			impl: func(p ...any) (any, error) {
+				s := stateOf(p[0])
+				if !s.Fetched(marketdata.PartStrategyOrders) {
+					return nil, &marketdata.MissingError{What: "all_strategy_orders", Reason: "no strategy orders were fetched"}
+				}
+				return s.AllStrategyOrders(), nil
+			},
+			types: []any{new(func(*vars) []*marketdata.StrategyOrder)},
 		},
 		{
 			variable: "spot_records",
@@ -266,14 +288,12 @@ func functions() []*function {
 }
 
 // hiddenName returns the name the function is registered under in expr.
+// A variable backed by a State lookup is registered as a function whose
+// name starts with an underscore, which keeps it out of the way of rule
+// authors: it is not documented and the checker rejects it in source.
 func (f *function) hiddenName() string {
-	switch f.variable {
-	case "market":
-		return fnMarket
-	case "positions":
-		return fnPositions
-	case "spot_records":
-		return fnSpotRecords
+	if f.variable != "" {
+		return "_" + f.variable
 	}
 	return f.doc.Name
 }

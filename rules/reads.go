@@ -254,7 +254,7 @@ func (w *walker) identifier(n *ast.IdentifierNode) {
 	}
 	if f := w.c.byVariable[name]; f != nil {
 		w.reads.Parts = w.reads.Parts.Union(f.parts)
-		if name == "positions" {
+		if f.allFutures {
 			w.reads.AllFutures = true
 		}
 		if f.object != "" {
