@@ -61,7 +61,7 @@ type function struct {
 	// type.
 	allFutures bool
 	impl       func(params ...any) (any, error)
-	types    []any // the checked signatures (overloads), hidden arguments included
+	types      []any // the checked signatures (overloads), hidden arguments included
 }
 
 func (f *function) arity() int { return len(f.args) }
