@@ -41,6 +41,8 @@ const (
 	Bool Kind = iota + 1
 	Number
 	String
+	// TextList is a list of texts: the ids of batch_cancel.
+	TextList
 )
 
 // String names the kind in the words of error messages.
@@ -52,6 +54,8 @@ func (k Kind) String() string {
 		return "a number"
 	case String:
 		return "text"
+	case TextList:
+		return "a list of texts"
 	}
 	return fmt.Sprintf("kind(%d)", uint8(k))
 }
@@ -229,8 +233,8 @@ func (c *Compiler) Condition(src string) (*Program, []*ExprError) {
 // Formula compiles an action parameter formula (the text after "=") that
 // must give want.
 func (c *Compiler) Formula(src string, want Kind) (*Program, []*ExprError) {
-	if want < Bool || want > String {
-		return nil, []*ExprError{{Line: 1, Column: 1, Msg: fmt.Sprintf("internal: formula kind %d is not Bool, Number or String", want)}}
+	if want < Bool || want > TextList {
+		return nil, []*ExprError{{Line: 1, Column: 1, Msg: fmt.Sprintf("internal: formula kind %d is not Bool, Number, String or TextList", want)}}
 	}
 	return c.compile(src, want, false)
 }
@@ -347,6 +351,8 @@ func (c *Compiler) config(want Kind) *conf.Config {
 		c.cfg.Expect = reflect.Float64
 	case String:
 		c.cfg.Expect = reflect.String
+	case TextList:
+		c.cfg.Expect = reflect.Slice
 	}
 	return c.cfg
 }
@@ -714,6 +720,29 @@ func (p *Program) EvalString(m *vm.VM, env *Env) (string, error) {
 		return "", fmt.Errorf("%s gave %T, not text", p.Source, out)
 	}
 	return s, nil
+}
+
+// EvalTextList runs a TextList formula: every item must be a text.
+func (p *Program) EvalTextList(m *vm.VM, env *Env) ([]string, error) {
+	out, err := p.Eval(m, env)
+	if err != nil {
+		return nil, err
+	}
+	switch v := out.(type) {
+	case []string:
+		return v, nil
+	case []any:
+		texts := make([]string, len(v))
+		for i, x := range v {
+			s, ok := x.(string)
+			if !ok {
+				return nil, fmt.Errorf("%s gave %T as item %d, not text", p.Source, x, i+1)
+			}
+			texts[i] = s
+		}
+		return texts, nil
+	}
+	return nil, fmt.Errorf("%s gave %T, not a list of texts", p.Source, out)
 }
 
 func (p *Program) evalError(err error) error {

@@ -76,6 +76,9 @@ func TestSchemaNamesEveryKeyAndAction(t *testing.T) {
 			}
 			if p.Type == ParamChoice {
 				enum, _ := ps["enum"].([]any)
+				if alts, ok := ps["anyOf"].([]any); ok && (p.Formula || p.Many) {
+					enum, _ = alts[0].(map[string]any)["enum"].([]any)
+				}
 				if len(enum) != len(p.Values) {
 					t.Errorf("%s.%s: schema enum %v, loader %v", d.Kind, p.Name, enum, p.Values)
 				}

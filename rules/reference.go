@@ -46,8 +46,8 @@ func Reference() []byte {
 	w("| parameter type | literal | formula |\n|---|---|---|\n")
 	w("| number | `2`, `0.5`, `\"250.10\"` | yes |\n| text | `my-order-1` | yes |\n")
 	w("| symbol | `TSLAUSDT` (checked against the contracts) | yes (`=symbol`) |\n")
-	w("| choice | one of the listed values | no |\n| true or false | `true`, `false` | no |\n")
-	w("| list of ids | `[\"123\", \"456\"]` | no |\n| message | text with `{{ formula }}` placeholders | inside `{{ }}` |\n\n")
+	w("| choice | one of the listed values | only `product_type` (checked when the rule fires) |\n| true or false | `true`, `false` | no |\n")
+	w("| list of ids | `[\"123\", \"456\"]` | yes, giving a list of texts (`=map(all_orders, .id)`) |\n| message | text with `{{ formula }}` placeholders | inside `{{ }}` |\n\n")
 
 	w("## Actions\n\n")
 	w("Each item of `actions:` is one action: its kind as the key, its parameters under it.\n")
