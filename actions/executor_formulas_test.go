@@ -8,11 +8,9 @@ import (
 	"time"
 
 	"github.com/tickrules/tickrules/actions"
-	"github.com/tickrules/tickrules/clock"
 	"github.com/tickrules/tickrules/exchange"
 	"github.com/tickrules/tickrules/marketdata"
 	"github.com/tickrules/tickrules/rules"
-	"github.com/tickrules/tickrules/sim"
 )
 
 // TestPlanFormulasAndProductLists plans the actions whose ids or product
@@ -21,17 +19,7 @@ import (
 // nothing (a batch cancel without ids would cancel every order).
 func TestPlanFormulasAndProductLists(t *testing.T) {
 	ctx := context.Background()
-	sc := sim.Demo()
-	v := clock.NewVirtual(sc.Clock.Start.Add(90 * time.Minute))
-	venue, err := sim.New(sc, sim.Options{Clock: v})
-	if err != nil {
-		t.Fatal(err)
-	}
-	acct, _ := venue.Account("demo-key")
-	cat, err := rules.FetchCatalog(ctx, acct)
-	if err != nil {
-		t.Fatal(err)
-	}
+	v, _, cat := demoVenue(t)
 	now := v.Now()
 	old := exchange.MillisOf(now.Add(-20 * time.Minute))
 	st, err := marketdata.NewState(marketdata.BuildInput{Now: now, Contracts: cat.Contracts,

@@ -255,11 +255,7 @@ func functions() []*function {
 			allFutures: true,
 			parts:      part(marketdata.PartOrders),
 			impl: func(p ...any) (any, error) {
-				s := stateOf(p[0])
-				if !s.Fetched(marketdata.PartOrders) {
-					return nil, &marketdata.MissingError{What: "all_orders", Reason: "no pending orders were fetched"}
-				}
-				return s.AllOrders(), nil
+				return fetchedList(stateOf(p[0]), marketdata.PartOrders, "all_orders", "pending orders", (*marketdata.State).AllOrders)
 			},
 			types: []any{new(func(*vars) []*marketdata.Order)},
 		},
@@ -268,11 +264,7 @@ func functions() []*function {
 			allFutures: true,
 			parts:      part(marketdata.PartStrategyOrders),
 			impl: func(p ...any) (any, error) {
-				s := stateOf(p[0])
-				if !s.Fetched(marketdata.PartStrategyOrders) {
-					return nil, &marketdata.MissingError{What: "all_strategy_orders", Reason: "no strategy orders were fetched"}
-				}
-				return s.AllStrategyOrders(), nil
+				return fetchedList(stateOf(p[0]), marketdata.PartStrategyOrders, "all_strategy_orders", "strategy orders", (*marketdata.State).AllStrategyOrders)
 			},
 			types: []any{new(func(*vars) []*marketdata.StrategyOrder)},
 		},
@@ -296,6 +288,16 @@ func (f *function) hiddenName() string {
 		return "_" + f.variable
 	}
 	return f.doc.Name
+}
+
+// fetchedList returns a list of the State that covers every symbol
+// (all_orders), or says that its part was not fetched: an empty list must
+// mean "none", never "not looked at".
+func fetchedList[T any](s *marketdata.State, part marketdata.Part, name, what string, list func(*marketdata.State) []T) ([]T, error) {
+	if !s.Fetched(part) {
+		return nil, &marketdata.MissingError{What: name, Reason: "no " + what + " were fetched"}
+	}
+	return list(s), nil
 }
 
 // toFloat reads a number argument, which the int overloads pass as int.
