@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -75,6 +76,10 @@ func (x *Executor) Plan(ctx context.Context, rule *rules.Rule, at time.Time, env
 	f := &firing{x: x, rule: rule, id: Firing{Rule: rule.Name, At: at}, env: env, vm: m, st: st}
 	plans := make([]Plan, 0, len(rule.Actions))
 	for _, a := range rule.Actions {
+		if a.Kind == rules.CancelAll {
+			plans = append(plans, f.cancelAll(a)...)
+			continue
+		}
 		plans = append(plans, f.action(ctx, a))
 	}
 	return plans
@@ -174,11 +179,24 @@ func (f *firing) action(ctx context.Context, a *rules.Action) Plan {
 			return f.failed(kind, op, err)
 		}
 		req := exchange.BatchCancelOrdersRequest{ProductType: c.pt, Symbol: c.symbol, MarginCoin: c.coin}
-		for _, id := range p.ids("orders") {
+		ids, err := p.ids("orders")
+		if err != nil {
+			return f.failed(kind, op, err)
+		}
+		oids, err := p.ids("client_oids")
+		if err != nil {
+			return f.failed(kind, op, err)
+		}
+		for _, id := range ids {
 			req.OrderIDList = append(req.OrderIDList, exchange.OrderRef{OrderID: id})
 		}
-		for _, id := range p.ids("client_oids") {
+		for _, id := range oids {
 			req.OrderIDList = append(req.OrderIDList, exchange.OrderRef{ClientOID: id})
+		}
+		// A request without ids cancels every pending order of the
+		// contract: ids formulas that found nothing must send nothing.
+		if len(req.OrderIDList) == 0 && (p.has("orders") || p.has("client_oids")) {
+			return Plan{Kind: kind, Op: op, Done: &Leg{Kind: kind, Op: op, Outcome: OK, Note: "no order ids to cancel: nothing sent"}}
 		}
 		return newPlan(kind, exchange.OpBatchCancelOrders, req, req.Symbol, req.ProductType, nil)
 	case rules.ReversePosition:
@@ -193,10 +211,6 @@ func (f *firing) action(ctx context.Context, a *rules.Action) Plan {
 			return f.failed(kind, op, err)
 		}
 		return newPlan(kind, exchange.OpClosePositions, req, req.Symbol, req.ProductType, nil)
-	case rules.CancelAll:
-		pt := f.productType(p)
-		coin, _ := p.text("margin_coin")
-		return newPlan(kind, exchange.OpCancelAllOrders, exchange.CancelAllOrdersRequest{ProductType: pt, MarginCoin: coin}, "", pt, nil)
 	}
 	return f.failed(kind, op, fmt.Errorf("unknown action %q", kind))
 }
@@ -211,11 +225,64 @@ type contractInfo struct {
 	prec       Precision
 }
 
-func (f *firing) productType(p params) exchange.ProductType {
-	if s, _ := p.text("product_type"); s != "" {
-		return exchange.ProductType(s)
+// productType is the action's product type: written, inherited from the
+// file's defaults, or computed by a formula, which must give one the
+// exchange knows.
+func (f *firing) productType(p params) (exchange.ProductType, error) {
+	s, err := p.text("product_type")
+	if err != nil {
+		return "", err
 	}
-	return exchange.USDTFutures
+	if s == "" {
+		return exchange.USDTFutures, nil
+	}
+	if !slices.Contains(exchange.ProductTypes(), exchange.ProductType(s)) {
+		return "", fmt.Errorf("product_type: %q is not a product type (%s)", s, productTypeNames())
+	}
+	return exchange.ProductType(s), nil
+}
+
+func productTypeNames() string {
+	var names []string
+	for _, pt := range exchange.ProductTypes() {
+		names = append(names, string(pt))
+	}
+	return strings.Join(names, ", ")
+}
+
+// cancelAll plans one cancel-all-orders request per product type: one, or
+// each of a list. With a list, a margin coin inherited from the file's
+// defaults is not sent: it belongs to one product type only (the loader
+// rejects one written on the action).
+func (f *firing) cancelAll(a *rules.Action) []Plan {
+	kind, op := string(a.Kind), exchange.OpCancelAllOrders
+	p := params{f: f, ps: a.Params}
+	pts := []exchange.ProductType{}
+	if v := a.Params["product_type"]; v != nil && !v.IsFormula() {
+		if list, ok := v.Literal.([]string); ok {
+			for _, s := range list {
+				pts = append(pts, exchange.ProductType(s))
+			}
+		}
+	}
+	coin, err := p.text("margin_coin")
+	if err != nil {
+		return []Plan{f.failed(kind, op, err)}
+	}
+	if len(pts) == 0 {
+		pt, err := f.productType(p)
+		if err != nil {
+			return []Plan{f.failed(kind, op, err)}
+		}
+		pts = append(pts, pt)
+	} else if len(pts) > 1 {
+		coin = ""
+	}
+	plans := make([]Plan, 0, len(pts))
+	for _, pt := range pts {
+		plans = append(plans, newPlan(kind, op, exchange.CancelAllOrdersRequest{ProductType: pt, MarginCoin: coin}, "", pt, nil))
+	}
+	return plans
 }
 
 // contract resolves the symbol (or the for_each symbol), its product type,
@@ -237,7 +304,9 @@ func (f *firing) contract(p params) (contractInfo, error) {
 	if !ok {
 		return c, fmt.Errorf("symbol %s: not a known contract", sym)
 	}
-	c.pt = f.productType(p)
+	if c.pt, err = f.productType(p); err != nil {
+		return c, err
+	}
 	if pc.ProductType != "" && p.ps["product_type"] == nil {
 		c.pt = pc.ProductType
 	}
@@ -468,7 +537,11 @@ func (f *firing) reverse(ctx context.Context, kind string, p params, c contractI
 }
 
 func (f *firing) closeReq(p params) (exchange.ClosePositionsRequest, error) {
-	req := exchange.ClosePositionsRequest{ProductType: f.productType(p)}
+	pt, err := f.productType(p)
+	if err != nil {
+		return exchange.ClosePositionsRequest{}, err
+	}
+	req := exchange.ClosePositionsRequest{ProductType: pt}
 	if p.has("symbol") || f.rule.Symbol != "" {
 		c, err := f.contract(p)
 		if err != nil {
@@ -573,11 +646,23 @@ func (p params) flag(name string) (bool, bool) {
 	return b, ok
 }
 
-func (p params) ids(name string) []string {
+// ids returns a list of ids: written, or computed by a formula (whose
+// empty items are an error rather than ids the venue would reject).
+func (p params) ids(name string) ([]string, error) {
 	v := p.ps[name]
 	if v == nil {
-		return nil
+		return nil, nil
 	}
-	ids, _ := v.Literal.([]string)
-	return ids
+	if !v.IsFormula() {
+		ids, _ := v.Literal.([]string)
+		return ids, nil
+	}
+	ids, err := v.Formula.EvalTextList(p.f.vm, p.f.env)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if i := slices.Index(ids, ""); i >= 0 {
+		return nil, fmt.Errorf("%s: the formula gave an empty id as item %d", name, i+1)
+	}
+	return ids, nil
 }

@@ -21,17 +21,7 @@ import (
 // price source the order is refused rather than let through unchecked.
 func TestMarketOrderNotionalGuard(t *testing.T) {
 	ctx := context.Background()
-	sc := sim.Demo()
-	v := clock.NewVirtual(sc.Clock.Start.Add(90 * time.Minute))
-	x, err := sim.New(sc, sim.Options{Clock: v})
-	if err != nil {
-		t.Fatal(err)
-	}
-	acct, _ := x.Account("demo-key")
-	cat, err := rules.FetchCatalog(ctx, acct)
-	if err != nil {
-		t.Fatal(err)
-	}
+	v, acct, cat := demoVenue(t)
 	rs, errs := rules.LoadBytes(ctx, "r.yaml", []byte(`
 rules:
   - name: buy
@@ -69,4 +59,22 @@ rules:
 	if len(pos) != 0 {
 		t.Errorf("a blocked order was placed: %+v", pos)
 	}
+}
+
+// demoVenue is the simulator's demo scenario 90 minutes after its start:
+// its clock, the demo account and the catalog fetched from it.
+func demoVenue(t *testing.T) (*clock.Virtual, *sim.Account, *rules.Catalog) {
+	t.Helper()
+	sc := sim.Demo()
+	v := clock.NewVirtual(sc.Clock.Start.Add(90 * time.Minute))
+	x, err := sim.New(sc, sim.Options{Clock: v})
+	if err != nil {
+		t.Fatal(err)
+	}
+	acct, _ := x.Account("demo-key")
+	cat, err := rules.FetchCatalog(context.Background(), acct)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v, acct, cat
 }

@@ -197,3 +197,16 @@ func (c *actionCheck) checkClose() {
 			"side is ignored in one-way mode")
 	}
 }
+
+// checkCancelAll rejects a margin coin written beside a list of product
+// types: one coin cannot belong to USDT- and USDC-margined futures at once.
+func (c *actionCheck) checkCancelAll() {
+	v := c.params["product_type"]
+	if v == nil {
+		return
+	}
+	if pts, ok := v.Literal.([]string); ok && len(pts) > 1 && len(c.given("margin_coin")) > 0 {
+		c.f.errorAt(c.where(c.keys, "margin_coin"), "leave margin_coin out, or write one cancel_all per product type",
+			"margin_coin applies to one product type, but product_type lists %d", len(pts))
+	}
+}

@@ -24,16 +24,17 @@ const (
 // ParamType is what a parameter's value must be.
 type ParamType string
 
-// Parameter types. Number and Text parameters may be formulas ("=..."),
-// checked at load for the right result type; Choice, Flag and the lists are
-// literals only, so that every choice is visible in the file.
+// Parameter types. Number, Text and ID-list parameters may be formulas
+// ("=..."), checked at load for the right result type; Choice is literal
+// unless its ParamDef allows a formula; Flag and the order list are literals
+// only, so that every choice is visible in the file.
 const (
 	ParamNumber  ParamType = "number"         // a decimal, or a formula giving a number
 	ParamText    ParamType = "text"           // a text, or a formula giving a text
 	ParamSymbol  ParamType = "symbol"         // a futures contract symbol, or a formula giving one
 	ParamChoice  ParamType = "choice"         // one of Values
 	ParamFlag    ParamType = "true or false"  // a YAML boolean
-	ParamIDList  ParamType = "list of ids"    // a list of order ids or client order ids
+	ParamIDList  ParamType = "list of ids"    // a list of order ids or client order ids, or a formula giving one
 	ParamOrders  ParamType = "list of orders" // a list of order items (Items)
 	ParamMessage ParamType = "message"        // a text with {{ formula }} placeholders
 )
@@ -51,7 +52,13 @@ type ParamDef struct {
 	// Positive numbers must be greater than zero (a literal is checked at
 	// load; a formula when the rule fires).
 	Positive bool
-	Items    []ParamDef // for ParamOrders
+	// Formula lets a Choice be a formula giving one of Values, checked
+	// when the rule fires (a product type computed from a symbol).
+	Formula bool
+	// Many lets a Choice be a list of Values; the action sends one request
+	// per value (cancel_all over several product types).
+	Many  bool
+	Items []ParamDef // for ParamOrders
 }
 
 // ActionDef defines one action kind: its parameters, the exchange operation
@@ -84,8 +91,8 @@ var (
 	pSymbol = ParamDef{Name: "symbol", Type: ParamSymbol, Required: true,
 		Doc:     "The futures contract. In a for_each rule it may be left out: it is then the rule's symbol.",
 		Example: "TSLAUSDT"}
-	pProductType = ParamDef{Name: "product_type", Type: ParamChoice, Values: enumValues("productType"),
-		Doc: "Overrides the file's defaults.product_type for this action."}
+	pProductType = ParamDef{Name: "product_type", Type: ParamChoice, Values: enumValues("productType"), Formula: true,
+		Doc: "Overrides the file's defaults.product_type for this action. A formula must give one of the values when the rule fires, or the action is not sent.", Example: "USDC-FUTURES"}
 	pMarginCoin = ParamDef{Name: "margin_coin", Type: ParamText,
 		Doc: "Overrides the margin coin (upper case). Default: USDT for USDT-FUTURES, USDC for USDC-FUTURES, the contract's base coin for COIN-FUTURES.", Example: "USDT"}
 	pMarginMode = ParamDef{Name: "margin_mode", Type: ParamChoice, Values: enumValues("marginMode"),
@@ -187,8 +194,8 @@ var actionDefs = []*ActionDef{
 		Kind: BatchCancel, Op: exchange.OpBatchCancelOrders,
 		Doc: "Cancel several orders of one contract; without orders and client_oids, every pending order of the contract.",
 		Params: []ParamDef{pSymbol,
-			{Name: "orders", Type: ParamIDList, Doc: "Order ids to cancel.", Example: `["1234567890", "1234567891"]`},
-			{Name: "client_oids", Type: ParamIDList, Doc: "Client order ids to cancel.", Example: "[my-order-1, my-order-2]"},
+			{Name: "orders", Type: ParamIDList, Doc: "Order ids to cancel. A formula giving an empty list cancels nothing (never every order).", Example: `=map(filter(orders("TSLAUSDT"), .age_seconds > 600), .id)`},
+			{Name: "client_oids", Type: ParamIDList, Doc: "Client order ids to cancel. A formula giving an empty list cancels nothing.", Example: "[my-order-1, my-order-2]"},
 			pProductType, pMarginCoin},
 		Example: `batch_cancel:
   symbol: TSLAUSDT`,
@@ -220,9 +227,12 @@ var actionDefs = []*ActionDef{
 	},
 	{
 		Kind: CancelAll, Op: exchange.OpCancelAllOrders,
-		Doc:     "Cancel every pending order of the product type.",
-		Params:  []ParamDef{pProductType, pMarginCoin},
+		Doc: "Cancel every pending order of the product type, or of each product type of a list (one request each).",
+		Params: []ParamDef{{Name: "product_type", Type: ParamChoice, Values: enumValues("productType"), Formula: true, Many: true,
+			Doc:     "Overrides the file's defaults.product_type; a list cancels on each product type in turn.",
+			Example: "[USDT-FUTURES, USDC-FUTURES]"}, pMarginCoin},
 		Example: `cancel_all: {}`,
+		check:   func(c *actionCheck) { c.checkCancelAll() },
 	},
 	{
 		Kind: Log, Op: "",

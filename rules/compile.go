@@ -41,6 +41,8 @@ const (
 	Bool Kind = iota + 1
 	Number
 	String
+	// TextList is a list of texts: the ids of batch_cancel.
+	TextList
 )
 
 // String names the kind in the words of error messages.
@@ -52,6 +54,8 @@ func (k Kind) String() string {
 		return "a number"
 	case String:
 		return "text"
+	case TextList:
+		return "a list of texts"
 	}
 	return fmt.Sprintf("kind(%d)", uint8(k))
 }
@@ -136,7 +140,7 @@ type Compiler struct {
 	objects    map[string]*marketdata.ObjectDoc
 	objectOf   map[reflect.Type]string               // Go struct type -> object name
 	needs      map[string]map[string]marketdata.Need // object -> field -> need
-	builtins   map[string]bool                       // expr builtins left enabled
+	builtins   map[string]bool                       // expr builtins left enabled (builtinFuncs)
 	enums      map[string][]string                   // enumerated text values (enumFields)
 
 	// mu serialises compilations: they share one expr configuration,
@@ -146,10 +150,6 @@ type Compiler struct {
 	mu  sync.Mutex
 	cfg *conf.Config
 }
-
-// builtinsDisabled read the wall clock or the machine's time zone database:
-// time in a rule comes from the State.
-var builtinsDisabled = []string{"now", "date", "timezone"}
 
 // NewCompiler returns a Compiler.
 func NewCompiler(opts CompilerOptions) *Compiler {
@@ -189,8 +189,13 @@ func NewCompiler(opts CompilerOptions) *Compiler {
 		}
 		options = append(options, expr.Function(f.hiddenName(), f.impl, f.types...))
 	}
-	for _, name := range builtinsDisabled {
-		options = append(options, expr.DisableBuiltin(name))
+	for _, b := range builtinFuncs() {
+		c.builtins[b.Name] = true
+	}
+	for _, b := range builtin.Builtins {
+		if !c.builtins[b.Name] {
+			options = append(options, expr.DisableBuiltin(b.Name))
+		}
 	}
 	// What expr.Compile does with its options, done once.
 	c.cfg = conf.CreateNew()
@@ -201,12 +206,6 @@ func NewCompiler(opts CompilerOptions) *Compiler {
 		delete(c.cfg.Builtins, name)
 	}
 	c.cfg.Check()
-	for _, b := range builtin.Builtins {
-		c.builtins[b.Name] = true
-	}
-	for _, name := range builtinsDisabled {
-		delete(c.builtins, name)
-	}
 	return c
 }
 
@@ -234,8 +233,8 @@ func (c *Compiler) Condition(src string) (*Program, []*ExprError) {
 // Formula compiles an action parameter formula (the text after "=") that
 // must give want.
 func (c *Compiler) Formula(src string, want Kind) (*Program, []*ExprError) {
-	if want < Bool || want > String {
-		return nil, []*ExprError{{Line: 1, Column: 1, Msg: fmt.Sprintf("internal: formula kind %d is not Bool, Number or String", want)}}
+	if want < Bool || want > TextList {
+		return nil, []*ExprError{{Line: 1, Column: 1, Msg: fmt.Sprintf("internal: formula kind %d is not Bool, Number, String or TextList", want)}}
 	}
 	return c.compile(src, want, false)
 }
@@ -352,12 +351,14 @@ func (c *Compiler) config(want Kind) *conf.Config {
 		c.cfg.Expect = reflect.Float64
 	case String:
 		c.cfg.Expect = reflect.String
+	case TextList:
+		c.cfg.Expect = reflect.Slice
 	}
 	return c.cfg
 }
 
 func (c *Compiler) suggestName(name string, lets map[string]bool) string {
-	cands := []string{"now", "now_ms", "weekday", "market", "positions", "spot_records"}
+	cands := []string{"now", "now_ms", "weekday", "market", "positions", "all_orders", "all_strategy_orders", "spot_records"}
 	if c.opts.ForEach {
 		cands = append(cands, "symbol")
 	}
@@ -719,6 +720,29 @@ func (p *Program) EvalString(m *vm.VM, env *Env) (string, error) {
 		return "", fmt.Errorf("%s gave %T, not text", p.Source, out)
 	}
 	return s, nil
+}
+
+// EvalTextList runs a TextList formula: every item must be a text.
+func (p *Program) EvalTextList(m *vm.VM, env *Env) ([]string, error) {
+	out, err := p.Eval(m, env)
+	if err != nil {
+		return nil, err
+	}
+	switch v := out.(type) {
+	case []string:
+		return v, nil
+	case []any:
+		texts := make([]string, len(v))
+		for i, x := range v {
+			s, ok := x.(string)
+			if !ok {
+				return nil, fmt.Errorf("%s gave %T as item %d, not text", p.Source, x, i+1)
+			}
+			texts[i] = s
+		}
+		return texts, nil
+	}
+	return nil, fmt.Errorf("%s gave %T, not a list of texts", p.Source, out)
 }
 
 func (p *Program) evalError(err error) error {

@@ -136,6 +136,12 @@ func TestFormula(t *testing.T) {
 		{`orders_count("TSLAUSDT") + 1`, Number, "", 3.0},
 		{`"rule fired at " + string(stock("TSLA").mid)`, String, "", "rule fired at 250"},
 		{`market.is_open`, Bool, "", true},
+		{`"TSLA bid " + format(stock("TSLA").bid, 2)`, String, "", "TSLA bid 249.90"},
+		{`format(stock("TSLA").bid * 0.999, 2)`, String, "", "249.65"},
+		{`format(orders_count("TSLAUSDT"), 1)`, String, "", "2.0"},
+		{`format(stock("TSLA").bid, -1)`, String, "1:27: format shows 0 to 12 decimal places, not -1: write format(x, 2) for two decimals", nil},
+		{`format(stock("TSLA").bid, 13)`, String, "1:27: format shows 0 to 12 decimal places, not 13: write format(x, 2) for two decimals", nil},
+		{`format(stock("TSLA").bid, 1.5)`, String, "1:27: format shows a whole number of decimal places, not 1.5: write format(x, 2) for two decimals", nil},
 		{`market.session`, Number, "1:1: this formula gives text, but a number is needed here", nil},
 		{`stock("TSLA").bid`, String, "1:1: this formula gives a number, but text is needed here", nil},
 		{`stock("TSLA").bid`, Bool, "1:1: this formula gives a number, but true or false is needed here", nil},
@@ -210,6 +216,8 @@ func TestEvalOverState(t *testing.T) {
 		{`balance("USDT").available == 1000 && position_mode("USDT-FUTURES") == "hedge_mode"`, true},
 		{`discount_rate("BTC", 5000) == 1 && discount_rate("BTC", 10000) == 0.9`, true},
 		{`any(spot_records, .type == "Deposit" && .age_seconds == 1800)`, true},
+		{`len(all_orders) == 2 && all_orders[0].id == "o1" && all_orders[1].symbol == "TSLAUSDT"`, true},
+		{`len(all_strategy_orders) == 1 && all_strategy_orders[0].stop_loss == 240`, true},
 		{`stock("TSLA").spread_bps > 8.5`, false},
 	} {
 		t.Run(tc.src, func(t *testing.T) {
@@ -258,6 +266,8 @@ func TestMissingDataFailsEvaluation(t *testing.T) {
 		{`market.is_open`, empty, "market session was not fetched"},
 		{`len(positions) == 0`, empty, "no positions were fetched"},
 		{`len(spot_records) == 0`, empty, "spot records were not fetched"},
+		{`len(all_orders) == 0`, empty, "no data for all_orders: no pending orders were fetched"},
+		{`len(all_strategy_orders) == 0`, empty, "no data for all_strategy_orders: no strategy orders were fetched"},
 		{`position("TSLAUSDT", "long").size == 0`, empty, "no data for position TSLAUSDT long"},
 		{`position("TSLAUSDT", "short").entry_price > 0`, st, "the position is flat"},
 		{`depth_ask("NVDA", 5) > 0`, st, "order book"},
@@ -348,6 +358,8 @@ func TestReads(t *testing.T) {
 		{`depth_bid("NVDAUSDT", 5) > 1`, "parts=stock_book stocks=NVDAUSDT"},
 		{`position("TSLAUSDT", "long").size == 0 && position("BTCUSD", "net").size == 0`, "parts=positions futures=BTCUSD,TSLAUSDT products=COIN-FUTURES,USDT-FUTURES"},
 		{`any(positions, .size > 1)`, "parts=positions all_futures"},
+		{`len(all_orders) > 0`, "parts=orders all_futures"},
+		{`any(all_strategy_orders, .stop_loss > 0)`, "parts=strategy_orders all_futures"},
 		{`orders_count("TSLAUSDT") > 0`, "parts=orders futures=TSLAUSDT products=USDT-FUTURES"},
 		{`has_stop_loss("NVDAUSDT", "any")`, "parts=strategy_orders futures=NVDAUSDT products=USDT-FUTURES"},
 		{`balance("USDT").equity > 0 && position_mode("USDC-FUTURES") == ""`, "parts=balances coins=USDT products=USDC-FUTURES"},
@@ -426,7 +438,7 @@ func TestDocumentedExamplesCompile(t *testing.T) {
 		}
 		check(t, c, v.Example)
 	}
-	for _, f := range Functions() {
+	for _, f := range append(Functions(), Builtins()...) {
 		check(t, plain, f.Example)
 	}
 	for _, o := range marketdata.Objects() {

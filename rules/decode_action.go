@@ -217,6 +217,12 @@ func (f *fileLoader) value(def ParamDef, n *yaml.Node, what string) *Value {
 		}
 		return &Value{Literal: n.Value, Pos: at}
 	case ParamChoice:
+		if def.Formula && n.Kind == yaml.ScalarNode && strings.HasPrefix(strings.TrimSpace(n.Value), "=") {
+			return f.formula(def, n, String, at)
+		}
+		if def.Many && n.Kind == yaml.SequenceNode {
+			return f.choiceList(def, n, at)
+		}
 		if s, ok := f.choice(n, def.Name, def.Values); ok {
 			return &Value{Literal: s, Pos: at}
 		}
@@ -225,6 +231,9 @@ func (f *fileLoader) value(def ParamDef, n *yaml.Node, what string) *Value {
 			return &Value{Literal: b, Pos: at}
 		}
 	case ParamIDList:
+		if n.Kind == yaml.ScalarNode && strings.HasPrefix(strings.TrimSpace(n.Value), "=") {
+			return f.formula(def, n, TextList, at)
+		}
 		return f.idList(def, n, at)
 	case ParamMessage:
 		if s, ok := f.text(n, def.Name); ok {
@@ -321,6 +330,32 @@ func (f *fileLoader) formula(def ParamDef, n *yaml.Node, kind Kind, at Position)
 	}
 	f.ratioWarnings(n, skip, src)
 	return &Value{Formula: prog, Source: src, Pos: at}
+}
+
+// choiceList decodes a list of distinct values of a Many choice.
+func (f *fileLoader) choiceList(def ParamDef, n *yaml.Node, at Position) *Value {
+	if len(n.Content) == 0 {
+		f.errorf(n, "leave "+def.Name+" out to use the default", "%s is an empty list", def.Name)
+		return nil
+	}
+	var out []string
+	ok := true
+	for _, item := range n.Content {
+		s, good := f.choice(item, def.Name, def.Values)
+		switch {
+		case !good:
+			ok = false
+		case contains(out, s):
+			f.errorf(item, "", "%s lists %s twice", def.Name, s)
+			ok = false
+		default:
+			out = append(out, s)
+		}
+	}
+	if !ok {
+		return nil
+	}
+	return &Value{Literal: out, Pos: at}
 }
 
 // idList decodes a list of order ids.

@@ -73,6 +73,8 @@ func Variables() []VarDoc {
 		{"weekday", "text", "", "the Eastern weekday: Monday ... Sunday", `weekday == "Friday"`, false},
 		{"market", "market", "", "the US market session; see the market fields", `market.session == "regular"`, false},
 		{"positions", "list of position", "", "every open futures position of the fetched product types (each side separately)", `any(positions, .unrealized_pnl_pct < -0.05)`, false},
+		{"all_orders", "list of order", "", "every pending order of every futures contract of the fetched product types, by symbol and then oldest first", `count(all_orders, .age_seconds > 600) > 0`, false},
+		{"all_strategy_orders", "list of strategy_order", "", "every pending strategy order (take-profit/stop-loss, trigger, ...) of the fetched product types, by symbol", `none(all_strategy_orders, .symbol == "TSLAUSDT")`, false},
 		{"spot_records", "list of spot_record", "", "the fetched spot financial records, newest first", `count(spot_records, .type == "Deposit") > 0`, false},
 		{"symbol", "text", "", "the symbol of this instance of a for_each rule", `position(symbol, "long").size == 0`, true},
 	}

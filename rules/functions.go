@@ -1,6 +1,8 @@
 package rules
 
 import (
+	"fmt"
+
 	"github.com/tickrules/tickrules/exchange"
 	"github.com/tickrules/tickrules/marketdata"
 )
@@ -35,6 +37,7 @@ const (
 	argCoin                         // a coin name
 	argProduct                      // a futures product type
 	argNumber                       // any number
+	argPlaces                       // a count of decimal places, 0 to maxFormatPlaces
 )
 
 // function is one helper: its documentation, how its arguments are checked,
@@ -53,20 +56,15 @@ type function struct {
 	// (market, positions, spot_records): the patcher turns the variable
 	// into a call, so that reading an unfetched part is an error.
 	variable string
-	impl     func(params ...any) (any, error)
-	types    []any // the checked signatures (overloads), hidden arguments included
+	// allFutures marks the variables that read every futures contract
+	// (positions, all_orders): the pollers must then cover every product
+	// type.
+	allFutures bool
+	impl       func(params ...any) (any, error)
+	types      []any // the checked signatures (overloads), hidden arguments included
 }
 
 func (f *function) arity() int { return len(f.args) }
-
-// Hidden function names of the variables backed by a State lookup. The
-// leading underscore keeps them out of the way of rule authors; they are
-// not documented and the checker rejects them in source.
-const (
-	fnMarket      = "_market"
-	fnPositions   = "_positions"
-	fnSpotRecords = "_spot_records"
-)
 
 func stateOf(p any) *marketdata.State { return p.(*vars).state }
 
@@ -207,6 +205,16 @@ func functions() []*function {
 			types: []any{new(func(*vars, string, float64) float64), new(func(*vars, string, int) float64)},
 		},
 		{
+			doc: FuncDoc{"format", []ArgDoc{{"x", "number", ""}, {"places", "number", fmt.Sprintf("decimals to show, a whole number from 0 to %d", maxFormatPlaces)}}, "text", "",
+				"x written with exactly places decimals, for messages: plain digits, rounded half away from zero (2.675 to 2 places is 2.68, 0.1 + 0.2 is 0.30); NaN, Inf or -Inf when x is not a number",
+				`format(stock("TSLA").bid, 2) != ""`},
+			args: []argKind{argNumber, argPlaces},
+			impl: func(p ...any) (any, error) {
+				return formatNumber(toFloat(p[1]), p[2].(int))
+			},
+			types: []any{new(func(*vars, float64, int) string), new(func(*vars, int, int) string)},
+		},
+		{
 			doc:  FuncDoc{"minutes_until", []ArgDoc{{"time", "text", `Eastern wall-clock time "HH:MM"`}}, "number", "minutes, from 0 up to 1440", "minutes from now until the Eastern clock next shows time (at 15:56, minutes_until(\"15:55\") is 1439)", `minutes_until("15:55") <= 5`},
 			args: []argKind{argClock},
 			impl: func(p ...any) (any, error) {
@@ -234,12 +242,31 @@ func functions() []*function {
 			types: []any{new(func(*vars, int) *marketdata.Market)},
 		},
 		{
-			variable: "positions",
-			parts:    part(marketdata.PartPositions),
+			variable:   "positions",
+			allFutures: true,
+			parts:      part(marketdata.PartPositions),
 			impl: func(p ...any) (any, error) {
 				return stateOf(p[0]).Positions()
 			},
 			types: []any{new(func(*vars) []*marketdata.Position)},
+		},
+		{
+			variable:   "all_orders",
+			allFutures: true,
+			parts:      part(marketdata.PartOrders),
+			impl: func(p ...any) (any, error) {
+				return fetchedList(stateOf(p[0]), marketdata.PartOrders, "all_orders", "pending orders", (*marketdata.State).AllOrders)
+			},
+			types: []any{new(func(*vars) []*marketdata.Order)},
+		},
+		{
+			variable:   "all_strategy_orders",
+			allFutures: true,
+			parts:      part(marketdata.PartStrategyOrders),
+			impl: func(p ...any) (any, error) {
+				return fetchedList(stateOf(p[0]), marketdata.PartStrategyOrders, "all_strategy_orders", "strategy orders", (*marketdata.State).AllStrategyOrders)
+			},
+			types: []any{new(func(*vars) []*marketdata.StrategyOrder)},
 		},
 		{
 			variable: "spot_records",
@@ -253,16 +280,24 @@ func functions() []*function {
 }
 
 // hiddenName returns the name the function is registered under in expr.
+// A variable backed by a State lookup is registered as a function whose
+// name starts with an underscore, which keeps it out of the way of rule
+// authors: it is not documented and the checker rejects it in source.
 func (f *function) hiddenName() string {
-	switch f.variable {
-	case "market":
-		return fnMarket
-	case "positions":
-		return fnPositions
-	case "spot_records":
-		return fnSpotRecords
+	if f.variable != "" {
+		return "_" + f.variable
 	}
 	return f.doc.Name
+}
+
+// fetchedList returns a list of the State that covers every symbol
+// (all_orders), or says that its part was not fetched: an empty list must
+// mean "none", never "not looked at".
+func fetchedList[T any](s *marketdata.State, part marketdata.Part, name, what string, list func(*marketdata.State) []T) ([]T, error) {
+	if !s.Fetched(part) {
+		return nil, &marketdata.MissingError{What: name, Reason: "no " + what + " were fetched"}
+	}
+	return list(s), nil
 }
 
 // toFloat reads a number argument, which the int overloads pass as int.

@@ -5,9 +5,12 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/expr-lang/expr/builtin"
 )
 
 // TestGeneratedDocsAreCurrent fails when docs/rules.schema.json or
@@ -73,6 +76,9 @@ func TestSchemaNamesEveryKeyAndAction(t *testing.T) {
 			}
 			if p.Type == ParamChoice {
 				enum, _ := ps["enum"].([]any)
+				if alts, ok := ps["anyOf"].([]any); ok && (p.Formula || p.Many) {
+					enum, _ = alts[0].(map[string]any)["enum"].([]any)
+				}
 				if len(enum) != len(p.Values) {
 					t.Errorf("%s.%s: schema enum %v, loader %v", d.Kind, p.Name, enum, p.Values)
 				}
@@ -98,12 +104,49 @@ func TestReferenceNamesEverything(t *testing.T) {
 	for _, v := range Variables() {
 		want = append(want, "| `"+v.Name+"` |")
 	}
-	for _, f := range Functions() {
+	for _, f := range append(Functions(), Builtins()...) {
 		want = append(want, "| `"+f.Name+"(")
 	}
 	for _, w := range want {
 		if !strings.Contains(ref, w) {
 			t.Errorf("reference does not contain %q", w)
+		}
+	}
+}
+
+// TestReferenceNamesEveryAcceptedFunction checks that every function the
+// compiler accepts, its own helpers and the expression language's built-in
+// functions, has a row in the reference, and that the expr built-ins left
+// out of the table are rejected.
+func TestReferenceNamesEveryAcceptedFunction(t *testing.T) {
+	ref := string(Reference())
+	c := NewCompiler(CompilerOptions{Catalog: testCatalog()})
+	var accepted []string
+	for name := range c.byName {
+		accepted = append(accepted, name)
+	}
+	for name := range c.builtins {
+		accepted = append(accepted, name)
+	}
+	slices.Sort(accepted)
+	for _, name := range accepted {
+		if !strings.Contains(ref, "| `"+name+"(") {
+			t.Errorf("the compiler accepts %s() but the reference does not list it", name)
+		}
+	}
+	for _, b := range builtin.Builtins {
+		if c.builtins[b.Name] {
+			continue
+		}
+		t.Run(b.Name, func(t *testing.T) {
+			if _, errs := c.Formula(b.Name+"(1)", Number); len(errs) == 0 {
+				t.Errorf("%s() is not in the reference but compiles", b.Name)
+			}
+		})
+	}
+	for _, name := range []string{"abs", "round", "format"} {
+		if !strings.Contains(ref, "| `"+name+"(") {
+			t.Errorf("reference does not list %s", name)
 		}
 	}
 }

@@ -254,7 +254,7 @@ func (w *walker) identifier(n *ast.IdentifierNode) {
 	}
 	if f := w.c.byVariable[name]; f != nil {
 		w.reads.Parts = w.reads.Parts.Union(f.parts)
-		if name == "positions" {
+		if f.allFutures {
 			w.reads.AllFutures = true
 		}
 		if f.object != "" {
@@ -444,6 +444,10 @@ func countArgs(f *function) string {
 
 // argument checks one argument of a helper and records what it names.
 func (w *walker) argument(f *function, arg ast.Node, kind argKind) {
+	if kind == argPlaces {
+		w.places(arg)
+		return
+	}
 	s, isConst := arg.(*ast.StringNode)
 	if id, ok := arg.(*ast.IdentifierNode); ok && id.Value == "symbol" && w.c.opts.ForEach {
 		switch kind {
@@ -519,5 +523,29 @@ func (w *walker) argument(f *function, arg ast.Node, kind argKind) {
 			return
 		}
 		w.reads.ProductTypes = append(w.reads.ProductTypes, pt)
+	}
+}
+
+// places checks a constant count of decimal places (format's second
+// argument) when the file loads; one computed is checked when it runs.
+func (w *walker) places(arg ast.Node) {
+	n := 0
+	switch a := arg.(type) {
+	case *ast.IntegerNode:
+		n = a.Value
+	case *ast.FloatNode:
+		w.errorf(arg, "", "format shows a whole number of decimal places, not %v: write format(x, 2) for two decimals", a.Value)
+		return
+	case *ast.UnaryNode:
+		i, ok := a.Node.(*ast.IntegerNode)
+		if !ok || a.Operator != "-" {
+			return
+		}
+		n = -i.Value
+	default:
+		return
+	}
+	if n < 0 || n > maxFormatPlaces {
+		w.errorf(arg, "", "format shows 0 to %d decimal places, not %d: write format(x, 2) for two decimals", maxFormatPlaces, n)
 	}
 }

@@ -23,7 +23,7 @@ func Reference() []byte {
 	for _, d := range actionDefs {
 		w("  - [%s](#%s)\n", d.Kind, d.Kind)
 	}
-	w("- [Variables](#variables)\n- [Objects and their fields](#objects-and-their-fields)\n- [Functions](#functions)\n\n")
+	w("- [Variables](#variables)\n- [Objects and their fields](#objects-and-their-fields)\n- [Functions](#functions)\n- [Built-in functions](#built-in-functions)\n\n")
 	b.WriteString(FiringGuide)
 	w("\n")
 
@@ -46,8 +46,8 @@ func Reference() []byte {
 	w("| parameter type | literal | formula |\n|---|---|---|\n")
 	w("| number | `2`, `0.5`, `\"250.10\"` | yes |\n| text | `my-order-1` | yes |\n")
 	w("| symbol | `TSLAUSDT` (checked against the contracts) | yes (`=symbol`) |\n")
-	w("| choice | one of the listed values | no |\n| true or false | `true`, `false` | no |\n")
-	w("| list of ids | `[\"123\", \"456\"]` | no |\n| message | text with `{{ formula }}` placeholders | inside `{{ }}` |\n\n")
+	w("| choice | one of the listed values | only `product_type` (checked when the rule fires) |\n| true or false | `true`, `false` | no |\n")
+	w("| list of ids | `[\"123\", \"456\"]` | yes, giving a list of texts (`=map(all_orders, .id)`) |\n| message | text with `{{ formula }}` placeholders | inside `{{ }}` |\n\n")
 
 	w("## Actions\n\n")
 	w("Each item of `actions:` is one action: its kind as the key, its parameters under it.\n")
@@ -88,19 +88,29 @@ func Reference() []byte {
 		w("\n")
 	}
 	w("## Functions\n\n")
-	w("| function | gives | unit | meaning | example |\n|---|---|---|---|---|\n")
-	for _, f := range Functions() {
+	funcTable(&b, Functions())
+	w("\n## Built-in functions\n\n")
+	w("These come with the formula language: they work on lists, numbers and text. ")
+	w("In a test on each item of a list, `.field` reads a field of the item and `#` is the item itself.\n\n")
+	funcTable(&b, Builtins())
+	return []byte(b.String())
+}
+
+func funcTable(b *strings.Builder, fs []FuncDoc) {
+	b.WriteString("| function | gives | unit | meaning | example |\n|---|---|---|---|---|\n")
+	for _, f := range fs {
 		args := make([]string, len(f.Args))
 		for i, a := range f.Args {
 			args[i] = a.Name
 		}
 		doc := f.Doc
 		for _, a := range f.Args {
-			doc += fmt.Sprintf("; %s: %s", a.Name, a.Doc)
+			if a.Doc != "" {
+				doc += fmt.Sprintf("; %s: %s", a.Name, a.Doc)
+			}
 		}
-		w("| `%s(%s)` | %s | %s | %s | `%s` |\n", f.Name, strings.Join(args, ", "), f.Returns, cell(f.Unit), cell(doc), f.Example)
+		fmt.Fprintf(b, "| `%s(%s)` | %s | %s | %s | `%s` |\n", f.Name, strings.Join(args, ", "), f.Returns, cell(f.Unit), cell(doc), f.Example)
 	}
-	return []byte(b.String())
 }
 
 func keyTable(b *strings.Builder, defs []KeyDef) {

@@ -147,10 +147,20 @@ func paramSchema(d ParamDef) obj {
 		p = obj{"type": []any{"string", "number"}}
 	case ParamChoice:
 		p = obj{"enum": stringsAny(d.Values)}
+		alts := []any{p}
+		if d.Formula {
+			alts = append(alts, formulaSchema())
+		}
+		if d.Many {
+			alts = append(alts, obj{"type": "array", "minItems": 1, "uniqueItems": true, "items": obj{"enum": stringsAny(d.Values)}})
+		}
+		if len(alts) > 1 {
+			p = obj{"anyOf": alts}
+		}
 	case ParamFlag:
 		p = obj{"type": "boolean"}
 	case ParamIDList:
-		p = obj{"type": "array", "minItems": 1, "items": obj{"type": []any{"string", "number"}}}
+		p = obj{"anyOf": []any{obj{"type": "array", "minItems": 1, "items": obj{"type": []any{"string", "number"}}}, formulaSchema()}}
 	case ParamOrders:
 		p = obj{"type": "array", "minItems": 1, "items": paramsSchema(d.Items, "One order.")}
 	case ParamMessage:
@@ -159,6 +169,10 @@ func paramSchema(d ParamDef) obj {
 	p["description"] = strings.TrimSpace(desc)
 	return p
 }
+
+// formulaSchema matches a formula (text starting with =) or an environment
+// reference the loader replaces.
+func formulaSchema() obj { return obj{"type": "string", "pattern": `^\s*=|\$\{`} }
 
 func stringsAny(values []string) []any {
 	out := make([]any, len(values))

@@ -4,12 +4,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/shopspring/decimal"
 
 	"github.com/tickrules/tickrules/actions"
+	"github.com/tickrules/tickrules/rules"
 )
 
 // comparison holds one expectation and what its rule did.
@@ -84,6 +86,7 @@ func (c *comparison) diff() []string {
 			continue
 		}
 		out = append(out, c.compareActions(e, act[i])...)
+		out = append(out, c.compareLogs(e, act[i])...)
 		act = slices.Delete(act, i, i+1)
 	}
 	for i, e := range lateExp {
@@ -145,6 +148,43 @@ func (c *comparison) compareActions(e *Firing, a actual) []string {
 		out = append(out, compareLeg(name, want.Params, leg)...)
 	}
 	return out
+}
+
+// compareLogs compares the expected log messages of one firing with the
+// messages its log actions wrote.
+func (c *comparison) compareLogs(e *Firing, a actual) []string {
+	if e.Logs == nil {
+		return nil
+	}
+	var got []string
+	for _, l := range a.legs {
+		if l.Kind == string(rules.Log) {
+			got = append(got, l.Note)
+		}
+	}
+	at := fmt.Sprintf("%s at %s", c.e.Rule, c.clock(a.at))
+	if len(got) != len(e.Logs) {
+		return []string{fmt.Sprintf("%s: expected %d log messages; it wrote %d%s", at, len(e.Logs), len(got), quoteList(got))}
+	}
+	var out []string
+	for i, want := range e.Logs {
+		if got[i] != want {
+			out = append(out, fmt.Sprintf("%s: log message %d was %q, expected %q", at, i+1, got[i], want))
+		}
+	}
+	return out
+}
+
+// quoteList writes messages after a colon, quoted, or nothing.
+func quoteList(ms []string) string {
+	if len(ms) == 0 {
+		return ""
+	}
+	q := make([]string, len(ms))
+	for i, m := range ms {
+		q[i] = strconv.Quote(m)
+	}
+	return ": " + strings.Join(q, ", ")
 }
 
 // compareLeg compares expected parameters with one leg: its request body,

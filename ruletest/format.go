@@ -176,6 +176,10 @@ type Firing struct {
 	// sent: same kinds in the same order, and each parameter written here
 	// equal in the request (parameters not written are not compared).
 	Actions []*ActionExpect `yaml:"actions"`
+	// Logs, when written, are the messages of every log action of the
+	// firing, in order, each compared as the whole text written out (the
+	// other actions are not compared). logs: [] means the firing wrote none.
+	Logs []string `yaml:"logs"`
 
 	line, column int
 }

@@ -422,3 +422,26 @@ func TestScenarioLackingAContract(t *testing.T) {
 		t.Errorf("got %q, hint %q", e.Message, e.Hint)
 	}
 }
+
+// TestLogMessages checks the messages a firing's log actions wrote with
+// logs: in a firing, apart from its other actions.
+func TestLogMessages(t *testing.T) {
+	res := RunFile(context.Background(), "testdata/logs/spread_test.yaml", Options{})
+	if len(res.Errors) > 0 || len(res.Tests) != 3 {
+		t.Fatalf("want 3 tests:\n%s", report(t, []FileResult{res}))
+	}
+	out := string(report(t, []FileResult{res}))
+	for i, want := range []string{
+		"",
+		`report-spread at 09:30:00: log message 1 was "TSLA bid 412.00, spread 4.9 bps", expected "TSLA bid 412, spread 4.9 bps"`,
+		`report-spread at 09:30:00: expected 0 log messages; it wrote 1: "TSLA bid 412.00, spread 4.9 bps"`,
+	} {
+		tr := res.Tests[i]
+		if (want == "") != tr.Passed() {
+			t.Errorf("test %q passed: %v\n%s", tr.Name, tr.Passed(), out)
+		}
+		if want != "" && !strings.Contains(out, want) {
+			t.Errorf("report does not say %q:\n%s", want, out)
+		}
+	}
+}
