@@ -555,13 +555,14 @@ func refused(err error) bool {
 // firstPair is the first stock pair the rules read, as a pair symbol.
 func (d *run) firstPair() string {
 	dm := engine.Demand(d.rs, d.cat)
-	for _, s := range dm.StockPairs {
-		if p, ok := d.cat.StockPair(s); ok {
-			return p.Symbol
-		}
-		return s
+	if len(dm.StockPairs) == 0 {
+		return ""
 	}
-	return ""
+	s := dm.StockPairs[0]
+	if p, ok := d.cat.StockPair(s); ok {
+		return p.Symbol
+	}
+	return s
 }
 
 func ruleList(names []string) string {

@@ -82,11 +82,11 @@ func TestEngineFiresOnceAndPersistsFirst(t *testing.T) {
 	}
 	rec := &recorder{store: store}
 	rs := ruleSet(t, rules.Rule{Name: "a", When: after(2), Enabled: true, For: time.Second})
-	e, err := New(Options{Rules: rs, Source: &fakeSource{}, Executor: rec, Clock: nil, Store: store})
+	_, err = New(Options{Rules: rs, Source: &fakeSource{}, Executor: rec, Clock: nil, Store: store})
 	if err == nil {
 		t.Fatal("New accepted a nil clock")
 	}
-	e, err = New(Options{Rules: rs, Source: &fakeSource{}, Executor: rec, Clock: stubClock{}, Store: store})
+	e, err := New(Options{Rules: rs, Source: &fakeSource{}, Executor: rec, Clock: stubClock{}, Store: store})
 	if err != nil {
 		t.Fatal(err)
 	}

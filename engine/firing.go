@@ -139,7 +139,7 @@ func (e *Engine) persist(now time.Time, changed bool) bool {
 		} else {
 			_ = j.Flush(now)
 		}
-		if err, _ := j.Failing(); err != nil {
+		if _, err := j.Failing(); err != nil {
 			e.logUnwritable(now, err)
 			if changed {
 				e.storeDirty = true
@@ -197,7 +197,7 @@ func (e *Engine) unwritableSince() time.Time {
 		since = e.storeSince
 	}
 	if j := e.opts.Journal; j != nil {
-		if err, s := j.Failing(); err != nil && (since.IsZero() || s.Before(since)) {
+		if s, err := j.Failing(); err != nil && (since.IsZero() || s.Before(since)) {
 			since = s
 		}
 	}

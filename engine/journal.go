@@ -188,12 +188,12 @@ func (j *Journal) Flush(now time.Time) error {
 	return j.writeLocked(now)
 }
 
-// Failing returns the last write's error and since when writes fail; nil
-// when the journal on disk is up to date.
-func (j *Journal) Failing() (error, time.Time) {
+// Failing returns since when writes fail and the last write's error; a nil
+// error when the journal on disk is up to date.
+func (j *Journal) Failing() (time.Time, error) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	return j.failed, j.since
+	return j.since, j.failed
 }
 
 func (j *Journal) writeLocked(now time.Time) error {

@@ -189,18 +189,18 @@ func TestJournalWriteFault(t *testing.T) {
 	if err := j.Add(at, &Intent{ID: "a", Rule: "r"}); err == nil {
 		t.Fatal("write worked through the fault")
 	}
-	if err, since := j.Failing(); err == nil || !since.Equal(at) {
+	if since, err := j.Failing(); err == nil || !since.Equal(at) {
 		t.Fatalf("Failing = %v, %v", err, since)
 	}
 	_ = j.Flush(at.Add(time.Second))
-	if _, since := j.Failing(); !since.Equal(at) {
+	if since, _ := j.Failing(); !since.Equal(at) {
 		t.Errorf("a second failure moved the start to %v", since)
 	}
 	fail = false
 	if err := j.Flush(at.Add(2 * time.Second)); err != nil {
 		t.Fatal(err)
 	}
-	if err, _ := j.Failing(); err != nil || len(j.Open()) != 1 {
+	if _, err := j.Failing(); err != nil || len(j.Open()) != 1 {
 		t.Fatalf("after the fault: %v, %d intents", err, len(j.Open()))
 	}
 }

@@ -68,6 +68,7 @@ func BenchmarkPlaceOrderRequest(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
+		//lint:ignore SA1008 the client sets the venue's header names as the venue documents them, not canonicalised
 		if len(r.Header["ACCESS-SIGN"]) != 1 {
 			b.Fatal("unsigned")
 		}

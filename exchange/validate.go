@@ -147,9 +147,7 @@ func (p *problems) decimal(field string, v Num, required, allowZero bool) {
 
 // plainDecimal reports whether s is [-]digits[.digits].
 func plainDecimal(s string) bool {
-	if strings.HasPrefix(s, "-") {
-		s = s[1:]
-	}
+	s = strings.TrimPrefix(s, "-")
 	intPart, frac, hasDot := strings.Cut(s, ".")
 	return allDigits(intPart) && (!hasDot || allDigits(frac))
 }

@@ -76,7 +76,7 @@ func (a *Account) BatchCancelOrders(ctx context.Context, req exchange.BatchCance
 		for _, ref := range req.OrderIDList {
 			o, err := a.pendingOrder(op, c, ref)
 			if err != nil {
-				res.FailureList = append(res.FailureList, failure(err, exchange.OrderAck{OrderID: ref.OrderID, ClientOID: ref.ClientOID}, ""))
+				res.FailureList = append(res.FailureList, failure(err, exchange.OrderAck(ref), ""))
 				continue
 			}
 			a.cancel(o, exchange.NormalCancel)

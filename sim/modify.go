@@ -50,7 +50,7 @@ func (a *Account) ModifyOrder(ctx context.Context, req exchange.ModifyOrderReque
 		}
 	}
 	if req.NewSize == "" { // presets only
-		tp, sl := o.presetTP, o.presetSL
+		var tp, sl exchange.Num
 		switch {
 		case req.NewPresetStopSurplusPrice != "" && req.NewPresetStopLossPrice != "":
 			tp, sl = presetValue(req.NewPresetStopSurplusPrice), presetValue(req.NewPresetStopLossPrice)

@@ -71,7 +71,8 @@ func appendText(dst []byte, neg bool, ds []byte, exp int32) []byte {
 		return dst
 	}
 	places := int(-exp)
-	intPart, lead, frac := ds, 0, ds[:0]
+	var intPart, frac []byte
+	lead := 0
 	if len(ds) > places {
 		intPart, frac = ds[:len(ds)-places], ds[len(ds)-places:]
 	} else {
