@@ -171,11 +171,14 @@ func openVenue(ctx context.Context, env *cliEnv, cfg *runConfig, log *zap.Logger
 	if creds.IsZero() {
 		return nil, fmt.Errorf("--venue %s needs credentials: set TICKRULES_API_KEY, TICKRULES_API_SECRET and TICKRULES_API_PASSPHRASE (for engine sim's demo: demo-key, demo-secret, demo-passphrase)", cfg.venue)
 	}
+	// Requests are signed and rate-limited on the local clock, which the
+	// venue checks its timestamps against; the rules read the venue's time.
 	clk := clock.Real{}
 	lim := exchange.NewLimiter(exchange.LimiterOptions{Clock: clk})
 	opts := exchange.ClientOptions{BaseURL: base, Credentials: creds, Demo: demo, Clock: clk, Limiter: lim, Logger: log.Named("exchange")}
+	vc := venueClock(ctx, newTimeProbe(base), log.Named("venue-clock"))
 	if cfg.dryRun {
-		v, err := dryRunVenue(ctx, opts, log)
+		v, err := dryRunVenue(ctx, opts, vc, log)
 		if v != nil {
 			// The paper account's states and intents are not the live account's.
 			v.limiter, v.stateDir = lim, engine.AccountDir(cfg.stateDir, base, creds.APIKey)+"-dry-run"
@@ -195,7 +198,7 @@ func openVenue(ctx context.Context, env *cliEnv, cfg *runConfig, log *zap.Logger
 	if demo {
 		stateDir += "-demo" // the exchange's demo account is not the live one
 	}
-	return &venueSet{name: base, reader: c, cat: c, accts: c, trader: c, pricer: c, clock: clk, limiter: lim, close: func() {}, stateDir: stateDir}, nil
+	return &venueSet{name: base, reader: c, cat: c, accts: c, trader: c, pricer: c, clock: vc, limiter: lim, close: func() {}, stateDir: stateDir}, nil
 }
 
 // embeddedDemo runs the demo scenario in process; its clock starts just
