@@ -49,6 +49,7 @@ type runConfig struct {
 	logFormat  string
 	metrics    string
 	speed      float64
+	keepState  bool
 
 	// stateTimeout bounds how long the state directory may fail writes.
 	stateTimeout time.Duration
@@ -70,6 +71,7 @@ func parseRun(env *cliEnv, args []string) (*runConfig, int) {
 	fs.StringVar(&c.logFormat, "log-format", "auto", "console, json, or auto (console on a terminal)")
 	fs.StringVar(&c.metrics, "metrics-addr", defaultHTTPAddr, "serve the status page (/status), its JSON (/api/status) and Prometheus metrics (/metrics) on this `address`; empty: none")
 	fs.Float64Var(&c.speed, "speed", 1, "embedded demo only: run its clock N times faster")
+	fs.BoolVar(&c.keepState, "keep-state", false, "embedded demo only: keep the rule states of the previous demo run (by default each demo run starts afresh)")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: engine run --rules DIR [--venue live|demo|URL] [--dry-run] [--max-runtime D]")
 		fmt.Fprintln(fs.Output(), "\nRuns the rules on every tick. Credentials come from TICKRULES_API_KEY,")
@@ -148,6 +150,9 @@ type venueSet struct {
 	start func(ctx context.Context, symbols []string) error
 	// stateDir is the account's state directory (engine.AccountDir).
 	stateDir string
+	// resetState empties stateDir before the run: the embedded demo starts
+	// afresh each time, so the README's first command fires every time.
+	resetState bool
 }
 
 // openVenue picks the venue from the flags and the credentials. Credentials
@@ -164,6 +169,7 @@ func openVenue(ctx context.Context, env *cliEnv, cfg *runConfig, log *zap.Logger
 		v, err := embeddedDemo(cfg, log)
 		if v != nil {
 			v.stateDir = engine.AccountDir(cfg.stateDir, "embedded-demo", "demo-key")
+			v.resetState = !cfg.keepState
 		}
 		return v, err
 	}
@@ -349,6 +355,12 @@ func openState(env *cliEnv, v *venueSet) (*stateFiles, int) {
 	}
 	if sf.lock, err = engine.LockDir(v.stateDir); err != nil {
 		return fail(err)
+	}
+	if v.resetState {
+		if err := sf.lock.Reset(); err != nil {
+			_ = sf.lock.Unlock()
+			return fail(err)
+		}
 	}
 	if old := filepath.Join(filepath.Dir(filepath.Dir(v.stateDir)), "rule-state.json"); fileExists(old) {
 		// An engine before the per-account directories kept its rule
