@@ -139,6 +139,30 @@ func TestRecordThenBacktest(t *testing.T) {
 	if strings.Contains(stderr, "demo-secret") || strings.Contains(stdout, "demo-secret") {
 		t.Error("the secret appears in the output")
 	}
+	// Every line is stamped with the venue's time, 09:29 New York and the
+	// few minutes after, not the local clock (issue 15: a backtest of a
+	// recording of the simulator saw the wrong session).
+	raw, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	from, to := sc.Clock.Start.Add(29*time.Minute), sc.Clock.Start.Add(40*time.Minute)
+	for i, line := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
+		var stamp struct {
+			Start time.Time `json:"start"`
+			T     time.Time `json:"t"`
+		}
+		if err := json.Unmarshal([]byte(line), &stamp); err != nil {
+			t.Fatalf("line %d: %v", i+1, err)
+		}
+		at := stamp.T
+		if i == 0 {
+			at = stamp.Start
+		}
+		if at.Before(from) || at.After(to) {
+			t.Fatalf("line %d is stamped %v, not the venue's time between %v and %v", i+1, at, from, to)
+		}
+	}
 	out := t.TempDir()
 	code, _, stderr = runCLI(t, "backtest", "--rules", smallRules, "--recording", file, "--out", out)
 	if code != exitOK {
