@@ -67,3 +67,27 @@ func (l *DirLock) Unlock() error {
 	l.f = nil
 	return err
 }
+
+// Reset empties the locked state directory but for its lock: the rule
+// states and order intents of earlier runs are gone. The embedded demo
+// starts each run this way, so it does what the README says every time;
+// only the holder of the lock can reset, so no running engine loses its state.
+func (l *DirLock) Reset() error {
+	if l == nil || l.f == nil {
+		return errors.New("state directory reset: the lock is not held")
+	}
+	dir := filepath.Dir(l.f.Name())
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return fmt.Errorf("state directory reset: %w", err)
+	}
+	for _, e := range entries {
+		if e.Name() == lockFile {
+			continue
+		}
+		if err := os.RemoveAll(filepath.Join(dir, e.Name())); err != nil {
+			return fmt.Errorf("state directory reset: %w", err)
+		}
+	}
+	return nil
+}

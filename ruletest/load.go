@@ -13,6 +13,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/tickrules/tickrules/clock"
 	"github.com/tickrules/tickrules/exchange"
 	"github.com/tickrules/tickrules/rules"
 )
@@ -273,26 +274,16 @@ func (d *decoder) checkStrategyOrder(o *StrategyOrder) {
 }
 
 // eastern is New York time, where a trader reads the US session.
-var eastern = func() *time.Location {
-	loc, err := time.LoadLocation("America/New_York")
-	if err != nil {
-		panic(err) // time/tzdata is linked in by marketdata
-	}
-	return loc
-}()
+var eastern = clock.NewYork()
 
-var dateTimeLayouts = []string{"2006-01-02 15:04:05", "2006-01-02 15:04", "2006-01-02T15:04:05", "2006-01-02T15:04"}
-
+// parseStart reads a test's start with the one time parser every time flag
+// of the program uses.
 func parseStart(s string) (time.Time, error) {
-	if t, err := time.Parse(time.RFC3339, s); err == nil {
-		return t, nil
+	t, err := clock.ParseTime(s)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("start %w", err)
 	}
-	for _, l := range dateTimeLayouts {
-		if t, err := time.ParseInLocation(l, s, eastern); err == nil {
-			return t, nil
-		}
-	}
-	return time.Time{}, fmt.Errorf("start %q is not a date and time", s)
+	return t, nil
 }
 
 // resolveWhen reads a time of a test: HH:MM[:SS] on the start's New York

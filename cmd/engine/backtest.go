@@ -11,6 +11,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/tickrules/tickrules/backtest"
+	"github.com/tickrules/tickrules/clock"
 	"github.com/tickrules/tickrules/sim"
 )
 
@@ -36,8 +37,8 @@ func parseBacktest(env *cliEnv, args []string) (*backtestConfig, int) {
 	fs.StringVar(&rulesDirs, "rules", "", "rule `dirs` (comma-separated; directories are read recursively)")
 	fs.StringVar(&c.scenario, "scenario", "", "scenario `file` (YAML); default: the built-in demo scenario")
 	fs.StringVar(&c.recording, "recording", "", "replay a recording `file` written by engine record instead of a scenario")
-	fs.StringVar(&from, "from", "", "start `time` (RFC 3339); default: the scenario's or recording's start")
-	fs.StringVar(&to, "to", "", "end `time` (RFC 3339); default: the scenario's or recording's end, or one day after the start when the scenario has none (the demo)")
+	fs.StringVar(&from, "from", "", "start `time`: RFC 3339 or New York time such as \"2026-03-09 09:30\"; default: the scenario's or recording's start")
+	fs.StringVar(&to, "to", "", "end `time`: RFC 3339 or New York time such as \"2026-03-09 16:00\"; default: the scenario's or recording's end, or one day after the start when the scenario has none (the demo)")
 	fs.StringVar(&c.out, "out", "backtest-report", "`dir` to write report.json and report.html to")
 	fs.StringVar(&c.account, "account", "", "api `key` of the scenario account the rules trade; default: the first account")
 	fs.DurationVar(&c.step, "step", time.Second, "time between two evaluations of the rules")
@@ -74,9 +75,9 @@ func parseBacktest(env *cliEnv, args []string) (*backtestConfig, int) {
 		if tf.text == "" {
 			continue
 		}
-		t, err := time.Parse(time.RFC3339, tf.text)
+		t, err := clock.ParseTime(tf.text)
 		if err != nil {
-			problems = append(problems, fmt.Sprintf("%s %q is not an RFC 3339 time such as 2026-03-09T13:30:00Z", tf.name, tf.text))
+			problems = append(problems, fmt.Sprintf("%s %v", tf.name, err))
 		}
 		*tf.dst = t
 	}

@@ -28,7 +28,8 @@ func TestBacktestFlags(t *testing.T) {
 	}{
 		{"no rules", []string{"backtest"}, exitUsage, "--rules is required"},
 		{"scenario and recording", []string{"backtest", "--rules", smallRules, "--scenario", "a.yaml", "--recording", "b.jsonl"}, exitUsage, "not both"},
-		{"bad time", []string{"backtest", "--rules", smallRules, "--from", "monday"}, exitUsage, `--from "monday" is not an RFC 3339 time`},
+		{"bad time", []string{"backtest", "--rules", smallRules, "--from", "monday"}, exitUsage, `--from "monday": not a time; write "2026-03-09 09:30" (New York time)`},
+		{"time in the spring-forward gap", []string{"backtest", "--rules", smallRules, "--to", "2026-03-08 02:30"}, exitUsage, "does not exist in New York"},
 		{"stray argument", []string{"backtest", "--rules", smallRules, "extra"}, exitUsage, `unexpected argument "extra"`},
 		{"bad step", []string{"backtest", "--rules", smallRules, "--step", "0s"}, exitUsage, "must be positive"},
 		{"bad vary", []string{"backtest", "--rules", smallRules, "--vary", "STOP"}, exitUsage, "write NAME=value1,value2"},
@@ -44,6 +45,35 @@ func TestBacktestFlags(t *testing.T) {
 			code, _, stderr := runCLI(t, tc.args...)
 			if code != tc.code || !strings.Contains(stderr, tc.want) {
 				t.Errorf("exit %d, stderr %q; want exit %d and %q", code, stderr, tc.code, tc.want)
+			}
+		})
+	}
+}
+
+// TestBacktestTimeFlags checks that --from and --to read New York local
+// times as rule tests do, not only RFC 3339 (issue 15: they took UTC only).
+func TestBacktestTimeFlags(t *testing.T) {
+	tests := []struct {
+		name, from, to   string
+		wantFrom, wantTo string
+	}{
+		{"new york minutes", "2026-03-09 09:20", "2026-03-09 09:50", "2026-03-09T13:20:00Z", "2026-03-09T13:50:00Z"},
+		{"new york date and seconds", "2026-03-09", "2026-03-09 16:00:30", "2026-03-09T04:00:00Z", "2026-03-09T20:00:30Z"},
+		{"rfc 3339", "2026-03-09T13:20:00Z", "2026-03-09T09:50:00-04:00", "2026-03-09T13:20:00Z", "2026-03-09T13:50:00Z"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var out strings.Builder
+			env := &cliEnv{stdout: &out, stderr: &out, getenv: func(string) string { return "" }}
+			cfg, code := parseBacktest(env, []string{"--rules", smallRules, "--from", tc.from, "--to", tc.to})
+			if cfg == nil {
+				t.Fatalf("exit %d: %s", code, out.String())
+			}
+			if got := cfg.from.UTC().Format(time.RFC3339); got != tc.wantFrom {
+				t.Errorf("from = %s, want %s", got, tc.wantFrom)
+			}
+			if got := cfg.to.UTC().Format(time.RFC3339); got != tc.wantTo {
+				t.Errorf("to = %s, want %s", got, tc.wantTo)
 			}
 		})
 	}
@@ -141,6 +171,30 @@ func TestRecordThenBacktest(t *testing.T) {
 	}
 	if strings.Contains(stderr, "demo-secret") || strings.Contains(stdout, "demo-secret") {
 		t.Error("the secret appears in the output")
+	}
+	// Every line is stamped with the venue's time, 09:29 New York and the
+	// few minutes after, not the local clock (issue 15: a backtest of a
+	// recording of the simulator saw the wrong session).
+	raw, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	from, to := sc.Clock.Start.Add(29*time.Minute), sc.Clock.Start.Add(40*time.Minute)
+	for i, line := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
+		var stamp struct {
+			Start time.Time `json:"start"`
+			T     time.Time `json:"t"`
+		}
+		if err := json.Unmarshal([]byte(line), &stamp); err != nil {
+			t.Fatalf("line %d: %v", i+1, err)
+		}
+		at := stamp.T
+		if i == 0 {
+			at = stamp.Start
+		}
+		if at.Before(from) || at.After(to) {
+			t.Fatalf("line %d is stamped %v, not the venue's time between %v and %v", i+1, at, from, to)
+		}
 	}
 	out := t.TempDir()
 	code, _, stderr = runCLI(t, "backtest", "--rules", smallRules, "--recording", file, "--out", out)

@@ -60,6 +60,7 @@ func buildEngine(t *testing.T) string {
 type testVenue struct {
 	url  string
 	x    *sim.Exchange
+	clk  *server.WallClock // the venue's time, which the engine follows
 	mu   sync.Mutex
 	sent map[string]int // clientOid -> order requests that carried it
 }
@@ -75,7 +76,7 @@ func startVenue(t *testing.T) *testVenue {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v := &testVenue{x: x, sent: map[string]int{}}
+	v := &testVenue{x: x, clk: clk, sent: map[string]int{}}
 	h := server.New(server.Options{Backend: server.SimBackend(x), Clock: clk, AuthClock: clock.Real{}, DisableRateLimits: true})
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if info, ok := exchange.OpForPath(r.Method, r.URL.Path); ok && info.Mutating {
@@ -473,7 +474,7 @@ func TestStateDirRealFileSystem(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			state := mountTmpfs(t, 256<<10)
 			v := startVenue(t)
-			at := time.Now().Add(3 * time.Second).UnixMilli()
+			at := v.clk.Now().Add(3 * time.Second).UnixMilli() // the engine reads the venue's time
 			rules := writeRules(t, strings.Replace(threeLegs, "when: now_ms > 0", "when: now_ms > "+strconv.FormatInt(at, 10), 1))
 			if tt.before {
 				tt.change(t, state)

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"fmt"
 	"os"
+	"strconv"
 	"time"
 
 	"go.uber.org/zap"
@@ -96,10 +98,16 @@ func logFill(log *zap.Logger, f status.FillRecord) {
 }
 
 // logSummary writes what the engine did since it started, when it stops:
-// firings, orders and fills, then the P&L of each account.
-func logSummary(log *zap.Logger, t status.Totals, accounts []status.Account) {
+// firings, orders, fills and the open positions, then the P&L of each
+// account.
+func logSummary(log *zap.Logger, t status.Totals, positions []status.Position, accounts []status.Account) {
+	open := make([]string, 0, len(positions))
+	for _, p := range positions {
+		open = append(open, fmt.Sprintf("%s %s %s", p.Symbol, p.Side, strconv.FormatFloat(p.Size, 'f', -1, 64)))
+	}
 	log.Info("engine stopped", zap.Int64("firings", t.Firings), zap.Int64("orders", t.Orders),
-		zap.Int64("orders_failed", t.OrdersFailed), zap.Int64("orders_blocked", t.OrdersBlocked), zap.Int64("fills", t.Fills))
+		zap.Int64("orders_failed", t.OrdersFailed), zap.Int64("orders_blocked", t.OrdersBlocked), zap.Int64("fills", t.Fills),
+		zap.Strings("positions", open))
 	for _, a := range accounts {
 		log.Info("P&L since start", zap.String("account", a.ProductType+" "+a.MarginCoin),
 			zap.String("start_equity", a.StartEquity.String()), zap.String("equity", a.Equity.String()),

@@ -46,6 +46,7 @@ func TestConsoleLogLines(t *testing.T) {
 			logFill(log, status.FillRecord{At: tc.at.Add(-time.Second), Rule: "cut-losses", Symbol: "BTCUSDT", Side: "sell",
 				Size: "0.01", Price: "89925.9", Fee: "0.5395554", Profit: "0.303", OrderID: "1202"})
 			logSummary(log.Named("summary"), status.Totals{Firings: 3, Orders: 2, OrdersBlocked: 1, OrdersFailed: 1, Fills: 1},
+				[]status.Position{{Symbol: "TSLAUSDT", Side: "long", Size: 2}},
 				[]status.Account{{ProductType: "USDT-FUTURES", MarginCoin: "USDT", StartEquity: decimal.RequireFromString("100000"),
 					Equity: decimal.RequireFromString("99999.7636264"), Change: decimal.RequireFromString("-0.2363736"),
 					Realized: decimal.RequireFromString("0.303"), Fees: decimal.RequireFromString("1.0789")}})

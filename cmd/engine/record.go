@@ -74,7 +74,10 @@ func cmdRecord(ctx context.Context, env *cliEnv, args []string) int {
 		defer cancel()
 	}
 	started := time.Now()
-	st, err := backtest.Record(ctx, backtest.RecordOptions{Venue: c, VenueName: base, Clock: clk, Out: f, RuleDirs: dirs, Getenv: env.getenv, Logger: log})
+	// Lines are stamped with the venue's time, so that a backtest of a
+	// recording of a simulator sees the simulator's session.
+	vc := venueClock(ctx, newTimeProbe(base), log.Named("venue-clock"))
+	st, err := backtest.Record(ctx, backtest.RecordOptions{Venue: c, VenueName: base, Clock: vc, Out: f, RuleDirs: dirs, Getenv: env.getenv, Logger: log})
 	if cerr := f.Close(); err == nil && cerr != nil {
 		err = cerr
 	}

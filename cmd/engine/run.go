@@ -51,6 +51,7 @@ type runConfig struct {
 	logFormat  string
 	metrics    string
 	speed      float64
+	keepState  bool
 
 	// stateTimeout bounds how long the state directory may fail writes.
 	stateTimeout time.Duration
@@ -73,6 +74,7 @@ func parseRun(env *cliEnv, args []string) (*runConfig, int) {
 	fs.StringVar(&c.logFormat, "log-format", "auto", "console, json, or auto (console on a terminal)")
 	fs.StringVar(&c.metrics, "metrics-addr", defaultHTTPAddr, "serve the status page (/status), its JSON (/api/status) and Prometheus metrics (/metrics) on this `address`; empty: none")
 	fs.Float64Var(&c.speed, "speed", 1, "embedded demo only: run its clock N times faster")
+	fs.BoolVar(&c.keepState, "keep-state", false, "embedded demo only: keep the rule states of the previous demo run (by default each demo run starts afresh)")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: engine run --rules DIR [--venue live|demo|URL] [--dry-run] [--max-runtime D]")
 		fmt.Fprintln(fs.Output(), "\nRuns the rules on every tick. Credentials come from TICKRULES_API_KEY,")
@@ -155,6 +157,9 @@ type venueSet struct {
 	start func(ctx context.Context, symbols []string) error
 	// stateDir is the account's state directory (engine.AccountDir).
 	stateDir string
+	// resetState empties stateDir before the run: the embedded demo starts
+	// afresh each time, so the README's first command fires every time.
+	resetState bool
 }
 
 // openVenue picks the venue from the flags and the credentials. Credentials
@@ -171,6 +176,7 @@ func openVenue(ctx context.Context, env *cliEnv, cfg *runConfig, log *zap.Logger
 		v, err := embeddedDemo(cfg, log)
 		if v != nil {
 			v.stateDir = engine.AccountDir(cfg.stateDir, "embedded-demo", "demo-key")
+			v.resetState = !cfg.keepState
 		}
 		return v, err
 	}
@@ -178,11 +184,14 @@ func openVenue(ctx context.Context, env *cliEnv, cfg *runConfig, log *zap.Logger
 	if creds.IsZero() {
 		return nil, fmt.Errorf("--venue %s needs credentials: set TICKRULES_API_KEY, TICKRULES_API_SECRET and TICKRULES_API_PASSPHRASE (for engine sim's demo: demo-key, demo-secret, demo-passphrase)", cfg.venue)
 	}
+	// Requests are signed and rate-limited on the local clock, which the
+	// venue checks its timestamps against; the rules read the venue's time.
 	clk := clock.Real{}
 	lim := exchange.NewLimiter(exchange.LimiterOptions{Clock: clk})
 	opts := exchange.ClientOptions{BaseURL: base, Credentials: creds, Demo: demo, Clock: clk, Limiter: lim, Logger: log.Named("exchange")}
+	vc := venueClock(ctx, newTimeProbe(base), log.Named("venue-clock"))
 	if cfg.dryRun {
-		v, err := dryRunVenue(ctx, opts, log)
+		v, err := dryRunVenue(ctx, opts, vc, log)
 		if v != nil {
 			// The paper account's states and intents are not the live account's.
 			v.limiter, v.stateDir = lim, engine.AccountDir(cfg.stateDir, base, creds.APIKey)+"-dry-run"
@@ -202,7 +211,7 @@ func openVenue(ctx context.Context, env *cliEnv, cfg *runConfig, log *zap.Logger
 	if demo {
 		stateDir += "-demo" // the exchange's demo account is not the live one
 	}
-	return &venueSet{name: base, reader: c, cat: c, accts: c, trader: c, pricer: c, clock: clk, limiter: lim, close: func() {}, stateDir: stateDir}, nil
+	return &venueSet{name: base, reader: c, cat: c, accts: c, trader: c, pricer: c, clock: vc, limiter: lim, close: func() {}, stateDir: stateDir}, nil
 }
 
 // embeddedDemo runs the demo scenario in process; its clock starts just
@@ -365,6 +374,12 @@ func openState(env *cliEnv, v *venueSet) (*stateFiles, int) {
 	}
 	if sf.lock, err = engine.LockDir(v.stateDir); err != nil {
 		return fail(err)
+	}
+	if v.resetState {
+		if err := sf.lock.Reset(); err != nil {
+			_ = sf.lock.Unlock()
+			return fail(err)
+		}
 	}
 	if old := filepath.Join(filepath.Dir(filepath.Dir(v.stateDir)), "rule-state.json"); fileExists(old) {
 		// An engine before the per-account directories kept its rule

@@ -28,8 +28,9 @@ func cmdSim(ctx context.Context, env *cliEnv, args []string) int {
 	scenarioPath := fs.String("scenario", "", "scenario `file` (YAML); default: the built-in demo scenario")
 	listen := fs.String("listen", "127.0.0.1:8080", "`address` to listen on; port 0 picks a free port")
 	speed := fs.Float64("speed", 1, "run the simulated clock `N` times faster than the wall clock (above 0, at most 1000)")
+	startText := fs.String("start", "", "start the simulated clock at this `time`: RFC 3339 or New York time such as \"2026-03-09 09:29:50\"; default: the scenario's clock.start, or now for the demo")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: engine sim [--scenario FILE] [--listen ADDR] [--speed N]")
+		fmt.Fprintln(fs.Output(), "usage: engine sim [--scenario FILE] [--listen ADDR] [--start TIME] [--speed N]")
 		fmt.Fprintln(fs.Output(), "\nServes the simulated exchange over HTTP on the spec's paths. Its clock follows")
 		fmt.Fprintln(fs.Output(), "the wall clock (N times faster with --speed) from the scenario's clock.start,")
 		fmt.Fprintln(fs.Output(), "or from now for the demo scenario; clock.end does not stop it.")
@@ -41,6 +42,15 @@ func cmdSim(ctx context.Context, env *cliEnv, args []string) int {
 	if err := checkSpeed(*speed); err != nil {
 		fmt.Fprintf(env.stderr, "engine sim: %v\n", err)
 		return exitUsage
+	}
+	var startAt time.Time
+	if *startText != "" {
+		t, err := clock.ParseTime(*startText)
+		if err != nil {
+			fmt.Fprintf(env.stderr, "engine sim: --start %v\n", err)
+			return exitUsage
+		}
+		startAt = t
 	}
 
 	// A scenario's clock starts at its start; the demo's at the wall clock's
@@ -60,6 +70,9 @@ func cmdSim(ctx context.Context, env *cliEnv, args []string) int {
 		}
 	} else {
 		sc = sim.Demo()
+	}
+	if !startAt.IsZero() {
+		start = startAt
 	}
 	clk, err := server.NewWallClock(start, *speed)
 	if err != nil {

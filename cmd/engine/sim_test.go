@@ -167,6 +167,8 @@ func TestSimCommandLineErrors(t *testing.T) {
 		{"clock start before 1970", []string{"sim", "--scenario", early}, exitFail, "clock start 1969-12-31T23:59:59Z is out of range: it must be from 1970 to 2199"},
 		{"clock start far in the future", []string{"sim", "--scenario", late}, exitFail, "clock start 9999-01-01T00:00:00Z is out of range"},
 		{"speed not a number", []string{"sim", "--speed", "fast"}, exitUsage, "invalid value"},
+		{"start not a time", []string{"sim", "--start", "9:30"}, exitUsage, `--start "9:30": not a time; write "2026-03-09 09:30"`},
+		{"start in the spring-forward gap", []string{"sim", "--start", "2026-03-08 02:15"}, exitUsage, "does not exist in New York"},
 		{"missing scenario file", []string{"sim", "--scenario", filepath.Join(dir, "none.yaml")}, exitFail, "none.yaml"},
 		{"scenario error names file and line", []string{"sim", "--scenario", bad}, exitFail, "bad.yaml:5"},
 		{"address in use or invalid", []string{"sim", "--listen", "127.0.0.1:-1"}, exitFail, "engine sim:"},
@@ -185,5 +187,50 @@ func TestSimCommandLineErrors(t *testing.T) {
 				t.Errorf("stdout = %q, want nothing", stdout)
 			}
 		})
+	}
+}
+
+// TestSimStartsAtTheGivenTime runs `engine sim --start` with a New York
+// time: the venue's answers carry that time in requestTime (issue 15: a
+// rehearsal could not be run at a chosen moment).
+func TestSimStartsAtTheGivenTime(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	outR, outW := io.Pipe()
+	stderr := &lockedBuffer{}
+	env := &cliEnv{stdout: outW, stderr: stderr, getenv: func(string) string { return "" }}
+	exit := make(chan int, 1)
+	go func() {
+		code := dispatch(ctx, env, []string{"sim", "--listen", "127.0.0.1:0", "--start", "2026-03-09 09:29:50", "--speed", "2"})
+		outW.Close()
+		exit <- code
+	}()
+	lines := bufio.NewScanner(outR)
+	if !lines.Scan() {
+		t.Fatalf("no line on stdout; stderr:\n%s", stderr.String())
+	}
+	url := strings.TrimPrefix(lines.Text(), "listening on ")
+	resp, err := (&http.Client{Timeout: 10 * time.Second}).Get(url + "/api/v3/stock/market/states")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var answer struct {
+		RequestTime int64 `json:"requestTime"`
+	}
+	err = json.NewDecoder(resp.Body).Decode(&answer)
+	resp.Body.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := time.UnixMilli(answer.RequestTime).UTC()
+	want := time.Date(2026, 3, 9, 13, 29, 50, 0, time.UTC) // 09:29:50 New York, daylight time
+	// Bounded by the test's timeout: the server answered within 10s of
+	// wall time, 20s at speed 2.
+	if got.Before(want) || got.After(want.Add(20*time.Second)) {
+		t.Errorf("requestTime %v, want within 20s after %v", got, want)
+	}
+	cancel()
+	if code := <-exit; code != exitOK {
+		t.Fatalf("exit %d; stderr:\n%s", code, stderr.String())
 	}
 }

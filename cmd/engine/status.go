@@ -32,6 +32,7 @@ type liveStatus struct {
 	log    *zap.Logger
 	rec    *status.Recorder
 	watch  *status.Watcher // nil when the venue cannot list fills
+	board  *status.Board   // for the positions of the closing summary
 	notify *engineNotifier // nil without --notify
 }
 
@@ -58,6 +59,7 @@ func (s *liveStatus) onFiring(f *engine.Firing) {
 func (s *liveStatus) start(ctx context.Context, cfg *runConfig, v *venueSet, asm *engine.Assembly, started time.Time) *status.Board {
 	board := status.NewBoard(status.BoardOptions{Engine: asm.Engine, Guard: asm.Guard, Parts: asm.Poller, Recorder: s.rec,
 		Clock: v.clock, Venue: v.name, DryRun: cfg.dryRun, Started: started})
+	s.board = board
 	fills, ok := v.reader.(status.FillsReader)
 	if !ok {
 		s.log.Warn("this venue cannot list fills: fills and P&L are not shown")
@@ -89,7 +91,11 @@ func (s *liveStatus) stop(ctx context.Context) {
 		cancel()
 	}
 	_, _, _, totals := s.rec.Recent()
-	logSummary(s.log.Named("summary"), totals, s.rec.Accounts())
+	var positions []status.Position
+	if s.board != nil {
+		positions = s.board.Snapshot().Positions // as of the engine's last State
+	}
+	logSummary(s.log.Named("summary"), totals, positions, s.rec.Accounts())
 	s.notify.stopped(ctx, time.Time{}, totals)
 }
 
