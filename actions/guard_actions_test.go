@@ -52,6 +52,7 @@ var guardCases = map[rules.ActionKind][]guardCase{
 	rules.ClosePositions:  {{"close", "close_positions: {symbol: BTCUSDT}", false}},
 	rules.CancelAll:       {{"cancel", "cancel_all: {}", false}},
 	rules.Log:             {{"log", `log: {message: "hello"}`, false}},
+	rules.Notify:          {{"notify", `notify: {message: "hello"}`, false}},
 }
 
 // TestEveryActionMeetsTheGuard runs every action kind against the simulator
@@ -100,7 +101,7 @@ func TestEveryActionMeetsTheGuard(t *testing.T) {
 					case !c.opens && def.Op != "" && !containsOp(sent, def.Op):
 						t.Errorf("%s did not reach the venue (sent %v)", def.Op, sent)
 					case def.Op == "" && len(sent) > 0:
-						t.Errorf("log sent %v", sent)
+						t.Errorf("%s sent %v", c.action, sent)
 					}
 				})
 			}

@@ -98,17 +98,19 @@ func TestMaxRuntimeEndsAStalledStart(t *testing.T) {
 // whichever wait hangs, --max-runtime ends the run on time.
 func TestMaxRuntimeEndsEveryStalledWait(t *testing.T) {
 	// The requests of each kind of run, in the order it makes them (a dry
-	// run reads no stock book but the orders and the price feed instead).
+	// run reads no stock book but the orders and the price feed instead);
+	// the client asks the live venue's stock paths first.
 	live := []string{
+		"/api/v2/public/time",
 		"/api/v2/mix/market/contracts",
-		"/api/v3/stock/market/stock-info",
+		"/api/v3/reality/market/stock-info",
 		"/api/v2/mix/account/accounts",
-		"/api/v3/account/stock-orderbook",
+		"/api/v3/account/reality-orderbook",
 		"/api/v2/mix/position/all-position",
 	}
 	dryRun := []string{
 		"/api/v2/mix/market/contracts",
-		"/api/v3/stock/market/stock-info",
+		"/api/v3/reality/market/stock-info",
 		"/api/v2/mix/account/accounts",
 		"/api/v2/mix/position/all-position",
 		"/api/v2/mix/order/orders-pending",
@@ -128,7 +130,7 @@ func TestMaxRuntimeEndsEveryStalledWait(t *testing.T) {
 	for _, path := range dryRun {
 		stalls = append(stalls, stall{path, "hang", true})
 	}
-	for _, path := range []string{live[0], live[4]} {
+	for _, path := range []string{live[1], live[5]} {
 		stalls = append(stalls, stall{path, "429", false}, stall{path, "503", false})
 	}
 	for _, st := range stalls {

@@ -26,8 +26,9 @@ const (
 	venueSyncTimeout  = 5 * time.Second
 )
 
-// venueTimer states the venue's current time. (*exchange.Client).ServerTime
-// satisfies it where the client has it; timeProbe does otherwise.
+// venueTimer states the venue's current market time. timeProbe reads it from
+// the time endpoint's requestTime (see decodeVenueTime for why not
+// exchange.Client.ServerTime).
 type venueTimer interface {
 	ServerTime(ctx context.Context) (time.Time, error)
 }
@@ -71,8 +72,12 @@ func (p timeProbe) ServerTime(ctx context.Context) (time.Time, error) {
 // errNoVenueTime is returned for an answer that states no time.
 var errNoVenueTime = errors.New("the answer states no time")
 
-// decodeVenueTime reads the time of a venue's answer: data.serverTime when
-// present, else requestTime.
+// decodeVenueTime reads the time of a venue's answer: its requestTime, else
+// data.serverTime. The live venue has one clock, so the two agree there;
+// engine sim stamps requestTime with its market clock (the scenario's, maybe
+// sped up) and answers serverTime with the wall clock it checks signatures
+// against, which the client's own clock sync (exchange.Client.SyncClock)
+// follows for signing. The rules must see the market clock.
 func decodeVenueTime(body []byte) (time.Time, error) {
 	var env struct {
 		RequestTime exchange.Millis `json:"requestTime"`
@@ -81,14 +86,14 @@ func decodeVenueTime(body []byte) (time.Time, error) {
 	if err := json.Unmarshal(body, &env); err != nil {
 		return time.Time{}, fmt.Errorf("%w: %v", errNoVenueTime, err)
 	}
+	if env.RequestTime.Int() > 0 {
+		return env.RequestTime.Time(), nil
+	}
 	var data struct {
 		ServerTime exchange.Millis `json:"serverTime"`
 	}
 	if len(env.Data) > 0 && json.Unmarshal(env.Data, &data) == nil && data.ServerTime.Int() > 0 {
 		return data.ServerTime.Time(), nil
-	}
-	if env.RequestTime.Int() > 0 {
-		return env.RequestTime.Time(), nil
 	}
 	return time.Time{}, errNoVenueTime
 }

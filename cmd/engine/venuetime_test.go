@@ -19,7 +19,8 @@ func TestDecodeVenueTime(t *testing.T) {
 		body string
 		want int64 // Unix ms; 0: errNoVenueTime
 	}{
-		{"time endpoint", `{"code":"00000","msg":"success","requestTime":1688008631600,"data":{"serverTime":"1688008631614"}}`, 1688008631614},
+		{"time endpoint: requestTime first", `{"code":"00000","msg":"success","requestTime":1688008631600,"data":{"serverTime":"1688008631614"}}`, 1688008631600},
+		{"time endpoint without requestTime", `{"code":"00000","msg":"success","data":{"serverTime":"1688008631614"}}`, 1688008631614},
 		{"any answer's requestTime", `{"code":"00000","msg":"success","requestTime":1688008631600,"data":[{"symbol":"BTCUSDT"}]}`, 1688008631600},
 		{"requestTime as a string", `{"code":"40404","msg":"Request URL NOT FOUND","requestTime":"1688008631600","data":null}`, 1688008631600},
 		{"no time", `{"code":"00000","data":{}}`, 0},
