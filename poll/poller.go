@@ -82,12 +82,23 @@ func (o *Options) PlanOptions() PlanOptions {
 	return PlanOptions{Demand: o.Demand, Headroom: o.Headroom, Intervals: o.Intervals, MinInterval: o.MinInterval}
 }
 
+// RefusedRetry is how long the poller waits before asking again for a part
+// the venue refused to this key (exchange.ErrForbidden: the stock book and
+// fills are whitelist-only on the live venue) or does not serve
+// (exchange.ErrUnavailable): asking every second would only spend budget.
+const RefusedRetry = 10 * time.Minute
+
 // task is a planned fetch and where it stands.
 type task struct {
 	Task
 	due     time.Time
 	fetched bool
 	okAt    time.Time // the last successful fetch
+	// failures counts the failed fetches since the last success; the first
+	// is logged with its cause, repeats only at 2, 4, 8... so that a part
+	// failing every second does not fill the log.
+	failures int
+	refused  bool // the last failure was a refusal (RefusedRetry)
 }
 
 // Poller fetches the demanded parts at intervals that fit the rate limits
@@ -191,21 +202,54 @@ func (p *Poller) PollDue(ctx context.Context) error {
 		if p.opts.OnFetch != nil {
 			p.opts.OnFetch(t.Part, t.Key, time.Since(began), err)
 		}
+		if err != nil && ctx.Err() != nil {
+			return ctx.Err()
+		}
 		p.mu.Lock()
 		t.due = now.Add(t.Interval)
+		failures, refused := t.failures, refusal(err)
 		if err == nil {
-			t.fetched, t.okAt = true, now
+			t.fetched, t.okAt, t.failures, t.refused = true, now, 0, false
+		} else {
+			t.failures++
+			if t.refused = refused; refused {
+				// Counted as fetched, with no answer: the part reads as
+				// missing, so only the rules that read it are held back
+				// (Stale); every other rule may fire.
+				t.fetched, t.due = true, now.Add(RefusedRetry)
+			}
 		}
 		p.mu.Unlock()
+		p.logFetch(t, err, failures, refused)
 		if err != nil {
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
-			p.opts.Logger.Warn("poll failed", zap.Stringer("part", t.Part), zap.String("key", t.Key), zap.Error(err))
 			errs = append(errs, fmt.Errorf("poll %s %s: %w", t.Part, t.Key, err))
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// refusal reports whether err says the venue will not answer this part to
+// this key at all, rather than failing this time.
+func refusal(err error) bool {
+	return errors.Is(err, exchange.ErrForbidden) || errors.Is(err, exchange.ErrUnavailable)
+}
+
+// logFetch summarises a task's failures: the first with its cause, repeats
+// at growing intervals (the 2nd, 4th, 8th...), and the recovery once.
+// failuresBefore is the count before this fetch.
+func (p *Poller) logFetch(t *task, err error, failuresBefore int, refused bool) {
+	log := p.opts.Logger.With(zap.Stringer("part", t.Part), zap.String("key", t.Key))
+	switch n := failuresBefore + 1; {
+	case err == nil && failuresBefore > 0:
+		log.Info("poll recovered", zap.Int("failed_polls", failuresBefore))
+	case err == nil:
+	case refused && failuresBefore == 0:
+		log.Warn("the venue refuses this data to this key: the rules that read it wait, all others go on; asking again every "+RefusedRetry.String(), zap.Error(err))
+	case failuresBefore == 0:
+		log.Warn("poll failed: the rules that read this part wait for it once it is older than "+fmt.Sprint(StaleAfter)+" intervals", zap.Error(err))
+	case n&(n-1) == 0: // a power of two
+		log.Warn("poll still failing", zap.Int("failed_polls", n), zap.Error(err))
+	}
 }
 
 // Run polls until ctx is done, waking when the next task is due.

@@ -3,9 +3,13 @@ package poll
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
+
+	"go.uber.org/zap"
+	"go.uber.org/zap/zaptest/observer"
 
 	"github.com/tickrules/tickrules/clock"
 	"github.com/tickrules/tickrules/exchange"
@@ -156,5 +160,95 @@ func TestPollerSessionMovesWithTheTick(t *testing.T) {
 	}
 	if n := r.Count(exchange.OpMarketStates); n != 1 {
 		t.Errorf("states fetched %d times; the session must be recomputed without refetching", n)
+	}
+}
+
+// TestPollerSummarisesFailures: a part failing every second is logged on
+// its first failure with the cause, then at the 2nd, 4th and 8th, and once
+// when it recovers.
+func TestPollerSummarisesFailures(t *testing.T) {
+	core, logs := observer.New(zap.InfoLevel)
+	r := polltest.NewReader()
+	v := clock.NewVirtual(polltest.Start)
+	parts := marketdata.PartSet(0).Add(marketdata.PartStockBook)
+	p, err := New(Options{Reader: r, Clock: v, Logger: zap.New(core), Demand: Demand{Parts: parts, StockPairs: []string{"TSLAUSDT"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Fail(exchange.OpStockOrderBook, errors.New("connection refused"))
+	for i := 0; i < 10; i++ {
+		_ = p.PollDue(context.Background())
+		v.Advance(time.Second)
+	}
+	r.Fail(exchange.OpStockOrderBook, nil)
+	for i := 0; i < 3; i++ {
+		if err := p.PollDue(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		v.Advance(time.Second)
+	}
+	var got []string
+	for _, e := range logs.All() {
+		line := e.Message
+		if n, ok := e.ContextMap()["failed_polls"]; ok {
+			line += fmt.Sprintf(" %v", n)
+		}
+		got = append(got, line)
+	}
+	want := []string{
+		"poll failed: the rules that read this part wait for it once it is older than 3 intervals",
+		"poll still failing 2", "poll still failing 4", "poll still failing 8",
+		"poll recovered 10",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("log lines:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestPollerRefusedPartHoldsOnlyItsRules: a stock book the venue refuses to
+// the key (whitelist-only on the live venue) is logged once, asked again
+// only after RefusedRetry, and does not keep the poller from being fully
+// polled: rules that do not read it may fire, those that do see it stale.
+func TestPollerRefusedPartHoldsOnlyItsRules(t *testing.T) {
+	for _, refusal := range []error{exchange.ErrForbidden, exchange.ErrUnavailable} {
+		t.Run(refusal.Error(), func(t *testing.T) {
+			core, logs := observer.New(zap.InfoLevel)
+			r := polltest.NewReader()
+			v := clock.NewVirtual(polltest.Start)
+			parts := marketdata.PartSet(0).Add(marketdata.PartMarket).Add(marketdata.PartStockBook)
+			p, err := New(Options{Reader: r, Clock: v, Logger: zap.New(core), Demand: Demand{Parts: parts, StockPairs: []string{"TSLAUSDT"}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			r.Fail(exchange.OpStockOrderBook, fmt.Errorf("stock-orderbook: %w", refusal))
+			for i := 0; i < 120; i++ {
+				_ = p.PollDue(context.Background())
+				v.Advance(time.Second)
+			}
+			if n := r.Count(exchange.OpStockOrderBook); n != 1 {
+				t.Errorf("the refused book was asked %d times in two minutes, want 1", n)
+			}
+			if !p.FullyPolled() {
+				t.Fatal("a refused part keeps every rule from firing")
+			}
+			st, err := p.State(v.Now())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if part, stale := p.Stale(st, marketdata.PartSet(0).Add(marketdata.PartMarket)); stale {
+				t.Errorf("the market reads stale (%s) beside a refused book", part)
+			}
+			if part, stale := p.Stale(st, parts); !stale || part != marketdata.PartStockBook {
+				t.Errorf("Stale = %s %v, want stock_book true", part, stale)
+			}
+			if n := logs.FilterMessageSnippet("refuses this data").Len(); n != 1 || logs.Len() != 1 {
+				t.Errorf("%d refusal lines of %d, want the one", n, logs.Len())
+			}
+			v.Advance(RefusedRetry)
+			_ = p.PollDue(context.Background())
+			if n := r.Count(exchange.OpStockOrderBook); n != 2 {
+				t.Errorf("asked %d times after RefusedRetry, want 2", n)
+			}
+		})
 	}
 }
