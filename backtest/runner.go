@@ -197,9 +197,15 @@ func newRunner(ctx context.Context, opts Options) (*runner, error) {
 	for _, rule := range r.asm.Rules.Rules {
 		r.count[rule.Name] = &RuleSummary{Rule: rule.Name}
 	}
-	r.smp = newSampler(acct, r.asm.Catalog, engine.FuturesSymbols(r.asm.Rules))
+	r.smp = newSampler(acct, r.asm.Catalog, engine.FuturesSymbols(r.asm.Rules), expectedSamples(opts))
 	r.prog = &progress{w: opts.Progress, wall: opts.Wall, from: opts.From, to: opts.To}
 	return r, nil
+}
+
+// expectedSamples is about how many samples a run takes: one every
+// SampleEvery, or every tick when the step is longer, and the last at To.
+func expectedSamples(opts Options) int {
+	return int(opts.To.Sub(opts.From)/max(opts.Step, opts.SampleEvery)) + 2
 }
 
 // run steps the engine from From to To, sampling as it goes, then collects
