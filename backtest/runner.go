@@ -45,7 +45,8 @@ type Options struct {
 	// Step is the engine's tick (default 1s).
 	Step time.Duration
 	// SampleEvery is how often equity, prices, positions and sessions are
-	// sampled for the report (default 1m).
+	// sampled for the report (default 1m). A run of more than 12,000
+	// samples keeps a chosen few of them in the report (EquityPoint).
 	SampleEvery time.Duration
 	// Progress receives progress lines when the run takes longer than a
 	// second of wall time; nil writes none. Wall is the wall clock it is
