@@ -104,7 +104,12 @@ type Position struct {
 	OpenPriceAvg string `json:"openPriceAvg"`
 }
 
-// EquityPoint is the equity of every margin account at one sample.
+// EquityPoint is the equity of every margin account at one sample. A run
+// of up to 12,000 samples (a week at one a minute) lists every sample; a
+// longer one lists, of each of a few hundred equal spans, the first and
+// last sample and those where an equity or a price is at its low or high
+// in the span, so that the report's size does not grow with the run (the
+// account figures of the summary are still taken from every sample).
 type EquityPoint struct {
 	Time     string   `json:"time"`
 	Accounts []string `json:"equity"` // in the order of Summary.Accounts

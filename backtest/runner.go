@@ -45,7 +45,8 @@ type Options struct {
 	// Step is the engine's tick (default 1s).
 	Step time.Duration
 	// SampleEvery is how often equity, prices, positions and sessions are
-	// sampled for the report (default 1m).
+	// sampled for the report (default 1m). A run of more than 12,000
+	// samples keeps a chosen few of them in the report (EquityPoint).
 	SampleEvery time.Duration
 	// Progress receives progress lines when the run takes longer than a
 	// second of wall time; nil writes none. Wall is the wall clock it is
@@ -197,9 +198,15 @@ func newRunner(ctx context.Context, opts Options) (*runner, error) {
 	for _, rule := range r.asm.Rules.Rules {
 		r.count[rule.Name] = &RuleSummary{Rule: rule.Name}
 	}
-	r.smp = newSampler(acct, r.asm.Catalog, engine.FuturesSymbols(r.asm.Rules))
+	r.smp = newSampler(acct, r.asm.Catalog, engine.FuturesSymbols(r.asm.Rules), expectedSamples(opts))
 	r.prog = &progress{w: opts.Progress, wall: opts.Wall, from: opts.From, to: opts.To}
 	return r, nil
+}
+
+// expectedSamples is about how many samples a run takes: one every
+// SampleEvery, or every tick when the step is longer, and the last at To.
+func expectedSamples(opts Options) int {
+	return int(opts.To.Sub(opts.From)/max(opts.Step, opts.SampleEvery)) + 2
 }
 
 // run steps the engine from From to To, sampling as it goes, then collects

@@ -32,49 +32,73 @@ type acctKey struct {
 
 // sampler takes the report's time series: equity of every margin account,
 // the last price of the symbols the rules name, the open positions (kept
-// only when they change) and the US market session.
+// only when they change) and the US market session. The equity and price
+// samples are kept in bounded memory (seriesKeeper); the account figures
+// are summed up as the samples come, from every sample.
 type sampler struct {
 	r       sampleReader
 	symbols []marketdata.ProductContract
 
-	cal     *exchange.Calendar
-	session marketdata.SessionCache // the calendar parsed once, not every sample
-	times   []time.Time
-	keys    []acctKey           // fixed at the first sample
-	equity  [][]decimal.Decimal // per sample, in keys order
-	prices  [][]string          // per symbol, per sample
-	pos     []PositionsAt
-	posSig  string
-	bands   []SessionBand
+	cal      *exchange.Calendar
+	session  marketdata.SessionCache // the calendar parsed once, not every sample
+	series   *seriesKeeper
+	samples  int
+	lastT    time.Time     // of the last sample
+	prevT    time.Time     // of the sample before
+	keys     []acctKey     // fixed at the first sample
+	drawdown []equityStats // per key
+	pos      []PositionsAt
+	posSig   string
+	bands    []SessionBand
 }
 
-func newSampler(r sampleReader, cat *rules.Catalog, symbols []string) *sampler {
-	s := &sampler{r: r}
+// equityStats are the figures of one account's equity over every sample:
+// the first and last, the highest so far, and the largest fall from a high
+// in the coin and as a fraction of that high.
+type equityStats struct {
+	start, end, peak, dd, ddFrac decimal.Decimal
+}
+
+// add takes the next sample e; first says it is the first.
+func (st *equityStats) add(e decimal.Decimal, first bool) {
+	if first {
+		st.start, st.peak = e, e
+	}
+	st.end = e
+	st.peak = decimal.Max(st.peak, e)
+	st.dd = decimal.Max(st.dd, st.peak.Sub(e))
+	if st.peak.IsPositive() {
+		st.ddFrac = decimal.Max(st.ddFrac, st.peak.Sub(e).Div(st.peak))
+	}
+}
+
+// newSampler makes a sampler for a run expected to take about expected
+// samples (which sizes the series' buckets).
+func newSampler(r sampleReader, cat *rules.Catalog, symbols []string, expected int) *sampler {
+	s := &sampler{r: r, series: newSeriesKeeper(expected)}
 	for _, sym := range symbols {
 		if c, ok := cat.Contract(sym); ok {
 			s.symbols = append(s.symbols, c)
 		}
 	}
-	s.prices = make([][]string, len(s.symbols))
 	return s
 }
 
-func (s *sampler) last() time.Time {
-	if len(s.times) == 0 {
-		return time.Time{}
-	}
-	return s.times[len(s.times)-1]
-}
+func (s *sampler) last() time.Time { return s.lastT }
 
 // sample reads everything at t (the clock is already at t).
 func (s *sampler) sample(ctx context.Context, t time.Time) error {
-	s.times = append(s.times, t)
-	if err := s.sampleEquity(ctx); err != nil {
+	s.samples++
+	s.prevT, s.lastT = s.lastT, t
+	row := sampleRow{t: t, prices: make([]string, len(s.symbols))}
+	var err error
+	if row.equity, err = s.sampleEquity(ctx); err != nil {
 		return err
 	}
 	for i, c := range s.symbols {
-		s.prices[i] = append(s.prices[i], s.lastPrice(ctx, exchange.TickerRequest{Symbol: c.Symbol, ProductType: c.ProductType}))
+		row.prices[i] = s.lastPrice(ctx, exchange.TickerRequest{Symbol: c.Symbol, ProductType: c.ProductType})
 	}
+	s.series.add(row)
 	if err := s.samplePositions(ctx, t); err != nil {
 		return err
 	}
@@ -92,7 +116,8 @@ func (s *sampler) lastPrice(ctx context.Context, req exchange.TickerRequest) str
 	return string(p)
 }
 
-func (s *sampler) sampleEquity(ctx context.Context) error {
+// sampleEquity reads the equity of every account, in keys order.
+func (s *sampler) sampleEquity(ctx context.Context) ([]decimal.Decimal, error) {
 	first := s.keys == nil
 	if first {
 		s.keys = []acctKey{}
@@ -101,12 +126,12 @@ func (s *sampler) sampleEquity(ctx context.Context) error {
 	for _, pt := range exchange.ProductTypes() {
 		as, err := s.r.Accounts(ctx, exchange.AccountsRequest{ProductType: pt})
 		if err != nil {
-			return fmt.Errorf("backtest: sample %s equity: %w", pt, err)
+			return nil, fmt.Errorf("backtest: sample %s equity: %w", pt, err)
 		}
 		for _, a := range as {
 			eq, err := decimal.NewFromString(string(a.AccountEquity))
 			if err != nil {
-				return fmt.Errorf("backtest: %s %s equity %q: %w", pt, a.MarginCoin, a.AccountEquity, err)
+				return nil, fmt.Errorf("backtest: %s %s equity %q: %w", pt, a.MarginCoin, a.AccountEquity, err)
 			}
 			k := acctKey{pt, a.MarginCoin}
 			if first {
@@ -123,8 +148,13 @@ func (s *sampler) sampleEquity(ctx context.Context) error {
 			}
 		}
 	}
-	s.equity = append(s.equity, row)
-	return nil
+	if first {
+		s.drawdown = make([]equityStats, len(s.keys))
+	}
+	for i, e := range row {
+		s.drawdown[i].add(e, first)
+	}
+	return row, nil
 }
 
 func (s *sampler) samplePositions(ctx context.Context, t time.Time) error {
@@ -175,8 +205,8 @@ func (s *sampler) sampleSession(ctx context.Context, t time.Time) {
 	if err != nil || !si.IsOpen {
 		return
 	}
-	if n := len(s.bands); n > 0 && s.bands[n-1].Session == si.Session && len(s.times) > 1 &&
-		s.bands[n-1].To == stamp(s.times[len(s.times)-2]) {
+	if n := len(s.bands); n > 0 && s.bands[n-1].Session == si.Session && s.samples > 1 &&
+		s.bands[n-1].To == stamp(s.prevT) {
 		s.bands[n-1].To = stamp(t)
 		return
 	}
@@ -185,17 +215,22 @@ func (s *sampler) sampleSession(ctx context.Context, t time.Time) {
 
 // fill writes the series into the report.
 func (s *sampler) fill(rep *Report) {
-	rep.Equity = make([]EquityPoint, len(s.times))
-	for i, t := range s.times {
-		row := make([]string, len(s.equity[i]))
-		for j, d := range s.equity[i] {
-			row[j] = d.String()
+	rows := s.series.kept()
+	rep.Equity = make([]EquityPoint, len(rows))
+	for i, r := range rows {
+		eq := make([]string, len(r.equity))
+		for j, d := range r.equity {
+			eq[j] = d.String()
 		}
-		rep.Equity[i] = EquityPoint{Time: stamp(t), Accounts: row}
+		rep.Equity[i] = EquityPoint{Time: stamp(r.t), Accounts: eq}
 	}
 	rep.Prices = make([]PriceSeries, len(s.symbols))
 	for i, c := range s.symbols {
-		rep.Prices[i] = PriceSeries{Symbol: c.Symbol, Prices: s.prices[i]}
+		prices := make([]string, len(rows))
+		for j, r := range rows {
+			prices[j] = r.prices[i]
+		}
+		rep.Prices[i] = PriceSeries{Symbol: c.Symbol, Prices: prices}
 	}
 	rep.Positions = append([]PositionsAt{}, s.pos...)
 	rep.Sessions = append([]SessionBand{}, s.bands...)
@@ -237,19 +272,8 @@ func (s *sampler) accountSummaries(fills []Fill, cat *rules.Catalog) []AccountSu
 		}
 	}
 	for i, k := range s.keys {
-		var start, end, peak, dd, ddPct decimal.Decimal
-		for j, row := range s.equity {
-			e := row[i]
-			if j == 0 {
-				start, peak = e, e
-			}
-			end = e
-			peak = decimal.Max(peak, e)
-			dd = decimal.Max(dd, peak.Sub(e))
-			if peak.IsPositive() {
-				ddPct = decimal.Max(ddPct, peak.Sub(e).Div(peak))
-			}
-		}
+		st := s.drawdown[i]
+		start, end, dd, ddPct := st.start, st.end, st.dd, st.ddFrac
 		closed, winRate, pf := tradeStats(trades[i])
 		out[i] = AccountSummary{ProductType: string(k.pt), MarginCoin: k.coin, EquityStart: start.String(), EquityEnd: end.String(),
 			ReturnPct: percent(end.Sub(start), start), RealisedPnL: pnl[i].String(), Fees: fees[i].String(), MaxDrawdown: dd.String(),
