@@ -345,18 +345,7 @@ func TestSourceSharesUnchangedBookNumbers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tick := func() *marketdata.State {
-		t.Helper()
-		v.Advance(time.Second)
-		if err := s.PollDue(context.Background()); err != nil {
-			t.Fatal(err)
-		}
-		st, err := s.State(v.Now())
-		if err != nil {
-			t.Fatal(err)
-		}
-		return st
-	}
+	tick := func() *marketdata.State { return polltest.Tick(t, s, v) }
 	first := tick()
 	second := tick()
 	if !second.SameData(first) {

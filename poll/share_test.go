@@ -41,25 +41,12 @@ func sharePoller(t *testing.T, r Reader, v *clock.Virtual, rebuild bool) *Poller
 	return p
 }
 
-func tick(t *testing.T, p *Poller, v *clock.Virtual) *marketdata.State {
-	t.Helper()
-	v.Advance(time.Second)
-	if err := p.PollDue(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	st, err := p.State(v.Now())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return st
-}
-
 func TestPollerSharesUnchangedData(t *testing.T) {
 	br := &bookReader{Reader: polltest.NewReader(), bid: "250.00"}
 	v := clock.NewVirtual(polltest.Start)
 	p := sharePoller(t, br, v, false)
-	first := tick(t, p, v)
-	second := tick(t, p, v)
+	first := polltest.Tick(t, p, v)
+	second := polltest.Tick(t, p, v)
 	if !second.SameData(first) {
 		t.Fatal("an unchanged answer gave a State with new data")
 	}
@@ -78,7 +65,7 @@ func TestPollerSharesUnchangedData(t *testing.T) {
 	br.mu.Lock()
 	br.bid = "250.05"
 	br.mu.Unlock()
-	third := tick(t, p, v)
+	third := polltest.Tick(t, p, v)
 	if third.SameData(second) {
 		t.Fatal("a changed book gave a State sharing the old data")
 	}
@@ -95,13 +82,13 @@ func TestPollerRebuildEveryTick(t *testing.T) {
 	br := &bookReader{Reader: polltest.NewReader(), bid: "250.00"}
 	v := clock.NewVirtual(polltest.Start)
 	p := sharePoller(t, br, v, true)
-	first := tick(t, p, v)
-	if tick(t, p, v).SameData(first) {
+	first := polltest.Tick(t, p, v)
+	if polltest.Tick(t, p, v).SameData(first) {
 		t.Error("RebuildEveryTick shared data between ticks")
 	}
 	p.SetTimedFields(0)
-	second := tick(t, p, v)
-	if !tick(t, p, v).SameData(second) {
+	second := polltest.Tick(t, p, v)
+	if !polltest.Tick(t, p, v).SameData(second) {
 		t.Error("data not shared after RebuildEveryTick was switched off")
 	}
 }
@@ -125,8 +112,8 @@ func TestPollerAgesOnlyTimedFields(t *testing.T) {
 		{"a position's age read", marketdata.TimeFieldsOf("position", "age_seconds"), false},
 	} {
 		p.SetTimedFields(tc.timed)
-		first := tick(t, p, v)
-		second := tick(t, p, v)
+		first := polltest.Tick(t, p, v)
+		second := polltest.Tick(t, p, v)
 		if second.SameData(first) {
 			t.Errorf("%s: data shared between ticks, want a State built every tick", tc.name)
 		}
