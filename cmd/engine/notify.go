@@ -137,7 +137,9 @@ func describeOrder(o status.OrderRecord) string {
 }
 
 // fetched counts the poller's failed reads per part; the third in a row
-// sends one data_stale message, and a good read starts the count again.
+// sends one data_stale message, and a good read starts the count again. A
+// good read after that message sends one more, so a trader who was told the
+// rules wait is also told when they run again.
 func (e *engineNotifier) fetched(part marketdata.Part, key string, err error) {
 	if e == nil {
 		return
@@ -148,8 +150,12 @@ func (e *engineNotifier) fetched(part marketdata.Part, key string, err error) {
 	}
 	e.mu.Lock()
 	if err == nil {
+		n := e.failures[id]
 		delete(e.failures, id)
 		e.mu.Unlock()
+		if n >= staleAfterFailures {
+			e.send(notify.Event{Kind: notify.DataStale, Text: fmt.Sprintf("%s: reads work again after %d failed in a row; rules reading it run again", id, n)})
+		}
 		return
 	}
 	e.failures[id]++

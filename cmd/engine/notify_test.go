@@ -117,7 +117,7 @@ func TestRunNotifyFileErrors(t *testing.T) {
 
 // TestEngineNotifierEvents: what engine run turns into notifications, in a
 // dry run: the notify message, the firing, a failed and a blocked order in
-// trader's words, stale data after the third failed read only, the stop.
+// trader's words, stale data after the third failed read only, its recovery once, the stop.
 func TestEngineNotifierEvents(t *testing.T) {
 	var mu sync.Mutex
 	var got []string
@@ -155,6 +155,9 @@ func TestEngineNotifierEvents(t *testing.T) {
 		e.fetched(marketdata.PartMarket, "", errors.New("timeout"))
 	}
 	e.fetched(marketdata.PartMarket, "", nil)
+	e.fetched(marketdata.PartMarket, "", nil) // a second good read says nothing more
+	e.fetched(marketdata.PartStockBook, "TSLA", errors.New("timeout"))
+	e.fetched(marketdata.PartStockBook, "TSLA", nil) // one failure sent no warning, so no recovery either
 	e.start(context.Background())
 	e.stopped(context.Background(), at, status.Totals{Firings: 1, Orders: 2, OrdersFailed: 1, OrdersBlocked: 1})
 	want := []string{
@@ -163,6 +166,7 @@ func TestEngineNotifierEvents(t *testing.T) {
 		"order_failed [stop] (dry run) close long 2 TSLAUSDT (place_order) failed: insufficient margin",
 		"guard_blocked [stop] (dry run) open short 2 TSLAUSDT at 250 (place_order) blocked: above max_notional",
 		"data_stale [] (dry run) market: 3 reads in a row failed, rules reading it wait: timeout",
+		"data_stale [] (dry run) market: reads work again after 4 failed in a row; rules reading it run again",
 		"engine_stopped [] (dry run) engine stopped: 1 firings, 2 orders (1 failed, 1 blocked), 0 fills",
 	}
 	mu.Lock()
@@ -170,7 +174,7 @@ func TestEngineNotifierEvents(t *testing.T) {
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	if !strings.Contains(errb.String(), `"sent": 6`) {
+	if !strings.Contains(errb.String(), `"sent": 7`) {
 		t.Errorf("no counts at the stop:\n%s", errb.String())
 	}
 }
