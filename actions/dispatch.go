@@ -199,7 +199,9 @@ func (d *Dispatcher) placeOnce(ctx context.Context, leg Leg, symbol string, pt e
 
 func (d *Dispatcher) ok(leg Leg, orderIDs ...string) Leg {
 	leg.Outcome, leg.OrderIDs = OK, append(leg.OrderIDs, orderIDs...)
-	d.opts.Logger.Info("order sent", zap.String("kind", leg.Kind), zap.String("op", string(leg.Op)),
+	// Debug: the engine's trade log writes the trader's line for each order
+	// (rule, symbol, side, size, price); this one adds the request's details.
+	d.opts.Logger.Debug("request accepted", zap.String("kind", leg.Kind), zap.String("op", string(leg.Op)),
 		zap.Strings("clientOid", leg.ClientOIDs), zap.Strings("orderId", leg.OrderIDs), zap.Bool("reconciled", leg.Reconciled))
 	return leg
 }

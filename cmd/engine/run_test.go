@@ -95,7 +95,7 @@ rules:
 	if code != exitOK {
 		t.Fatalf("exit %d:\n%s", code, stderr)
 	}
-	for _, want := range []string{"embedded demo", `"msg":"rule fired","rule":"at-the-open"`, `"msg":"order sent"`, `"clientOid":["tr-`} {
+	for _, want := range []string{"embedded demo", `"msg":"rule fired","rule":"at-the-open"`, `"msg":"order sent"`, `"clientOid":"tr-`} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("log lacks %q:\n%s", want, stderr)
 		}
