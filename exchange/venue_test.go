@@ -407,7 +407,7 @@ var venueFixtures = []venueFixture{
 		},
 		check: func(t *testing.T, _ any, err error, _ []byte) { wantAPIError(t, err, CodeURLNotFound, ErrUnavailable) }},
 	{file: "eligible-discount-rate-40404-demo.json", op: OpDiscountRate, status: http.StatusNotFound,
-		call: func(ctx context.Context, c *Client) (any, error) { return c.DiscountRates(ctx, DiscountRateRequest{}) },
+		call:  func(ctx context.Context, c *Client) (any, error) { return c.DiscountRates(ctx, DiscountRateRequest{}) },
 		check: func(t *testing.T, _ any, err error, _ []byte) { wantAPIError(t, err, CodeURLNotFound, ErrUnavailable) }},
 }
 
