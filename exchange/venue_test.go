@@ -321,7 +321,8 @@ var venueFixtures = []venueFixture{
 			want(t, p.EndID, "123")
 			want(t, o.Status, StatePartiallyFilled)
 			want(t, o.BaseVolume, Num("12.1"))
-			want(t, o.PresetStopSurplusType, "mark_price")
+			want(t, o.StopSurplusTriggerType(), "mark_price")
+			want(t, o.StopLossTriggerType(), "mark_price")
 			want(t, o.PresetStopLossExecutePrice, Num("1900"))
 		}},
 	{file: "orders-history.json", op: OpOrdersHistory,
@@ -478,5 +479,36 @@ func TestVenueFixtures(t *testing.T) {
 		if covered[info.Op] == slices.Contains(venueMissing, info.Op) {
 			t.Errorf("operation %s: covered %v, listed missing %v; keep venueMissing exact", info.Op, covered[info.Op], !covered[info.Op])
 		}
+	}
+}
+
+// TestVenueTriggerTypeKeys shows both keys of the preset trigger types read
+// by one accessor: the spec's (testdata/responses, written from the spec)
+// and the venue's (testdata/venue, its docs' answers).
+func TestVenueTriggerTypeKeys(t *testing.T) {
+	tests := []struct {
+		name, file        string
+		wantTP, wantSL    string
+		specKey, venueKey bool
+	}{
+		{"spec key", filepath.Join("responses", "orders-pending.json"), "fill_price", "mark_price", true, false},
+		{"venue key", filepath.Join("venue", "orders-pending.json"), "mark_price", "mark_price", false, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			body, err := os.ReadFile(filepath.Join("testdata", tt.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var page PendingOrdersPage
+			if err := decodeResponse(OpOrdersPending, http.StatusOK, body, &page); err != nil {
+				t.Fatal(err)
+			}
+			o := page.EntrustedList[0]
+			want(t, o.PresetStopSurplusTriggerType != "", tt.specKey)
+			want(t, o.PresetStopSurplusType != "", tt.venueKey)
+			want(t, o.StopSurplusTriggerType(), tt.wantTP)
+			want(t, o.StopLossTriggerType(), tt.wantSL)
+		})
 	}
 }
