@@ -117,6 +117,18 @@ type PendingOrder struct {
 	PresetStopLossType    string `json:"presetStopLossType,omitempty"`
 }
 
+// StopSurplusTriggerType returns the take-profit trigger type under either
+// key: the venue's pending-order answers use presetStopSurplusType, the
+// spec presetStopSurplusTriggerType (exchange/testdata/venue).
+func (o PendingOrder) StopSurplusTriggerType() string {
+	return cmp.Or(o.PresetStopSurplusTriggerType, o.PresetStopSurplusType)
+}
+
+// StopLossTriggerType returns the stop-loss trigger type under either key.
+func (o PendingOrder) StopLossTriggerType() string {
+	return cmp.Or(o.PresetStopLossTriggerType, o.PresetStopLossType)
+}
+
 // HistoryOrder is an item of entrustedList in orders-history.
 type HistoryOrder struct {
 	ListOrder
