@@ -159,6 +159,11 @@ func (c *cancelVenue) BatchCancelOrders(ctx context.Context, req exchange.BatchC
 			res.FailureList = append(res.FailureList, exchange.BatchFailure{OrderID: r.OrderID, ErrorCode: exchange.CodeOrderNotExist, ErrorMsg: "order does not exist"})
 			continue
 		}
+		if r.OrderID == "gone-venue" {
+			// The venue's docs: the item carries only errorMsg, no errorCode.
+			res.FailureList = append(res.FailureList, exchange.BatchFailure{OrderID: r.OrderID, ErrorMsg: "notExistend"})
+			continue
+		}
 		if r.OrderID == "bad" {
 			res.FailureList = append(res.FailureList, exchange.BatchFailure{OrderID: r.OrderID, ErrorCode: exchange.CodeParamVerify, ErrorMsg: "parameter verification failed"})
 			continue
@@ -210,6 +215,7 @@ func TestBatchCancelChunksAndItems(t *testing.T) {
 		req.OrderIDList = append(req.OrderIDList, exchange.OrderRef{OrderID: fmt.Sprint(i)})
 	}
 	req.OrderIDList[3].OrderID = "gone"
+	req.OrderIDList[4].OrderID = "gone-venue"
 	req.OrderIDList[60].OrderID = "bad"
 	legs := d.BatchCancel(context.Background(), "batch_cancel", req)
 	if len(legs) != 3 || len(cv.batches) != 3 || len(cv.batches[0]) != 50 || len(cv.batches[2]) != 1 {

@@ -111,7 +111,7 @@ func (d *Dispatcher) batchFailures(leg Leg, res exchange.BatchResult) Leg {
 		leg.OrderIDs = append(leg.OrderIDs, s.OrderID)
 	}
 	for _, f := range res.FailureList {
-		if isGoneCode(f.ErrorCode) {
+		if f.Gone() {
 			continue
 		}
 		leg.Failures = append(leg.Failures, f)
@@ -120,10 +120,6 @@ func (d *Dispatcher) batchFailures(leg Leg, res exchange.BatchResult) Leg {
 		return d.fail(leg, fmt.Errorf("%d items failed", len(leg.Failures)))
 	}
 	return leg
-}
-
-func isGoneCode(code string) bool {
-	return (&exchange.APIError{Code: code}).IsNotFound()
 }
 
 // ClosePositions sends close-positions.

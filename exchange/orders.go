@@ -93,6 +93,24 @@ type BatchFailure struct {
 	ErrorCode string `json:"errorCode,omitempty"`
 }
 
+// Gone reports a failed item whose target no longer exists: the order is
+// already cancelled or filled, or there is no position to close. The spec
+// gives such items an errorCode; the venue's docs show batch-cancel and
+// cancel-all items with only errorMsg "notExistend" (exchange/testdata/venue),
+// so an item without a code is judged by that message. Any other message
+// stays a failure: a false alarm costs less than a cancel wrongly taken as
+// done.
+func (f BatchFailure) Gone() bool {
+	if f.ErrorCode != "" {
+		return (&APIError{Code: f.ErrorCode}).IsNotFound()
+	}
+	return f.ErrorMsg == goneItemMessage
+}
+
+// goneItemMessage is errorMsg of a failed batch item whose order does not
+// exist, spelled as the venue's docs show it.
+const goneItemMessage = "notExistend"
+
 // BatchPlaceOrderResult is the response data of batch-place-order. Result is
 // false when at least one item failed.
 type BatchPlaceOrderResult struct {

@@ -252,6 +252,8 @@ var venueFixtures = []venueFixture{
 			r := result[BatchResult](t, got, err)
 			want(t, r.SuccessList, []OrderAck{{OrderID: "121211212122", ClientOID: "BITGET#121211212122"}})
 			want(t, r.FailureList, []BatchFailure{{OrderID: "232", ClientOID: "321342", ErrorMsg: "notExistend"}})
+			// The docs' failure item has no errorCode: its message alone says the order is gone.
+			want(t, r.FailureList[0].Gone(), true)
 		}},
 	{file: "close-positions.json", op: OpClosePositions,
 		call: func(ctx context.Context, c *Client) (any, error) {
@@ -271,6 +273,7 @@ var venueFixtures = []venueFixture{
 			want(t, r.SuccessList[0].ClientOID, "BITGET#121211212122")
 			want(t, r.FailureList[0].OrderID, "232")
 			want(t, r.FailureList[0].ErrorMsg, "notExistend")
+			want(t, r.FailureList[0].Gone(), true)
 		}},
 	{file: "set-position-mode.json", op: OpSetPositionMode,
 		call: func(ctx context.Context, c *Client) (any, error) {
