@@ -27,7 +27,10 @@ const snippetLen = 100
 //   - anything else that is not the expected shape wraps ErrBadResponse.
 //
 // The market states endpoint has been seen answering one object instead of
-// an array; for OpMarketStates both are accepted.
+// an array; for OpMarketStates both are accepted. unfilled-strategy-orders
+// has no documented real answer: the spec gives a bare array, the venue's
+// docs give its sibling history query as {"list": [...]}, and public clients
+// disagree, so for OpStrategyOrders both are accepted.
 func decodeResponse(op Op, status int, body []byte, dst any) error {
 	if done, err := decodeFast(op, status, body, dst); done {
 		return err
@@ -56,6 +59,17 @@ func decodeTwoStep(op Op, status int, body []byte, dst any) error {
 	}
 	if op == OpMarketStates && data[0] == '{' && isSliceDst(dst) {
 		data = append(append([]byte{'['}, data...), ']')
+	}
+	if op == OpStrategyOrders && data[0] == '{' && isSliceDst(dst) {
+		var wrapped struct {
+			List json.RawMessage `json:"list"`
+		}
+		if json.Unmarshal(data, &wrapped) == nil && len(wrapped.List) > 0 {
+			data = wrapped.List
+			if bytes.Equal(data, []byte("null")) {
+				return nil
+			}
+		}
 	}
 	if err := json.Unmarshal(data, dst); err != nil {
 		return badResponse(op, status, body, fmt.Sprintf("data: %v", err))

@@ -471,6 +471,43 @@ func TestDecodeObjectOnlyForStates(t *testing.T) {
 	}
 }
 
+// TestDecodeStrategyOrdersListObject: unfilled-strategy-orders is read as
+// the spec's bare array and as the {"list": [...]} object of the venue's
+// documented history query (no real answer of the unfilled query is known),
+// with the same orders; an object without a list stays a bad response.
+func TestDecodeStrategyOrdersListObject(t *testing.T) {
+	const item = `{"orderId":"1","clientOid":"c1","symbol":"BTCUSDT","category":"USDT-FUTURES","planType":"pos_loss"}`
+	for _, c := range []struct {
+		name, data string
+		n          int
+		bad        bool
+	}{
+		{"bare array", `[` + item + `]`, 1, false},
+		{"list object", `{"list":[` + item + `],"cursor":"1"}`, 1, false},
+		{"empty list object", `{"list":[]}`, 0, false},
+		{"null list", `{"list":null}`, 0, false},
+		{"object without list", `{"orderId":"1"}`, 0, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var got []StrategyOrder
+			err := decodeResponse(OpStrategyOrders, 200, []byte(`{"code":"00000","msg":"success","requestTime":1,"data":`+c.data+`}`), &got)
+			if c.bad {
+				if !errors.Is(err, ErrBadResponse) {
+					t.Fatalf("err = %v, want ErrBadResponse", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			want(t, len(got), c.n)
+			if c.n > 0 {
+				want(t, got[0].OrderID, "1")
+			}
+		})
+	}
+}
+
 func TestDecodeMissingData(t *testing.T) {
 	body := []byte(`{"code":"00000","msg":"success","requestTime":1}`)
 	var ack OrderAck
