@@ -91,7 +91,10 @@ const RefusedRetry = 10 * time.Minute
 // task is a planned fetch and where it stands.
 type task struct {
 	Task
-	due     time.Time
+	due time.Time
+	// phase is where in its interval the task is fetched, after its first
+	// fetch (spread).
+	phase   time.Duration
 	fetched bool
 	okAt    time.Time // the last successful fetch
 	// failures counts the failed fetches since the last success; the first
@@ -114,6 +117,8 @@ type Poller struct {
 
 	mu      sync.Mutex // guards tasks' times and answers
 	answers *marketdata.Answers
+	// arrived receives after a fetch brought new data (Arrived).
+	arrived chan struct{}
 }
 
 // New plans the tasks of opts.Demand.
@@ -126,9 +131,11 @@ func New(opts Options) (*Poller, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &Poller{opts: opts, plan: plan, answers: marketdata.NewAnswers(opts.Contracts, opts.Build, opts.RebuildEveryTick)}
-	for _, t := range plan.Tasks {
-		p.tasks = append(p.tasks, task{Task: t})
+	p := &Poller{opts: opts, plan: plan, answers: marketdata.NewAnswers(opts.Contracts, opts.Build, opts.RebuildEveryTick),
+		arrived: make(chan struct{}, 1)}
+	phases := spread(plan.Tasks)
+	for i, t := range plan.Tasks {
+		p.tasks = append(p.tasks, task{Task: t, phase: phases[i]})
 	}
 	return p, nil
 }
@@ -198,6 +205,9 @@ func (p *Poller) PollDue(ctx context.Context) error {
 		if p.opts.OnFetch != nil {
 			began = time.Now()
 		}
+		p.mu.Lock()
+		changes := p.answers.Changes()
+		p.mu.Unlock()
 		err := Fetch(ctx, p.opts.Reader, t.Task, now, p.opts.SpotWindow, p.answers, &p.mu)
 		if p.opts.OnFetch != nil {
 			p.opts.OnFetch(t.Part, t.Key, time.Since(began), err)
@@ -206,7 +216,8 @@ func (p *Poller) PollDue(ctx context.Context) error {
 			return ctx.Err()
 		}
 		p.mu.Lock()
-		t.due = now.Add(t.Interval)
+		news := err == nil && (p.answers.Changes() != changes || !t.fetched || t.failures > 0)
+		t.due = t.nextDue(now)
 		failures, refused := t.failures, refusal(err)
 		if err == nil {
 			t.fetched, t.okAt, t.failures, t.refused = true, now, 0, false
@@ -220,6 +231,9 @@ func (p *Poller) PollDue(ctx context.Context) error {
 			}
 		}
 		p.mu.Unlock()
+		if news {
+			p.arrive()
+		}
 		p.logFetch(t, err, failures, refused)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("poll %s %s: %w", t.Part, t.Key, err))
