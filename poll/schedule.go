@@ -39,10 +39,12 @@ func spread(tasks []Task) []time.Duration {
 	return out
 }
 
-// nextDue is when t is due again after a fetch that began at now. After
-// its first fetch (at start, with every task: no rule may fire before all
-// are in) a task waits for its phase; from then on it keeps to its grid,
-// so that a fetch that began late does not shift the ones after it.
+// nextDue is when t is due again after a fetch that began at now. Every
+// task is fetched at start (no rule may fire before all are in), then at
+// its phase, and from then on keeps to its grid: a fetch that began late
+// does not shift the ones after it. Only the first interval may see a
+// task twice (at start and at its phase); at the default headroom that
+// stays within the operation's whole rate limit.
 func (t *task) nextDue(now time.Time) time.Time {
 	if t.due.IsZero() {
 		if t.phase > 0 {
