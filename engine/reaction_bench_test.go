@@ -40,12 +40,27 @@ rules:
 `
 
 // venueWatch wraps the simulator's server: it tells when a cancel arrives
-// and counts the answers of 429.
+// and counts the requests per path and the answers of 429.
 type venueWatch struct {
 	h        http.Handler
 	cancels  chan time.Time
 	tooMany  atomic.Int64
 	requests atomic.Int64
+
+	mu      sync.Mutex
+	perPath map[string]int
+}
+
+// paths lists the requests per path, sorted.
+func (w *venueWatch) paths() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	var s []string
+	for p, n := range w.perPath {
+		s = append(s, fmt.Sprintf("%s %d", p, n))
+	}
+	slices.Sort(s)
+	return strings.Join(s, ", ")
 }
 
 func (w *venueWatch) ServeHTTP(rw http.ResponseWriter, req *http.Request) {
@@ -56,6 +71,12 @@ func (w *venueWatch) ServeHTTP(rw http.ResponseWriter, req *http.Request) {
 		}
 	}
 	w.requests.Add(1)
+	w.mu.Lock()
+	if w.perPath == nil {
+		w.perPath = map[string]int{}
+	}
+	w.perPath[req.URL.Path]++
+	w.mu.Unlock()
 	sw := &statusWriter{ResponseWriter: rw, status: http.StatusOK}
 	w.h.ServeHTTP(sw, req)
 	if sw.status == http.StatusTooManyRequests {
