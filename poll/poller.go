@@ -133,7 +133,7 @@ func New(opts Options) (*Poller, error) {
 		return nil, errors.New("poller: Reader and Clock are required")
 	}
 	opts.Defaults()
-	plan, err := NewPlan(spareFor(opts.PlanOptions()))
+	plan, err := NewPlan(WithSpareBudget(opts.PlanOptions()))
 	if err != nil {
 		return nil, err
 	}

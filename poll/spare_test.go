@@ -72,7 +72,7 @@ func TestPollerGivesSpareBudget(t *testing.T) {
 // TestOperationSharesStayUnderTheIPLimit: the operations the poller calls
 // have limits of their own that add up to less than the venue's overall
 // limit per IP, so the spare budget of one part never takes from
-// another's (spareFor).
+// another's (WithSpareBudget).
 func TestOperationSharesStayUnderTheIPLimit(t *testing.T) {
 	seen := map[exchange.Op]bool{}
 	total := 0.0
