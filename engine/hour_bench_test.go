@@ -27,6 +27,7 @@ import (
 //
 //	go test -run '^$' -bench HourOfPolls -benchtime 1x ./engine/
 func BenchmarkHourOfPolls(b *testing.B) {
+	load := loadAverage()
 	for range b.N {
 		start := sim.Demo().Clock.Start.Add(60 * time.Minute) // 10:00 New York
 		v := clock.NewVirtual(start)
@@ -66,8 +67,8 @@ func BenchmarkHourOfPolls(b *testing.B) {
 		_, ticks, skipped := asm.Engine.Stats()
 		b.ReportMetric(float64(watch.tooMany.Load()), "429s")
 		b.ReportMetric(float64(watch.requests.Load()), "requests")
-		b.Logf("simulated hour from %s: %d requests, %d answers of 429, %d ticks (%d skipped)\npolls: %s\nrequests per path: %s",
-			start.Format(time.RFC3339), watch.requests.Load(), watch.tooMany.Load(), ticks, skipped,
+		b.Logf("load average before: %s, after: %s\nsimulated hour from %s: %d requests, %d answers of 429, %d ticks (%d skipped)\npolls: %s\nrequests per path: %s",
+			load, loadAverage(), start.Format(time.RFC3339), watch.requests.Load(), watch.tooMany.Load(), ticks, skipped,
 			strings.Join(asm.Poller.Tasks(), "; "), watch.paths())
 	}
 }
