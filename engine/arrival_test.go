@@ -106,30 +106,26 @@ func (r *runRig) finish(want ...time.Duration) {
 const ms = time.Millisecond
 
 func TestRunTicksOnArrival(t *testing.T) {
-	t.Run("a tick once new data arrives, the timer's ticks as before", func(t *testing.T) {
-		r := newRunRig(t, false)
-		r.waitFor(1) // the timer
-		r.src.arrive()
-		r.waitFor(2) // the timer and the wait for polls landing together
-		r.v.Advance(5 * ms)
-		r.tick()
-		r.v.Set(t0.Add(time.Second))
-		r.tick()
-		r.finish(0, 5*ms, time.Second)
-	})
-	t.Run("polls landing together make one tick", func(t *testing.T) {
-		r := newRunRig(t, false)
-		r.waitFor(1)
-		r.src.arrive()
-		r.waitFor(2)
-		r.v.Advance(3 * ms)
-		r.src.arrive() // lands while Run gathers
-		r.v.Advance(2 * ms)
-		r.tick()
-		r.v.Set(t0.Add(time.Second))
-		r.tick()
-		r.finish(0, 5*ms, time.Second)
-	})
+	for _, tt := range []struct {
+		name string
+		late bool // a second poll lands while Run gathers
+	}{{"a tick once new data arrives, the timer's ticks as before", false}, {"polls landing together make one tick", true}} {
+		t.Run(tt.name, func(t *testing.T) {
+			r := newRunRig(t, false)
+			r.waitFor(1) // the timer
+			r.src.arrive()
+			r.waitFor(2) // the timer and the wait for polls landing together
+			r.v.Advance(3 * ms)
+			if tt.late {
+				r.src.arrive()
+			}
+			r.v.Advance(2 * ms)
+			r.tick()
+			r.v.Set(t0.Add(time.Second))
+			r.tick()
+			r.finish(0, 5*ms, time.Second)
+		})
+	}
 	t.Run("the timer alone while nothing arrives", func(t *testing.T) {
 		r := newRunRig(t, false)
 		for i := 1; i <= 3; i++ {
