@@ -77,22 +77,11 @@ func (w *venueWatch) ServeHTTP(rw http.ResponseWriter, req *http.Request) {
 	}
 	w.perPath[req.URL.Path]++
 	w.mu.Unlock()
-	sw := &statusWriter{ResponseWriter: rw, status: http.StatusOK}
+	sw := &sniffer{ResponseWriter: rw} // soak_test.go's
 	w.h.ServeHTTP(sw, req)
 	if sw.status == http.StatusTooManyRequests {
 		w.tooMany.Add(1)
 	}
-}
-
-// statusWriter keeps the status code of an answer.
-type statusWriter struct {
-	http.ResponseWriter
-	status int
-}
-
-func (s *statusWriter) WriteHeader(code int) {
-	s.status = code
-	s.ResponseWriter.WriteHeader(code)
 }
 
 // reactionRig is one engine against one simulator, on the wall clock.
