@@ -81,6 +81,11 @@ func (a *Answers) Store(same func(*BuildInput) bool, set func(*BuildInput)) {
 	a.changes++
 }
 
+// Changes counts the stored answers that differed from the one held: a
+// poller compares it before and after a fetch to know whether the fetch
+// brought anything new.
+func (a *Answers) Changes() uint64 { return a.changes }
+
 // SetTimedFields says which fields of fetched data that move with time (an
 // age, the trade window, tradable_now) a reader reads; the engine sets it
 // from the rules it runs, again on every reload. While any is, a State is

@@ -9,4 +9,11 @@
 // nothing of simulators: a backtest's speed-ups live in package backtest,
 // which plans its fetches with the same Plan and fetches with the same
 // table (Fetch).
+//
+// The live poller spreads the fetches of each interval over it (each
+// task at its phase) and says when a fetch brought new data (Arrived), so
+// that the engine evaluates the rules as soon as it has: a rule sees
+// fresh data, on average, half an interval after it changed at the venue
+// (schedule.go). It gives the spare rate budget to the parts that move
+// with trading (spare.go).
 package poll

@@ -62,6 +62,11 @@ type Options struct {
 	// different answer share their data (State.SameData), and only the
 	// time and the session are new.
 	RebuildEveryTick bool
+	// Aligned fetches every task at the start of its interval, one after
+	// the other, and counts its next interval from the fetch's start: the
+	// poller's behaviour before it spread its polls over the interval,
+	// which the reaction benchmark compares with.
+	Aligned bool
 	// OnFetch, when set, is called after every fetch with its part, key,
 	// wall-clock duration and error (metrics use it).
 	OnFetch func(part marketdata.Part, key string, took time.Duration, err error)
@@ -91,7 +96,11 @@ const RefusedRetry = 10 * time.Minute
 // task is a planned fetch and where it stands.
 type task struct {
 	Task
-	due     time.Time
+	due time.Time
+	// phase is where in its interval the task is fetched, after its first
+	// fetch (spread).
+	phase   time.Duration
+	aligned bool // Options.Aligned
 	fetched bool
 	okAt    time.Time // the last successful fetch
 	// failures counts the failed fetches since the last success; the first
@@ -114,6 +123,8 @@ type Poller struct {
 
 	mu      sync.Mutex // guards tasks' times and answers
 	answers *marketdata.Answers
+	// arrived receives after a fetch brought new data (Arrived).
+	arrived chan struct{}
 }
 
 // New plans the tasks of opts.Demand.
@@ -122,13 +133,15 @@ func New(opts Options) (*Poller, error) {
 		return nil, errors.New("poller: Reader and Clock are required")
 	}
 	opts.Defaults()
-	plan, err := NewPlan(opts.PlanOptions())
+	plan, err := NewPlan(WithSpareBudget(opts.PlanOptions()))
 	if err != nil {
 		return nil, err
 	}
-	p := &Poller{opts: opts, plan: plan, answers: marketdata.NewAnswers(opts.Contracts, opts.Build, opts.RebuildEveryTick)}
-	for _, t := range plan.Tasks {
-		p.tasks = append(p.tasks, task{Task: t})
+	p := &Poller{opts: opts, plan: plan, answers: marketdata.NewAnswers(opts.Contracts, opts.Build, opts.RebuildEveryTick),
+		arrived: make(chan struct{}, 1)}
+	phases := spread(plan.Tasks)
+	for i, t := range plan.Tasks {
+		p.tasks = append(p.tasks, task{Task: t, phase: phases[i], aligned: opts.Aligned})
 	}
 	return p, nil
 }
@@ -198,6 +211,9 @@ func (p *Poller) PollDue(ctx context.Context) error {
 		if p.opts.OnFetch != nil {
 			began = time.Now()
 		}
+		p.mu.Lock()
+		changes := p.answers.Changes()
+		p.mu.Unlock()
 		err := Fetch(ctx, p.opts.Reader, t.Task, now, p.opts.SpotWindow, p.answers, &p.mu)
 		if p.opts.OnFetch != nil {
 			p.opts.OnFetch(t.Part, t.Key, time.Since(began), err)
@@ -206,7 +222,8 @@ func (p *Poller) PollDue(ctx context.Context) error {
 			return ctx.Err()
 		}
 		p.mu.Lock()
-		t.due = now.Add(t.Interval)
+		news := err == nil && (p.answers.Changes() != changes || !t.fetched || t.failures > 0)
+		t.due = t.nextDue(now)
 		failures, refused := t.failures, refusal(err)
 		if err == nil {
 			t.fetched, t.okAt, t.failures, t.refused = true, now, 0, false
@@ -220,6 +237,9 @@ func (p *Poller) PollDue(ctx context.Context) error {
 			}
 		}
 		p.mu.Unlock()
+		if news {
+			p.arrive()
+		}
 		p.logFetch(t, err, failures, refused)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("poll %s %s: %w", t.Part, t.Key, err))

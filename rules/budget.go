@@ -41,7 +41,7 @@ func PollingBudget(demand poll.Demand) (Budget, error) {
 	for _, part := range demand.Parts.Parts() {
 		one := demand
 		one.Parts = marketdata.PartSet(0).Add(part)
-		p, err := poll.NewPlan(poll.PlanOptions{Demand: one})
+		p, err := poll.NewPlan(poll.WithSpareBudget(poll.PlanOptions{Demand: one}))
 		if err != nil {
 			return Budget{}, fmt.Errorf("plan polling of %s: %w", part, err)
 		}
