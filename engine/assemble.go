@@ -4,11 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"sync"
+	"time"
 
 	"go.uber.org/zap"
 
 	"github.com/tickrules/tickrules/actions"
 	"github.com/tickrules/tickrules/exchange"
+	"github.com/tickrules/tickrules/marketdata"
 	"github.com/tickrules/tickrules/poll"
 	"github.com/tickrules/tickrules/rules"
 )
@@ -75,6 +79,67 @@ type Assembly struct {
 	Source PolledSource
 	Poller *poll.Poller
 	Engine *Engine
+	// Held are the rules left out of the run because the venue did not
+	// give the stock pairs at start (rules.Catalog.StockPairsErr); RunPolls
+	// asks for them again and runs these rules once they come. Read it
+	// with HeldRules while the engine runs.
+	Held []*rules.Rule
+
+	opts     AssembleOptions
+	pollOpts poll.Options
+	held     *heldPolls // the engine's source while rules are held; nil when none are
+	mu       sync.Mutex // guards cat and Held
+	cat      *rules.Catalog
+}
+
+// HeldRules returns the rules still held for the stock pairs.
+func (a *Assembly) HeldRules() []*rules.Rule {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return slices.Clone(a.Held)
+}
+
+func (a *Assembly) catalog() *rules.Catalog {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.cat
+}
+
+// loadWith loads the rule files against cat, leaving out the rules held
+// for the stock pairs when cat has none.
+func (a *Assembly) loadWith(ctx context.Context, cat *rules.Catalog) (*rules.RuleSet, error) {
+	rs, errs := rules.Load(ctx, a.opts.RuleDirs, rules.LoadOptions{Catalog: cat, Getenv: a.opts.Getenv})
+	if rs == nil {
+		return nil, fmt.Errorf("%s\n%w", errs.Error(), ErrBadRules)
+	}
+	rs, _ = holdStockRules(rs, cat)
+	return rs, nil
+}
+
+// RunPolls runs the pollers until ctx ends: the live poller, and while
+// rules are held for the stock pairs, asks the venue for them again every
+// poll.RefusedRetry and then polls for every rule (the same retry as a
+// part the venue refuses).
+func (a *Assembly) RunPolls(ctx context.Context) error {
+	if a.held == nil {
+		return a.Poller.Run(ctx)
+	}
+	go a.releaseHeld(ctx)
+	return a.held.Run(ctx)
+}
+
+// PollParts is what status and metrics read of the pollers: the parts
+// polled and their staleness, from the poller running now.
+func (a *Assembly) PollParts() interface {
+	Parts() marketdata.PartSet
+	State(now time.Time) (*marketdata.State, error)
+	Stale(st *marketdata.State, parts marketdata.PartSet) (marketdata.Part, bool)
+	Interval(part marketdata.Part) time.Duration
+} {
+	if a.held != nil {
+		return a.held
+	}
+	return a.Poller
 }
 
 // Assemble reads the catalog and the position modes from the venue, loads
@@ -89,17 +154,25 @@ func Assemble(ctx context.Context, opts AssembleOptions, eng Options) (*Assembly
 	log := opts.Logger
 	cat, err := rules.FetchCatalog(ctx, opts.Catalog)
 	if err != nil {
-		return nil, fmt.Errorf("read contracts: %w", err)
+		return nil, fmt.Errorf("read the venue's catalog: %w", err)
 	}
-	a := &Assembly{Catalog: cat}
-	a.Load = func(ctx context.Context) (*rules.RuleSet, error) {
-		rs, errs := rules.Load(ctx, opts.RuleDirs, rules.LoadOptions{Catalog: cat, Getenv: opts.Getenv})
-		if rs == nil {
+	a := &Assembly{Catalog: cat, opts: opts, cat: cat}
+	a.Load = func(ctx context.Context) (*rules.RuleSet, error) { return a.loadWith(ctx, a.catalog()) }
+	if cat.StockPairsErr != nil {
+		all, errs := rules.Load(ctx, opts.RuleDirs, rules.LoadOptions{Catalog: cat, Getenv: opts.Getenv})
+		if all == nil {
 			return nil, fmt.Errorf("%s\n%w", errs.Error(), ErrBadRules)
 		}
-		return rs, nil
-	}
-	if a.Rules, err = a.Load(ctx); err != nil {
+		a.Rules, a.Held = holdStockRules(all, cat)
+		// One warning for the whole degradation: what failed and why, and
+		// which rules wait for it.
+		if len(a.Held) > 0 {
+			log.Warn("the venue did not give the stock pairs: the rules that read stock data are held until it does, every other rule trades; asking again every "+poll.RefusedRetry.String(),
+				zap.Error(cat.StockPairsErr), zap.Int("held", len(a.Held)), zap.String("held_rules", RuleNames(a.Held)))
+		} else {
+			log.Warn("the venue did not give the stock pairs; no rule reads stock data, so every rule trades", zap.Error(cat.StockPairsErr))
+		}
+	} else if a.Rules, err = a.Load(ctx); err != nil {
 		return nil, err
 	}
 	if a.Modes, err = ReadPositionModes(ctx, opts.Accounts); err != nil {
@@ -109,10 +182,15 @@ func Assemble(ctx context.Context, opts AssembleOptions, eng Options) (*Assembly
 	po := opts.Poller
 	po.Reader, po.Clock, po.Logger = opts.Reader, opts.Clock, log.Named("poll")
 	po.Demand, po.Contracts = Demand(a.Rules, cat), cat.Contracts
+	a.pollOpts = po
 	if opts.NewSource != nil {
 		a.Source, err = opts.NewSource(po)
 	} else if a.Poller, err = poll.New(po); err == nil {
 		a.Source = a.Poller
+		if len(a.Held) > 0 {
+			a.held = &heldPolls{cur: a.Poller, swapped: make(chan struct{})}
+			a.Source = a.held
+		}
 	}
 	if err != nil {
 		return nil, err
@@ -126,7 +204,7 @@ func Assemble(ctx context.Context, opts AssembleOptions, eng Options) (*Assembly
 		if err != nil {
 			return nil, err
 		}
-		if err := a.Source.Covers(Demand(rs, cat)); err != nil {
+		if err := a.Source.Covers(Demand(rs, a.catalog())); err != nil {
 			return nil, fmt.Errorf("the new rules read what the running engine does not poll (%w); restart it to poll that", err)
 		}
 		return rs, nil

@@ -55,6 +55,9 @@ func cmdCheck(ctx context.Context, env *cliEnv, args []string) int {
 		fmt.Fprintf(env.stderr, "engine check: %v\n", err)
 		return exitFail
 	}
+	if cat.StockPairsErr != nil {
+		fmt.Fprintf(env.stderr, "engine check: warning: %v: stock pair names in the rules are not checked\n", cat.StockPairsErr)
+	}
 	opts := rules.LoadOptions{Catalog: cat, Getenv: env.getenv, PositionModes: modes, AllowEmpty: *allowEmpty}
 	if *venue == "" {
 		opts.Account = demoAccount()
