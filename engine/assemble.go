@@ -88,6 +88,7 @@ type Assembly struct {
 	opts     AssembleOptions
 	pollOpts poll.Options
 	held     *heldPolls // the engine's source while rules are held; nil when none are
+	late     *lateModes // the position modes not read at start; nil when all were
 	mu       sync.Mutex // guards cat and Held
 	cat      *rules.Catalog
 }
@@ -119,8 +120,12 @@ func (a *Assembly) loadWith(ctx context.Context, cat *rules.Catalog) (*rules.Rul
 // RunPolls runs the pollers until ctx ends: the live poller, and while
 // rules are held for the stock pairs, asks the venue for them again every
 // poll.RefusedRetry and then polls for every rule (the same retry as a
-// part the venue refuses).
+// part the venue refuses); the position modes not read at start are asked
+// for again at the same pace.
 func (a *Assembly) RunPolls(ctx context.Context) error {
+	if a.late != nil {
+		go a.late.retry(ctx, a.opts.Accounts, a.opts.Clock, a.opts.Logger.Named("modes"))
+	}
 	if a.held == nil {
 		return a.Poller.Run(ctx)
 	}
@@ -175,7 +180,15 @@ func Assemble(ctx context.Context, opts AssembleOptions, eng Options) (*Assembly
 	} else if a.Rules, err = a.Load(ctx); err != nil {
 		return nil, err
 	}
-	if a.Modes, err = ReadPositionModes(ctx, opts.Accounts); err != nil {
+	a.Modes, err = ReadPositionModes(ctx, opts.Accounts)
+	var modeErr *exchange.ModeError
+	if errors.As(err, &modeErr) {
+		a.late = newLateModes(modeErr)
+		for _, pt := range modeErr.ProductTypes() {
+			log.Warn("the position mode of "+string(pt)+" could not be read: its orders are refused until it is (one-way and hedge orders differ, so the engine does not guess), the other product types trade; asking again every "+poll.RefusedRetry.String(),
+				zap.String("product_type", string(pt)), zap.Error(modeErr.Failed[pt]))
+		}
+	} else if err != nil {
 		return nil, err
 	}
 	a.Guard = actions.NewGuard(actions.GuardOptions{Safety: opts.Safety, Now: opts.Clock.Now})
@@ -216,7 +229,11 @@ func Assemble(ctx context.Context, opts AssembleOptions, eng Options) (*Assembly
 	// Unknown outcomes come back Unsettled and the engine settles them:
 	// off the tick loop when eng.SettleOffLoop is set.
 	disp := actions.NewDispatcher(actions.DispatcherOptions{Venue: trader, Guard: a.Guard, Clock: opts.Clock, Logger: log.Named("actions"), Defer: true})
-	exec := actions.NewExecutor(actions.ExecutorOptions{Dispatcher: disp, Catalog: cat, Modes: a.Modes, Pricer: opts.Pricer, Logger: log.Named("actions")})
+	xo := actions.ExecutorOptions{Dispatcher: disp, Catalog: cat, Modes: a.Modes, Pricer: opts.Pricer, Logger: log.Named("actions")}
+	if a.late != nil {
+		xo.LateModes = a.late.mode
+	}
+	exec := actions.NewExecutor(xo)
 	eng.Rules, eng.Source, eng.Executor = a.Rules, a.Source, ActionsExecutor{X: exec}
 	eng.Clock, eng.Logger, eng.Store, eng.Journal, eng.Crash = opts.Clock, log.Named("engine"), opts.Store, opts.Journal, opts.Crash
 	if a.Engine, err = New(eng); err != nil {
@@ -225,28 +242,56 @@ func Assemble(ctx context.Context, opts AssembleOptions, eng Options) (*Assembly
 	return a, nil
 }
 
-// ReadPositionModes reads the account's position mode per product type. A
-// product type whose accounts carry no mode is left out: actions that need
-// it then refuse to guess. The live venue's accounts list carries none, so
-// a reader that can also read the single account (exchange.ModeSource:
-// *exchange.Client, the simulator's accounts) is read with
-// exchange.PositionModes.
+// ReadPositionModes reads the account's position mode per product type,
+// each on its own: a product type whose mode cannot be read is left out
+// and named in an *exchange.ModeError returned with the modes of the
+// others. A product type whose accounts carry no mode is left out without
+// an error: actions that need it then refuse to guess. The live venue's
+// accounts list carries none, so a reader that can also read the single
+// account (exchange.ModeSource: *exchange.Client, the simulator's
+// accounts) is read with exchange.PositionModes.
 func ReadPositionModes(ctx context.Context, r AccountsReader) (map[exchange.ProductType]exchange.PosMode, error) {
 	if ms, ok := r.(exchange.ModeSource); ok {
 		return exchange.PositionModes(ctx, ms)
 	}
 	modes := map[exchange.ProductType]exchange.PosMode{}
+	failed := map[exchange.ProductType]error{}
 	for _, pt := range exchange.ProductTypes() {
-		accounts, err := r.Accounts(ctx, exchange.AccountsRequest{ProductType: pt})
-		if err != nil {
-			return nil, fmt.Errorf("read %s account (position mode): %w", pt, err)
-		}
-		for _, a := range accounts {
-			if a.PosMode != "" {
-				modes[pt] = a.PosMode
-				break
-			}
+		m, err := accountsMode(ctx, r, pt)
+		switch {
+		case err != nil && ctx.Err() != nil:
+			return nil, ctx.Err()
+		case err != nil:
+			failed[pt] = err
+		case m != "":
+			modes[pt] = m
 		}
 	}
+	if len(failed) > 0 {
+		return modes, &exchange.ModeError{Failed: failed}
+	}
 	return modes, nil
+}
+
+// readMode reads the position mode of one product type, as
+// ReadPositionModes does.
+func readMode(ctx context.Context, r AccountsReader, pt exchange.ProductType) (exchange.PosMode, error) {
+	if ms, ok := r.(exchange.ModeSource); ok {
+		return exchange.PositionMode(ctx, ms, pt)
+	}
+	return accountsMode(ctx, r, pt)
+}
+
+// accountsMode is the mode the accounts list of pt carries ("" if none).
+func accountsMode(ctx context.Context, r AccountsReader, pt exchange.ProductType) (exchange.PosMode, error) {
+	accounts, err := r.Accounts(ctx, exchange.AccountsRequest{ProductType: pt})
+	if err != nil {
+		return "", fmt.Errorf("read %s account (position mode): %w", pt, err)
+	}
+	for _, a := range accounts {
+		if a.PosMode != "" {
+			return a.PosMode, nil
+		}
+	}
+	return "", nil
 }

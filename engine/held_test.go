@@ -47,6 +47,15 @@ type failingVenue struct {
 
 func newFailingVenue(t *testing.T, op exchange.Op, status int, body string) *failingVenue {
 	t.Helper()
+	return newFailingVenueOn(t, func(r *http.Request) bool {
+		info, ok := exchange.OpForPath(r.Method, r.URL.Path)
+		return ok && info.Op == op
+	}, status, body)
+}
+
+// newFailingVenueOn is newFailingVenue for the requests match picks.
+func newFailingVenueOn(t *testing.T, match func(*http.Request) bool, status int, body string) *failingVenue {
+	t.Helper()
 	sc := sim.Demo()
 	f := &failingVenue{v: clock.NewVirtual(sc.Clock.Start.Add(90 * time.Minute))}
 	x, err := sim.New(sc, sim.Options{Clock: f.v})
@@ -56,7 +65,7 @@ func newFailingVenue(t *testing.T, op exchange.Op, status int, body string) *fai
 	h := server.New(server.Options{Backend: server.SimBackend(x), Clock: f.v, DisableRateLimits: true})
 	f.broken.Store(true)
 	f.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if info, ok := exchange.OpForPath(r.Method, r.URL.Path); ok && info.Op == op && f.broken.Load() {
+		if match(r) && f.broken.Load() {
 			w.Header().Set("Content-Type", "application/json")
 			w.WriteHeader(status)
 			_, _ = w.Write([]byte(body))
