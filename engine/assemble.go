@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"go.uber.org/zap"
@@ -91,6 +92,8 @@ type Assembly struct {
 	late     *lateModes // the position modes not read at start; nil when all were
 	mu       sync.Mutex // guards cat and Held
 	cat      *rules.Catalog
+	// running is the rule set loaded last, for the poll log's held rules.
+	running atomic.Pointer[rules.RuleSet]
 }
 
 // HeldRules returns the rules still held for the stock pairs.
@@ -195,6 +198,10 @@ func Assemble(ctx context.Context, opts AssembleOptions, eng Options) (*Assembly
 	po := opts.Poller
 	po.Reader, po.Clock, po.Logger = opts.Reader, opts.Clock, log.Named("poll")
 	po.Demand, po.Contracts = Demand(a.Rules, cat), cat.Contracts
+	a.running.Store(a.Rules)
+	if po.HeldRules == nil {
+		po.HeldRules = a.heldBy
+	}
 	a.pollOpts = po
 	if opts.NewSource != nil {
 		a.Source, err = opts.NewSource(po)
@@ -220,6 +227,7 @@ func Assemble(ctx context.Context, opts AssembleOptions, eng Options) (*Assembly
 		if err := a.Source.Covers(Demand(rs, a.catalog())); err != nil {
 			return nil, fmt.Errorf("the new rules read what the running engine does not poll (%w); restart it to poll that", err)
 		}
+		a.running.Store(rs)
 		return rs, nil
 	}
 	trader := opts.Trader

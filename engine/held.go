@@ -3,12 +3,14 @@ package engine
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
 
 	"go.uber.org/zap"
 
+	"github.com/tickrules/tickrules/exchange"
 	"github.com/tickrules/tickrules/marketdata"
 	"github.com/tickrules/tickrules/poll"
 	"github.com/tickrules/tickrules/rules"
@@ -169,8 +171,50 @@ func (a *Assembly) releaseOnce(ctx context.Context) (done bool) {
 	a.Held = nil
 	a.mu.Unlock()
 	a.held.swap(p)
+	a.running.Store(rs)
 	a.Engine.Reload(rs)
 	log.Info("the stock pairs were read: the rules held for them run now", zap.Int("rules", len(held)),
 		zap.String("held_rules", RuleNames(held)), zap.Strings("polls", p.Tasks()))
 	return true
+}
+
+// heldBy names the rules of the rule set loaded last that read part for
+// key (poll.Options.HeldRules): whom a failing fetch holds back.
+func (a *Assembly) heldBy(part marketdata.Part, key string) string {
+	rs := a.running.Load()
+	if rs == nil {
+		return ""
+	}
+	return RuleNames(rulesReading(rs, part, key))
+}
+
+// rulesReading returns the enabled rules of rs that read part for key, by
+// the same reads Demand polls for.
+func rulesReading(rs *rules.RuleSet, part marketdata.Part, key string) []*rules.Rule {
+	var out []*rules.Rule
+	for _, r := range rs.Rules {
+		if !r.Enabled {
+			continue
+		}
+		rd := r.Reads()
+		if !rd.Parts.Has(part) && (part != marketdata.PartMarket || r.Once != rules.OncePerSession) {
+			continue
+		}
+		var reads bool
+		switch poll.KeyKind(part) {
+		case "pair":
+			reads = rd.AllStocks || slices.Contains(rd.Stocks, key)
+		case "product type":
+			reads = rd.AllFutures || len(rd.ProductTypes) == 0 || slices.Contains(rd.ProductTypes, exchange.ProductType(key))
+		case "category":
+			reads = rd.AllFutures || len(rd.ProductTypes) == 0 ||
+				slices.ContainsFunc(rd.ProductTypes, func(pt exchange.ProductType) bool { return string(categoryOf(pt)) == key })
+		default:
+			reads = true
+		}
+		if reads {
+			out = append(out, r)
+		}
+	}
+	return out
 }
