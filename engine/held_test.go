@@ -119,6 +119,23 @@ func (f *failingVenue) step(t *testing.T, a *Assembly) []string {
 	return names
 }
 
+// assemble writes body as the rule file and assembles the engine on f's
+// venue, logging to log (nil: nowhere).
+func (f *failingVenue) assemble(t *testing.T, body string, log *zap.Logger, eng Options) *Assembly {
+	t.Helper()
+	c := f.client(t)
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "r.yaml"), []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	a, err := Assemble(context.Background(), AssembleOptions{Reader: c, Catalog: c, Accounts: c, Trader: c, Pricer: c, Clock: f.v,
+		Logger: log, RuleDirs: []string{dir}}, eng)
+	if err != nil {
+		t.Fatalf("assemble: %v", err)
+	}
+	return a
+}
+
 // TestStockPairsFailingHoldOnlyStockRules starts the engine against engine
 // sim whose stock-info path fails (refused to the key, or the venue down
 // for it): the futures rule trades, only the rule that reads the stock book
@@ -137,18 +154,9 @@ func TestStockPairsFailingHoldOnlyStockRules(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			f := newFailingVenue(t, exchange.OpStockInfo, tt.status, tt.body)
-			c := f.client(t)
-			dir := t.TempDir()
-			if err := os.WriteFile(filepath.Join(dir, "r.yaml"), []byte(heldRules), 0o600); err != nil {
-				t.Fatal(err)
-			}
 			core, logs := observer.New(zapcore.DebugLevel)
 			ctx := context.Background()
-			a, err := Assemble(ctx, AssembleOptions{Reader: c, Catalog: c, Accounts: c, Trader: c, Pricer: c, Clock: f.v,
-				Logger: zap.New(core), RuleDirs: []string{dir}}, Options{})
-			if err != nil {
-				t.Fatalf("assemble: %v", err)
-			}
+			a := f.assemble(t, heldRules, zap.New(core), Options{})
 			if got := RuleNames(a.HeldRules()); got != "tsla-spread" {
 				t.Errorf("held %q, want tsla-spread", got)
 			}

@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -42,22 +40,14 @@ func TestPositionModeFailingHoldsOnlyItsProductType(t *testing.T) {
 		return ok && info.Op == exchange.OpSingleAccount && r.URL.Query().Get("productType") == string(exchange.USDTFutures)
 	}, http.StatusInternalServerError, `{"code":"45001","msg":"system error","requestTime":0,"data":null}`)
 	c := f.client(t)
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "r.yaml"), []byte(modeRules), 0o600); err != nil {
-		t.Fatal(err)
-	}
 	core, logs := observer.New(zapcore.InfoLevel)
 	ctx := context.Background()
 	var legs []string
-	a, err := Assemble(ctx, AssembleOptions{Reader: c, Catalog: c, Accounts: c, Trader: c, Pricer: c, Clock: f.v,
-		Logger: zap.New(core), RuleDirs: []string{dir}}, Options{OnFiring: func(fr *Firing) {
+	a := f.assemble(t, modeRules, zap.New(core), Options{OnFiring: func(fr *Firing) {
 		for _, l := range fr.Legs {
 			legs = append(legs, fr.Rule.Name+" "+string(l.Outcome)+" "+l.Error)
 		}
 	}})
-	if err != nil {
-		t.Fatalf("assemble: %v", err)
-	}
 	if _, ok := a.Modes[exchange.USDTFutures]; ok || a.Modes[exchange.USDCFutures] != exchange.OneWayMode {
 		t.Errorf("modes %v, want USDC-FUTURES only", a.Modes)
 	}

@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -28,18 +26,9 @@ func TestPollFailureNamesHeldRules(t *testing.T) {
 	}
 	b.WriteString("  - name: tsla-book\n    when: stock(\"TSLA\").bid > 100000\n    actions:\n      - log: {message: \"rich\"}\n")
 	f := newFailingVenue(t, exchange.OpAllPositions, http.StatusInternalServerError, `{"code":"45001","msg":"system error","requestTime":0,"data":null}`)
-	c := f.client(t)
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "r.yaml"), []byte(b.String()), 0o600); err != nil {
-		t.Fatal(err)
-	}
 	core, logs := observer.New(zapcore.InfoLevel)
 	ctx := context.Background()
-	a, err := Assemble(ctx, AssembleOptions{Reader: c, Catalog: c, Accounts: c, Trader: c, Pricer: c, Clock: f.v,
-		Logger: zap.New(core), RuleDirs: []string{dir}}, Options{})
-	if err != nil {
-		t.Fatalf("assemble: %v", err)
-	}
+	a := f.assemble(t, b.String(), zap.New(core), Options{})
 	for range 4 {
 		_ = a.Poller.PollDue(ctx)
 		f.v.Advance(a.Poller.Interval(a.Poller.Parts().Parts()[0]))
@@ -92,16 +81,7 @@ rules:
 `
 	f := newFailingVenue(t, exchange.OpAllPositions, http.StatusOK, "")
 	f.broken.Store(false)
-	c := f.client(t)
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "r.yaml"), []byte(body), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	a, err := Assemble(context.Background(), AssembleOptions{Reader: c, Catalog: c, Accounts: c, Trader: c, Pricer: c, Clock: f.v,
-		RuleDirs: []string{dir}}, Options{})
-	if err != nil {
-		t.Fatalf("assemble: %v", err)
-	}
+	a := f.assemble(t, body, nil, Options{})
 	tests := []struct {
 		part, key, want string
 	}{
