@@ -29,9 +29,13 @@ type ExecutorOptions struct {
 	Catalog    *rules.Catalog // contracts: precision and product type
 	// Modes are the accounts' position modes per product type as read at
 	// start; the State's own reading wins when it has one.
-	Modes  map[exchange.ProductType]exchange.PosMode
-	Pricer Pricer // nil: market orders have no reference price
-	Logger *zap.Logger
+	Modes map[exchange.ProductType]exchange.PosMode
+	// LateModes, when set, gives the mode of a product type Modes lacks
+	// because it could not be read at start: the mode once read again, or
+	// why it is still unknown (the order is then refused, never guessed).
+	LateModes func(pt exchange.ProductType) (exchange.PosMode, error)
+	Pricer    Pricer // nil: market orders have no reference price
+	Logger    *zap.Logger
 	// RateLimitBudget is how long Settle keeps sending an order again that
 	// the venue refused with 429 (default 60s); the venue did not act on it.
 	RateLimitBudget time.Duration
@@ -348,6 +352,9 @@ func (f *firing) mode(pt exchange.ProductType) (exchange.PosMode, error) {
 	}
 	if m, ok := f.x.opts.Modes[pt]; ok {
 		return m, nil
+	}
+	if f.x.opts.LateModes != nil {
+		return f.x.opts.LateModes(pt)
 	}
 	return "", fmt.Errorf("position mode of %s is not known (accounts not read)", pt)
 }

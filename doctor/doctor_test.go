@@ -95,7 +95,7 @@ func TestRunLines(t *testing.T) {
 		{"no stock paths", false, func(s *stubVenue) { s.familyErr = errors.New("404") }, "stock market data paths", Warn, "will be held"},
 		{"clock unreadable", false, func(s *stubVenue) { s.clockErr = errors.New("timeout") }, "clock", Warn, "could not read"},
 		{"clock far off", false, func(s *stubVenue) { s.offset = -ClockFail }, "clock", Fail, "10s off"},
-		{"mode unreadable", false, func(s *stubVenue) { s.modeErr = errors.New("no mode") }, "position mode USDT-FUTURES", Fail, "could not read"},
+		{"mode unreadable", false, func(s *stubVenue) { s.modeErr = errors.New("no mode") }, "position mode USDT-FUTURES", Warn, "refuses USDT-FUTURES orders until it can read it"},
 		{"maintenance", false, func(s *stubVenue) { s.status = exchange.SymbolMaintain }, "symbol BTCUSDT", Fail, "status maintain"},
 		{"listed", false, func(s *stubVenue) { s.status = exchange.SymbolListed }, "symbol BTCUSDT", Warn, "not trading yet"},
 		{"book refused 40006", false, func(s *stubVenue) {

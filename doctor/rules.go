@@ -16,6 +16,7 @@ import (
 	"github.com/tickrules/tickrules/engine"
 	"github.com/tickrules/tickrules/exchange"
 	"github.com/tickrules/tickrules/marketdata"
+	"github.com/tickrules/tickrules/poll"
 	"github.com/tickrules/tickrules/rules"
 )
 
@@ -267,8 +268,12 @@ func (d *run) positionModes(ctx context.Context) {
 			if err == nil {
 				err = errors.New("the venue did not say")
 			}
-			d.rep.add(Fail, topic, "run doctor again; if it persists, check the key's futures read permission",
-				"could not read the account's position mode (%v): the engine needs it to turn open/close into orders", shortError(err))
+			// Not a blocker: the engine starts without it and refuses this
+			// product type's orders (never guessing one-way or hedge) until
+			// it reads the mode; the other product types trade.
+			d.rep.add(Warn, topic, "run doctor again; if it persists, check the key's futures read permission",
+				"could not read the account's position mode (%v): the engine refuses %s orders until it can read it, and checks again every %s; other product types trade",
+				shortError(err), u.productType, poll.RefusedRetry)
 			continue
 		}
 		_, errs := rules.Load(ctx, d.opts.RuleDirs, rules.LoadOptions{Getenv: d.opts.Getenv,

@@ -4,11 +4,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
 
 	"go.uber.org/zap"
 
 	"github.com/tickrules/tickrules/actions"
 	"github.com/tickrules/tickrules/exchange"
+	"github.com/tickrules/tickrules/marketdata"
 	"github.com/tickrules/tickrules/poll"
 	"github.com/tickrules/tickrules/rules"
 )
@@ -75,6 +80,74 @@ type Assembly struct {
 	Source PolledSource
 	Poller *poll.Poller
 	Engine *Engine
+	// Held are the rules left out of the run because the venue did not
+	// give the stock pairs at start (rules.Catalog.StockPairsErr); RunPolls
+	// asks for them again and runs these rules once they come. Read it
+	// with HeldRules while the engine runs.
+	Held []*rules.Rule
+
+	opts     AssembleOptions
+	pollOpts poll.Options
+	held     *heldPolls // the engine's source while rules are held; nil when none are
+	late     *lateModes // the position modes not read at start; nil when all were
+	mu       sync.Mutex // guards cat and Held
+	cat      *rules.Catalog
+	// running is the rule set loaded last, for the poll log's held rules.
+	running atomic.Pointer[rules.RuleSet]
+}
+
+// HeldRules returns the rules still held for the stock pairs.
+func (a *Assembly) HeldRules() []*rules.Rule {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return slices.Clone(a.Held)
+}
+
+func (a *Assembly) catalog() *rules.Catalog {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.cat
+}
+
+// loadWith loads the rule files against cat, leaving out the rules held
+// for the stock pairs when cat has none.
+func (a *Assembly) loadWith(ctx context.Context, cat *rules.Catalog) (*rules.RuleSet, error) {
+	rs, errs := rules.Load(ctx, a.opts.RuleDirs, rules.LoadOptions{Catalog: cat, Getenv: a.opts.Getenv})
+	if rs == nil {
+		return nil, fmt.Errorf("%s\n%w", errs.Error(), ErrBadRules)
+	}
+	rs, _ = holdStockRules(rs, cat)
+	return rs, nil
+}
+
+// RunPolls runs the pollers until ctx ends: the live poller, and while
+// rules are held for the stock pairs, asks the venue for them again every
+// poll.RefusedRetry and then polls for every rule (the same retry as a
+// part the venue refuses); the position modes not read at start are asked
+// for again at the same pace.
+func (a *Assembly) RunPolls(ctx context.Context) error {
+	if a.late != nil {
+		go a.late.retry(ctx, a.opts.Accounts, a.opts.Clock, a.opts.Logger.Named("modes"))
+	}
+	if a.held == nil {
+		return a.Poller.Run(ctx)
+	}
+	go a.releaseHeld(ctx)
+	return a.held.Run(ctx)
+}
+
+// PollParts is what status and metrics read of the pollers: the parts
+// polled and their staleness, from the poller running now.
+func (a *Assembly) PollParts() interface {
+	Parts() marketdata.PartSet
+	State(now time.Time) (*marketdata.State, error)
+	Stale(st *marketdata.State, parts marketdata.PartSet) (marketdata.Part, bool)
+	Interval(part marketdata.Part) time.Duration
+} {
+	if a.held != nil {
+		return a.held
+	}
+	return a.Poller
 }
 
 // Assemble reads the catalog and the position modes from the venue, loads
@@ -89,30 +162,55 @@ func Assemble(ctx context.Context, opts AssembleOptions, eng Options) (*Assembly
 	log := opts.Logger
 	cat, err := rules.FetchCatalog(ctx, opts.Catalog)
 	if err != nil {
-		return nil, fmt.Errorf("read contracts: %w", err)
+		return nil, fmt.Errorf("read the venue's catalog: %w", err)
 	}
-	a := &Assembly{Catalog: cat}
-	a.Load = func(ctx context.Context) (*rules.RuleSet, error) {
-		rs, errs := rules.Load(ctx, opts.RuleDirs, rules.LoadOptions{Catalog: cat, Getenv: opts.Getenv})
-		if rs == nil {
+	a := &Assembly{Catalog: cat, opts: opts, cat: cat}
+	a.Load = func(ctx context.Context) (*rules.RuleSet, error) { return a.loadWith(ctx, a.catalog()) }
+	if cat.StockPairsErr != nil {
+		all, errs := rules.Load(ctx, opts.RuleDirs, rules.LoadOptions{Catalog: cat, Getenv: opts.Getenv})
+		if all == nil {
 			return nil, fmt.Errorf("%s\n%w", errs.Error(), ErrBadRules)
 		}
-		return rs, nil
-	}
-	if a.Rules, err = a.Load(ctx); err != nil {
+		a.Rules, a.Held = holdStockRules(all, cat)
+		// One warning for the whole degradation: what failed and why, and
+		// which rules wait for it.
+		if len(a.Held) > 0 {
+			log.Warn("the venue did not give the stock pairs: the rules that read stock data are held until it does, every other rule trades; asking again every "+poll.RefusedRetry.String(),
+				zap.Error(cat.StockPairsErr), zap.Int("held", len(a.Held)), zap.String("held_rules", RuleNames(a.Held)))
+		} else {
+			log.Warn("the venue did not give the stock pairs; no rule reads stock data, so every rule trades", zap.Error(cat.StockPairsErr))
+		}
+	} else if a.Rules, err = a.Load(ctx); err != nil {
 		return nil, err
 	}
-	if a.Modes, err = ReadPositionModes(ctx, opts.Accounts); err != nil {
+	a.Modes, err = ReadPositionModes(ctx, opts.Accounts)
+	var modeErr *exchange.ModeError
+	if errors.As(err, &modeErr) {
+		a.late = newLateModes(modeErr)
+		for _, pt := range modeErr.ProductTypes() {
+			log.Warn("the position mode of "+string(pt)+" could not be read: its orders are refused until it is (one-way and hedge orders differ, so the engine does not guess), the other product types trade; asking again every "+poll.RefusedRetry.String(),
+				zap.String("product_type", string(pt)), zap.Error(modeErr.Failed[pt]))
+		}
+	} else if err != nil {
 		return nil, err
 	}
 	a.Guard = actions.NewGuard(actions.GuardOptions{Safety: opts.Safety, Now: opts.Clock.Now})
 	po := opts.Poller
 	po.Reader, po.Clock, po.Logger = opts.Reader, opts.Clock, log.Named("poll")
 	po.Demand, po.Contracts = Demand(a.Rules, cat), cat.Contracts
+	a.running.Store(a.Rules)
+	if po.HeldRules == nil {
+		po.HeldRules = a.heldBy
+	}
+	a.pollOpts = po
 	if opts.NewSource != nil {
 		a.Source, err = opts.NewSource(po)
 	} else if a.Poller, err = poll.New(po); err == nil {
 		a.Source = a.Poller
+		if len(a.Held) > 0 {
+			a.held = &heldPolls{cur: a.Poller, swapped: make(chan struct{})}
+			a.Source = a.held
+		}
 	}
 	if err != nil {
 		return nil, err
@@ -126,9 +224,10 @@ func Assemble(ctx context.Context, opts AssembleOptions, eng Options) (*Assembly
 		if err != nil {
 			return nil, err
 		}
-		if err := a.Source.Covers(Demand(rs, cat)); err != nil {
+		if err := a.Source.Covers(Demand(rs, a.catalog())); err != nil {
 			return nil, fmt.Errorf("the new rules read what the running engine does not poll (%w); restart it to poll that", err)
 		}
+		a.running.Store(rs)
 		return rs, nil
 	}
 	trader := opts.Trader
@@ -138,7 +237,11 @@ func Assemble(ctx context.Context, opts AssembleOptions, eng Options) (*Assembly
 	// Unknown outcomes come back Unsettled and the engine settles them:
 	// off the tick loop when eng.SettleOffLoop is set.
 	disp := actions.NewDispatcher(actions.DispatcherOptions{Venue: trader, Guard: a.Guard, Clock: opts.Clock, Logger: log.Named("actions"), Defer: true})
-	exec := actions.NewExecutor(actions.ExecutorOptions{Dispatcher: disp, Catalog: cat, Modes: a.Modes, Pricer: opts.Pricer, Logger: log.Named("actions")})
+	xo := actions.ExecutorOptions{Dispatcher: disp, Catalog: cat, Modes: a.Modes, Pricer: opts.Pricer, Logger: log.Named("actions")}
+	if a.late != nil {
+		xo.LateModes = a.late.mode
+	}
+	exec := actions.NewExecutor(xo)
 	eng.Rules, eng.Source, eng.Executor = a.Rules, a.Source, ActionsExecutor{X: exec}
 	eng.Clock, eng.Logger, eng.Store, eng.Journal, eng.Crash = opts.Clock, log.Named("engine"), opts.Store, opts.Journal, opts.Crash
 	if a.Engine, err = New(eng); err != nil {
@@ -147,28 +250,56 @@ func Assemble(ctx context.Context, opts AssembleOptions, eng Options) (*Assembly
 	return a, nil
 }
 
-// ReadPositionModes reads the account's position mode per product type. A
-// product type whose accounts carry no mode is left out: actions that need
-// it then refuse to guess. The live venue's accounts list carries none, so
-// a reader that can also read the single account (exchange.ModeSource:
-// *exchange.Client, the simulator's accounts) is read with
-// exchange.PositionModes.
+// ReadPositionModes reads the account's position mode per product type,
+// each on its own: a product type whose mode cannot be read is left out
+// and named in an *exchange.ModeError returned with the modes of the
+// others. A product type whose accounts carry no mode is left out without
+// an error: actions that need it then refuse to guess. The live venue's
+// accounts list carries none, so a reader that can also read the single
+// account (exchange.ModeSource: *exchange.Client, the simulator's
+// accounts) is read with exchange.PositionModes.
 func ReadPositionModes(ctx context.Context, r AccountsReader) (map[exchange.ProductType]exchange.PosMode, error) {
 	if ms, ok := r.(exchange.ModeSource); ok {
 		return exchange.PositionModes(ctx, ms)
 	}
 	modes := map[exchange.ProductType]exchange.PosMode{}
+	failed := map[exchange.ProductType]error{}
 	for _, pt := range exchange.ProductTypes() {
-		accounts, err := r.Accounts(ctx, exchange.AccountsRequest{ProductType: pt})
-		if err != nil {
-			return nil, fmt.Errorf("read %s account (position mode): %w", pt, err)
-		}
-		for _, a := range accounts {
-			if a.PosMode != "" {
-				modes[pt] = a.PosMode
-				break
-			}
+		m, err := accountsMode(ctx, r, pt)
+		switch {
+		case err != nil && ctx.Err() != nil:
+			return nil, ctx.Err()
+		case err != nil:
+			failed[pt] = err
+		case m != "":
+			modes[pt] = m
 		}
 	}
+	if len(failed) > 0 {
+		return modes, &exchange.ModeError{Failed: failed}
+	}
 	return modes, nil
+}
+
+// readMode reads the position mode of one product type, as
+// ReadPositionModes does.
+func readMode(ctx context.Context, r AccountsReader, pt exchange.ProductType) (exchange.PosMode, error) {
+	if ms, ok := r.(exchange.ModeSource); ok {
+		return exchange.PositionMode(ctx, ms, pt)
+	}
+	return accountsMode(ctx, r, pt)
+}
+
+// accountsMode is the mode the accounts list of pt carries ("" if none).
+func accountsMode(ctx context.Context, r AccountsReader, pt exchange.ProductType) (exchange.PosMode, error) {
+	accounts, err := r.Accounts(ctx, exchange.AccountsRequest{ProductType: pt})
+	if err != nil {
+		return "", fmt.Errorf("read %s account (position mode): %w", pt, err)
+	}
+	for _, a := range accounts {
+		if a.PosMode != "" {
+			return a.PosMode, nil
+		}
+	}
+	return "", nil
 }

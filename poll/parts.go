@@ -45,6 +45,22 @@ func KeyKind(part marketdata.Part) string {
 	return parts[part].keyedBy.String()
 }
 
+// RequestsPerFetch is how many requests of op one fetch of part makes (for
+// one key): 2 for the pending orders, which the client reads once per
+// state; 0 when the part does not call op.
+func RequestsPerFetch(part marketdata.Part, op exchange.Op) int {
+	if int(part) >= marketdata.NumParts {
+		return 0
+	}
+	n := 0
+	for _, o := range parts[part].ops {
+		if o == op {
+			n++
+		}
+	}
+	return n
+}
+
 // request is what one fetch is asked for.
 type request struct {
 	key        string
@@ -55,7 +71,8 @@ type request struct {
 // partSource is the row of one part: what it costs, how often it is worth
 // fetching, what it is fetched per, and how to fetch it and store it.
 type partSource struct {
-	// ops are the operations one fetch calls, for the rate budget.
+	// ops are the requests one fetch makes, for the rate budget: an
+	// operation called twice per fetch is listed twice.
 	ops []exchange.Op
 	// every is how often the part is worth polling when the rate limit is
 	// not the constraint: sessions, stock info and discount tiers change
@@ -139,7 +156,9 @@ var parts = [marketdata.NumParts]partSource{
 			sameList[exchange.Position]),
 	},
 	marketdata.PartOrders: {
-		ops: []exchange.Op{exchange.OpOrdersPending}, every: time.Second, keyedBy: byProductType,
+		// Twice: the client asks once per state, live and partially
+		// filled (exchange.Client.PendingOrders).
+		ops: []exchange.Op{exchange.OpOrdersPending, exchange.OpOrdersPending}, every: time.Second, keyedBy: byProductType,
 		fetch: keyedRow(fetchPending,
 			func(in *marketdata.BuildInput) *[]marketdata.OrdersInput { return &in.Orders },
 			func(x *marketdata.OrdersInput) string { return string(x.ProductType) },

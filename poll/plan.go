@@ -82,7 +82,8 @@ func interval(opts PlanOptions, part marketdata.Part, n int) (time.Duration, err
 			return 0, fmt.Errorf("poller: no rate limit known for %s", op)
 		}
 		perSecond := float64(info.Rate) / info.Per.Seconds() * opts.Headroom
-		minIv := time.Duration(math.Ceil(float64(n) / perSecond * float64(time.Second)))
+		calls := n * RequestsPerFetch(part, op)
+		minIv := time.Duration(math.Ceil(float64(calls) / perSecond * float64(time.Second)))
 		iv = max(iv, minIv)
 	}
 	return max(iv, opts.MinInterval), nil

@@ -70,6 +70,10 @@ type Options struct {
 	// OnFetch, when set, is called after every fetch with its part, key,
 	// wall-clock duration and error (metrics use it).
 	OnFetch func(part marketdata.Part, key string, took time.Duration, err error)
+	// HeldRules, when set, names the rules that read a part for a key, as
+	// a log line lists them ("a, b and 3 more"): the first failure of a
+	// fetch says which rules it holds back.
+	HeldRules func(part marketdata.Part, key string) string
 }
 
 // Defaults fills in the defaults of the options that have one.
@@ -258,11 +262,16 @@ func refusal(err error) bool {
 // at growing intervals (the 2nd, 4th, 8th...), and the recovery once.
 // failuresBefore is the count before this fetch.
 func (p *Poller) logFetch(t *task, err error, failuresBefore int, refused bool) {
+	if err == nil && failuresBefore == 0 {
+		return // the common case: no logger built
+	}
 	log := p.opts.Logger.With(zap.Stringer("part", t.Part), zap.String("key", t.Key))
+	if failuresBefore == 0 && p.opts.HeldRules != nil {
+		log = log.With(zap.String("held_rules", p.opts.HeldRules(t.Part, t.Key)))
+	}
 	switch n := failuresBefore + 1; {
-	case err == nil && failuresBefore > 0:
-		log.Info("poll recovered", zap.Int("failed_polls", failuresBefore))
 	case err == nil:
+		log.Info("poll recovered", zap.Int("failed_polls", failuresBefore))
 	case refused && failuresBefore == 0:
 		log.Warn("the venue refuses this data to this key: the rules that read it wait, all others go on; asking again every "+RefusedRetry.String(), zap.Error(err))
 	case failuresBefore == 0:

@@ -17,10 +17,13 @@ import (
 // product types, categories) it is called for, how often, and the share of
 // the operation's rate limit that takes.
 type BudgetLine struct {
-	Op        exchange.Op    `json:"op"`
-	Part      string         `json:"part"`
-	Keys      int            `json:"keys"`
-	KeyKind   string         `json:"key_kind,omitempty"` // "pair", "product type", "category"; empty for one call
+	Op      exchange.Op `json:"op"`
+	Part    string      `json:"part"`
+	Keys    int         `json:"keys"`
+	KeyKind string      `json:"key_kind,omitempty"` // "pair", "product type", "category"; empty for one call
+	// Requests is how many requests one call for one key makes: 2 for the
+	// pending orders, read once per state.
+	Requests  int            `json:"requests"`
 	Interval  time.Duration  `json:"interval_ns"`
 	PerSecond float64        `json:"per_second"`
 	Limit     float64        `json:"limit_per_second"`
@@ -59,8 +62,9 @@ func PollingBudget(demand poll.Demand) (Budget, error) {
 			}
 			line := BudgetLine{Op: op, Part: part.String(), Interval: iv, PerSecond: rates[op],
 				Limit: float64(info.Rate) / info.Per.Seconds(), Scope: info.Scope, Keys: 1}
+			line.Requests = poll.RequestsPerFetch(part, op)
 			if iv > 0 {
-				line.Keys = int(math.Round(rates[op] * iv.Seconds()))
+				line.Keys = int(math.Round(rates[op] * iv.Seconds() / float64(line.Requests)))
 			}
 			line.KeyKind = poll.KeyKind(part)
 			b.Lines = append(b.Lines, line)
@@ -76,6 +80,9 @@ func (b Budget) Write(w io.Writer) error {
 		what := "1 call"
 		if l.KeyKind != "" {
 			what = plural(l.Keys, l.KeyKind)
+		}
+		if l.Requests > 1 {
+			what += fmt.Sprintf(" (%d requests each)", l.Requests)
 		}
 		if _, err := fmt.Fprintf(w, "  %s: %s every %s = %s of %s req/s (per %s)\n",
 			l.Op, what, l.Interval, formatRate(l.PerSecond), formatRate(l.Limit), l.Scope); err != nil {

@@ -21,6 +21,11 @@ type Catalog struct {
 	// x.yaml"): a symbol it lacks is then reported as missing there, for
 	// the author to add, rather than only as a mistake of the rule.
 	Source string
+	// StockPairsErr, when set, is why the stock pairs could not be read
+	// (FetchCatalog): StockPairs is then empty, stock pair names in rules
+	// are taken as written, unchecked, and the rules that read stock data
+	// must not run (NeedsStockPairs) until the pairs are read.
+	StockPairsErr error
 
 	once       sync.Once
 	contractBy map[string]int // symbol -> index in Contracts

@@ -471,7 +471,7 @@ func (w *walker) argument(f *function, arg ast.Node, kind argKind) {
 	cat := w.c.opts.Catalog
 	switch kind {
 	case argStockPair:
-		if cat == nil {
+		if cat == nil || cat.StockPairsErr != nil {
 			w.reads.Stocks = append(w.reads.Stocks, v)
 			return
 		}

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -54,6 +55,9 @@ func cmdCheck(ctx context.Context, env *cliEnv, args []string) int {
 	if err != nil {
 		fmt.Fprintf(env.stderr, "engine check: %v\n", err)
 		return exitFail
+	}
+	if cat.StockPairsErr != nil {
+		fmt.Fprintf(env.stderr, "engine check: warning: %v: stock pair names in the rules are not checked\n", cat.StockPairsErr)
 	}
 	opts := rules.LoadOptions{Catalog: cat, Getenv: env.getenv, PositionModes: modes, AllowEmpty: *allowEmpty}
 	if *venue == "" {
@@ -226,7 +230,11 @@ func checkCatalog(ctx context.Context, env *cliEnv, venueURL string) (*rules.Cat
 		return cat, nil, nil
 	}
 	modes, err := engine.ReadPositionModes(ctx, client)
-	if err != nil {
+	if me := (*exchange.ModeError)(nil); errors.As(err, &me) {
+		// The modes read are checked; the others are not, as engine run
+		// refuses their orders until it reads them.
+		fmt.Fprintf(env.stderr, "engine check: warning: --venue: %v: rules on those product types are not checked against the mode\n", me)
+	} else if err != nil {
 		return nil, nil, fmt.Errorf("--venue: %w", err)
 	}
 	return cat, modes, nil

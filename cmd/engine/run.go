@@ -297,7 +297,7 @@ func runEngine(ctx context.Context, env *cliEnv, cfg *runConfig, v *venueSet, lo
 	board := live.start(ctx, cfg, v, asm, v.clock.Now())
 	defer live.stop(ctx)
 	if mx != nil {
-		if err := serveMetrics(ctx, env, cfg, reg, metrics.Sources{Engine: eng, Limiter: v.limiter, Parts: poller, Clock: v.clock}, board, log); err != nil {
+		if err := serveMetrics(ctx, env, cfg, reg, metrics.Sources{Engine: eng, Limiter: v.limiter, Parts: asm.PollParts(), Clock: v.clock}, board, log); err != nil {
 			fmt.Fprintf(env.stderr, "engine run: %v\n", err)
 			return exitFail
 		}
@@ -327,7 +327,7 @@ func runEngine(ctx context.Context, env *cliEnv, cfg *runConfig, v *venueSet, lo
 			}
 		}
 	}()
-	go func() { _ = poller.Run(ctx) }()
+	go func() { _ = asm.RunPolls(ctx) }()
 	go engine.Watch(ctx, engine.WatchOptions{Dirs: cfg.rules, Load: load, Engine: eng, Clock: v.clock, Logger: log.Named("reload"), Signal: sighup})
 	if err := eng.Run(ctx); errors.Is(err, engine.ErrStateUnwritable) {
 		log.Error("engine stopped: the state directory cannot be written", zap.Error(err))

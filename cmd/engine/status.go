@@ -57,7 +57,7 @@ func (s *liveStatus) onFiring(f *engine.Firing) {
 // start wires the board over the assembled engine and starts the watcher;
 // it returns the board the HTTP listener serves.
 func (s *liveStatus) start(ctx context.Context, cfg *runConfig, v *venueSet, asm *engine.Assembly, started time.Time) *status.Board {
-	board := status.NewBoard(status.BoardOptions{Engine: asm.Engine, Guard: asm.Guard, Parts: asm.Poller, Recorder: s.rec,
+	board := status.NewBoard(status.BoardOptions{Engine: asm.Engine, Guard: asm.Guard, Parts: asm.PollParts(), Recorder: s.rec,
 		Clock: v.clock, Venue: v.name, DryRun: cfg.dryRun, Started: started})
 	s.board = board
 	fills, ok := v.reader.(status.FillsReader)
