@@ -105,8 +105,9 @@ type task struct {
 	// fetch (spread).
 	phase   time.Duration
 	aligned bool // Options.Aligned
-	fetched bool
-	okAt    time.Time // the last successful fetch
+	// tried is set by the first answer: data, a refusal or a failure.
+	tried bool
+	okAt  time.Time // the last successful fetch; zero until one
 	// failures counts the failed fetches since the last success; the first
 	// is logged with its cause, repeats only at 2, 4, 8... so that a part
 	// failing every second does not fill the log.
@@ -122,8 +123,8 @@ type Poller struct {
 	opts  Options
 	plan  *Plan
 	tasks []task
-	// allFetched is set once every task has been fetched (FullyPolled).
-	allFetched atomic.Bool
+	// allTried is set once every task has been tried (FullyPolled).
+	allTried atomic.Bool
 
 	mu      sync.Mutex // guards tasks' times and answers
 	answers *marketdata.Answers
@@ -173,21 +174,24 @@ func (p *Poller) Stale(st *marketdata.State, parts marketdata.PartSet) (marketda
 	return p.plan.Stale(st, parts)
 }
 
-// FullyPolled reports whether every task has been fetched at least once. No
-// rule may fire before that: after a restart, half a State could make a rule
-// look true.
+// FullyPolled reports whether every task has been tried at least once:
+// answered, refused or failed. No rule may fire before that: after a
+// restart, half a State could make a rule look true. A part with a task that
+// has never answered reads as missing (State), so the rules reading it wait
+// (Stale) while the others trade: one part that fails from the start (a
+// discount-tier path answering 500) never holds back the futures rules.
 func (p *Poller) FullyPolled() bool {
-	if p.allFetched.Load() { // a task once fetched stays fetched
+	if p.allTried.Load() { // a task once tried stays tried
 		return true
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for i := range p.tasks {
-		if !p.tasks[i].fetched {
+		if !p.tasks[i].tried {
 			return false
 		}
 	}
-	p.allFetched.Store(true)
+	p.allTried.Store(true)
 	return true
 }
 
@@ -226,18 +230,16 @@ func (p *Poller) PollDue(ctx context.Context) error {
 			return ctx.Err()
 		}
 		p.mu.Lock()
-		news := err == nil && (p.answers.Changes() != changes || !t.fetched || t.failures > 0)
+		news := err == nil && (p.answers.Changes() != changes || t.okAt.IsZero() || t.failures > 0)
 		t.due = t.nextDue(now)
 		failures, refused := t.failures, refusal(err)
+		t.tried = true
 		if err == nil {
-			t.fetched, t.okAt, t.failures, t.refused = true, now, 0, false
+			t.okAt, t.failures, t.refused = now, 0, false
 		} else {
 			t.failures++
 			if t.refused = refused; refused {
-				// Counted as fetched, with no answer: the part reads as
-				// missing, so only the rules that read it are held back
-				// (Stale); every other rule may fire.
-				t.fetched, t.due = true, now.Add(RefusedRetry)
+				t.due = now.Add(RefusedRetry)
 			}
 		}
 		p.mu.Unlock()
@@ -317,15 +319,27 @@ func (p *Poller) SetTimedFields(f marketdata.TimeFieldSet) {
 
 // State builds the State of the tick at now from the latest answers
 // (marketdata.Answers.State); each part's fetch time is its tasks' oldest
-// last successful poll.
+// last successful poll. A part with a task tried but never answered (refused
+// or failing since the start) reads as missing, even if its other keys
+// answered: a rule must not read a pair's absent book or a product type's
+// absent positions as empty.
 func (p *Poller) State(now time.Time) (*marketdata.State, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	var polled marketdata.PartTimes
+	var missing [marketdata.NumParts]bool
 	for i := range p.tasks {
-		t := &p.tasks[i]
-		if t.fetched && (polled[t.Part].IsZero() || t.okAt.Before(polled[t.Part])) {
+		switch t := &p.tasks[i]; {
+		case !t.tried:
+		case t.okAt.IsZero():
+			missing[t.Part] = true
+		case polled[t.Part].IsZero() || t.okAt.Before(polled[t.Part]):
 			polled[t.Part] = t.okAt
+		}
+	}
+	for part, m := range missing {
+		if m {
+			polled[part] = time.Time{}
 		}
 	}
 	return p.answers.State(now, &polled)

@@ -252,3 +252,68 @@ func TestPollerRefusedPartHoldsOnlyItsRules(t *testing.T) {
 		})
 	}
 }
+
+// failingPair is a reader whose stock book of one pair always fails.
+type failingPair struct {
+	*polltest.Reader
+	pair string
+}
+
+func (f failingPair) StockOrderBook(ctx context.Context, req exchange.StockOrderBookRequest) (exchange.StockOrderBook, error) {
+	if req.Symbol == f.pair {
+		return exchange.StockOrderBook{}, errors.New("503 service unavailable")
+	}
+	return f.Reader.StockOrderBook(ctx, req)
+}
+
+// TestPollerFailingPartHoldsOnlyItsRules: a part that fails from the start
+// with an ordinary error (not a refusal) does not keep the poller from being
+// fully polled once every task has been tried; the part reads as missing,
+// so only the rules reading it wait. A keyed part with one key failing reads
+// as missing as a whole, never as an empty book of that key.
+func TestPollerFailingPartHoldsOnlyItsRules(t *testing.T) {
+	market := marketdata.PartSet(0).Add(marketdata.PartMarket)
+	for _, tt := range []struct {
+		name   string
+		reader func() Reader
+		pairs  []string
+	}{
+		{"every key fails", func() Reader {
+			r := polltest.NewReader()
+			r.Fail(exchange.OpStockOrderBook, errors.New("500 internal error"))
+			return r
+		}, []string{"TSLAUSDT"}},
+		{"one key of two fails", func() Reader {
+			return failingPair{polltest.NewReader(), "NVDAUSDT"}
+		}, []string{"TSLAUSDT", "NVDAUSDT"}},
+		{"one key of two fails, listed first", func() Reader {
+			return failingPair{polltest.NewReader(), "TSLAUSDT"}
+		}, []string{"TSLAUSDT", "NVDAUSDT"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			v := clock.NewVirtual(polltest.Start)
+			parts := market.Add(marketdata.PartStockBook)
+			p, err := New(Options{Reader: tt.reader(), Clock: v, Demand: Demand{Parts: parts, StockPairs: tt.pairs}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := 0; i < 5; i++ {
+				_ = p.PollDue(context.Background())
+				v.Advance(time.Second)
+			}
+			if !p.FullyPolled() {
+				t.Fatal("a part failing since the start keeps every rule from firing")
+			}
+			st, err := p.State(v.Now())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if part, stale := p.Stale(st, market); stale {
+				t.Errorf("the market reads stale (%s) beside a failing book", part)
+			}
+			if part, stale := p.Stale(st, parts); !stale || part != marketdata.PartStockBook {
+				t.Errorf("Stale = %s %v, want stock_book true", part, stale)
+			}
+		})
+	}
+}
