@@ -5,7 +5,7 @@ package rules
 // writes, word for word (a test holds both to it, and another computes its
 // timeline with the engine's own state machine).
 const FiringGuide = "## When a rule fires\n\n" +
-	"The engine checks every rule's condition on every tick (about once a second). A rule **fires** - " +
+	"The engine checks every rule's condition on every tick (as soon as new data arrives, and at least once a second). A rule **fires** - " +
 	"runs its actions - at the moment its condition **becomes** true, not on every tick that it stays true. " +
 	"To fire again, the condition must first turn false and then become true again. Three settings change this:\n\n" +
 	"- `for: 30s` - the condition must stay true for 30 seconds without a break before the rule fires. " +
