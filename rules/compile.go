@@ -232,7 +232,7 @@ type Program struct {
 	prog    *vm.Program
 	native  *native.Program // prog as Go closures; nil when it runs on the VM
 	symbol  string          // the for_each instance symbol, when bound
-	explain *explainer // the terms for traces, shared by bound copies
+	explain *explainer      // the terms for traces, shared by bound copies
 }
 
 // Condition compiles a rule's when: an expression that gives true or false.

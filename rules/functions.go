@@ -145,7 +145,7 @@ func functions() []*function {
 			impl: func(p ...any) (any, error) {
 				return stateOf(p[0]).Orders(p[1].(string))
 			},
-			types: []any{new(func(*vars, string) []*marketdata.Order)},
+			types:  []any{new(func(*vars, string) []*marketdata.Order)},
 			native: native.Func1[string, []*marketdata.Order]((*marketdata.State).Orders),
 		},
 		{
@@ -169,7 +169,7 @@ func functions() []*function {
 			impl: func(p ...any) (any, error) {
 				return stateOf(p[0]).StrategyOrders(p[1].(string))
 			},
-			types: []any{new(func(*vars, string) []*marketdata.StrategyOrder)},
+			types:  []any{new(func(*vars, string) []*marketdata.StrategyOrder)},
 			native: native.Func1[string, []*marketdata.StrategyOrder]((*marketdata.State).StrategyOrders),
 		},
 		{
@@ -228,7 +228,7 @@ func functions() []*function {
 			impl: func(p ...any) (any, error) {
 				return stateOf(p[0]).DiscountTiers(p[1].(string))
 			},
-			types: []any{new(func(*vars, string) []*marketdata.DiscountTier)},
+			types:  []any{new(func(*vars, string) []*marketdata.DiscountTier)},
 			native: native.Func1[string, []*marketdata.DiscountTier]((*marketdata.State).DiscountTiers),
 		},
 		{
@@ -238,7 +238,7 @@ func functions() []*function {
 			impl: func(p ...any) (any, error) {
 				return stateOf(p[0]).DiscountRate(p[1].(string), toFloat(p[2]))
 			},
-			types: []any{new(func(*vars, string, float64) float64), new(func(*vars, string, int) float64)},
+			types:  []any{new(func(*vars, string, float64) float64), new(func(*vars, string, int) float64)},
 			native: native.Func2[string, float64, float64]((*marketdata.State).DiscountRate),
 		},
 		{
@@ -260,7 +260,7 @@ func functions() []*function {
 			impl: func(p ...any) (any, error) {
 				return stateOf(p[0]).MinutesUntil(p[1].(string))
 			},
-			types: []any{new(func(*vars, string) float64)},
+			types:  []any{new(func(*vars, string) float64)},
 			native: native.Func1[string, float64]((*marketdata.State).MinutesUntil),
 		},
 		{
@@ -269,7 +269,7 @@ func functions() []*function {
 			impl: func(p ...any) (any, error) {
 				return stateOf(p[0]).MinutesSince(p[1].(string))
 			},
-			types: []any{new(func(*vars, string) float64)},
+			types:  []any{new(func(*vars, string) float64)},
 			native: native.Func1[string, float64]((*marketdata.State).MinutesSince),
 		},
 
@@ -293,7 +293,7 @@ func functions() []*function {
 			impl: func(p ...any) (any, error) {
 				return stateOf(p[0]).Positions()
 			},
-			types: []any{new(func(*vars) []*marketdata.Position)},
+			types:  []any{new(func(*vars) []*marketdata.Position)},
 			native: native.Func0[[]*marketdata.Position]((*marketdata.State).Positions),
 		},
 		{
@@ -326,7 +326,7 @@ func functions() []*function {
 			impl: func(p ...any) (any, error) {
 				return stateOf(p[0]).SpotRecords()
 			},
-			types: []any{new(func(*vars) []*marketdata.SpotRecord)},
+			types:  []any{new(func(*vars) []*marketdata.SpotRecord)},
 			native: native.Func0[[]*marketdata.SpotRecord]((*marketdata.State).SpotRecords),
 		},
 	}
