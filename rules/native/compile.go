@@ -32,11 +32,11 @@ func (c *Compiler) Compile(tree *parser.Tree, expect reflect.Kind) (*Program, er
 	if err != nil {
 		return nil, err
 	}
-	run, err := result(root, expect)
-	if err != nil {
-		return nil, err
+	switch root.(type) {
+	case fn[bool], fn[int], fn[float64], fn[string]:
+		return &Program{source: tree.Source, root: root, float: expect == reflect.Float64}, nil
 	}
-	return &Program{source: tree.Source, run: run}, nil
+	return nil, fmt.Errorf("%w: a result of type %s", ErrUnsupported, tree.Node.Type())
 }
 
 // walk is one compilation: the objects of the list tests it is inside,

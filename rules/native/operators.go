@@ -77,24 +77,19 @@ func (w *walk) binary(n *ast.BinaryNode) (any, error) {
 			}
 		}
 	case "==", "!=":
-		if eq, ok := equal(l, r); ok {
-			if n.Operator == "!=" {
-				return fn[bool](func(e *Env) (bool, error) {
-					v, err := eq(e)
-					return !v, err
-				}), nil
-			}
+		if eq, ok := equal(l, r, isLiteral(n.Right), n.Operator == "!="); ok {
 			return eq, nil
 		}
 	case "<", ">", "<=", ">=":
+		literal := isLiteral(n.Right)
 		if a, b, ok := sameType[string](l, r); ok {
-			return compare(n.Operator, a, b), nil
+			return compare(n.Operator, a, b, literal), nil
 		}
 		if a, b, ok := sameType[int](l, r); ok {
-			return compare(n.Operator, a, b), nil
+			return compare(n.Operator, a, b, literal), nil
 		}
 		if a, b, ok := floats(l, r); ok {
-			return compare(n.Operator, a, b), nil
+			return compare(n.Operator, a, b, literal), nil
 		}
 	case "+", "-", "*":
 		if a, b, ok := sameType[int](l, r); ok {
@@ -199,21 +194,35 @@ func member[T comparable](x fn[T], set map[T]struct{}) fn[bool] {
 	}
 }
 
-// equal compiles == of two numbers, two texts or two true/false values.
-func equal(l, r any) (fn[bool], bool) {
+// equal compiles == (!= when not) of two numbers, two texts or two
+// true/false values.
+func equal(l, r any, literal, not bool) (fn[bool], bool) {
 	if a, b, ok := sameType[bool](l, r); ok {
-		return combine(a, b, func(x, y bool) bool { return x == y }), true
+		return equalTo(a, b, literal, not), true
 	}
 	if a, b, ok := sameType[string](l, r); ok {
-		return combine(a, b, func(x, y string) bool { return x == y }), true
+		return equalTo(a, b, literal, not), true
 	}
 	if a, b, ok := sameType[int](l, r); ok {
-		return combine(a, b, func(x, y int) bool { return x == y }), true
+		return equalTo(a, b, literal, not), true
 	}
 	if a, b, ok := floats(l, r); ok {
-		return combine(a, b, func(x, y float64) bool { return x == y }), true
+		return equalTo(a, b, literal, not), true
 	}
 	return nil, false
+}
+
+// equalTo is a == b, or a != b when not. A literal b (session == "regular")
+// is read once, when the rule is loaded, which spares a call per run.
+func equalTo[T comparable](a, b fn[T], literal, not bool) fn[bool] {
+	if literal {
+		y, _ := b(nil)
+		return func(e *Env) (bool, error) {
+			x, err := a(e)
+			return err == nil && (x == y) != not, err
+		}
+	}
+	return combine(a, b, func(x, y T) bool { return (x == y) != not })
 }
 
 func sameType[T any](l, r any) (fn[T], fn[T], bool) {
@@ -259,7 +268,22 @@ func combine[T, R any](a, b fn[T], op func(T, T) R) fn[R] {
 	}
 }
 
-func compare[T int | float64 | string](op string, a, b fn[T]) fn[bool] {
+// compare is a < b and the like. A literal b (spread_bps < 8) is read once,
+// when the rule is loaded, which spares calls per run: most comparisons in
+// rules are of this kind.
+func compare[T int | float64 | string](op string, a, b fn[T], literal bool) fn[bool] {
+	if literal {
+		y, _ := b(nil)
+		switch op {
+		case "<":
+			return func(e *Env) (bool, error) { x, err := a(e); return err == nil && x < y, err }
+		case ">":
+			return func(e *Env) (bool, error) { x, err := a(e); return err == nil && x > y, err }
+		case "<=":
+			return func(e *Env) (bool, error) { x, err := a(e); return err == nil && x <= y, err }
+		}
+		return func(e *Env) (bool, error) { x, err := a(e); return err == nil && x >= y, err }
+	}
 	switch op {
 	case "<":
 		return combine(a, b, func(x, y T) bool { return x < y })

@@ -16,7 +16,6 @@ package native
 import (
 	"errors"
 	"fmt"
-	"reflect"
 	"time"
 
 	"github.com/expr-lang/expr/file"
@@ -44,34 +43,12 @@ type Env struct {
 // goroutines, each with its own Env.
 type Program struct {
 	source file.Source
-	run    func(*Env) (any, error)
+	root   any  // the fn[T] of the tree's root: bool, int, float64 or string
+	float  bool // give an int root as a float64, as expr's OpCast does when a number is expected
 }
 
 // fn is the compiled form of a node whose value has the Go type T.
 type fn[T any] func(*Env) (T, error)
-
-// result turns the root's closure into one that gives any, converted as
-// expr's compiler does at the end of a program (OpCast) when a number is
-// expected.
-func result(root any, expect reflect.Kind) (func(*Env) (any, error), error) {
-	switch f := root.(type) {
-	case fn[bool]:
-		return func(e *Env) (any, error) { return f(e) }, nil
-	case fn[float64]:
-		return func(e *Env) (any, error) { return f(e) }, nil
-	case fn[int]:
-		if expect == reflect.Float64 {
-			return func(e *Env) (any, error) {
-				v, err := f(e)
-				return float64(v), err
-			}, nil
-		}
-		return func(e *Env) (any, error) { return f(e) }, nil
-	case fn[string]:
-		return func(e *Env) (any, error) { return f(e) }, nil
-	}
-	return nil, fmt.Errorf("%w: result of type %T", ErrUnsupported, root)
-}
 
 // Run evaluates p over env. Its result and error are those expr's VM gives
 // for the same program: an error is a *file.Error located where the VM
@@ -84,7 +61,21 @@ func (p *Program) Run(env *Env) (out any, err error) {
 			out, err = nil, p.bind(&runError{msg: fmt.Sprint(r), err: asError(r)})
 		}
 	}()
-	out, err = p.run(env)
+	switch f := p.root.(type) {
+	case fn[bool]:
+		out, err = f(env)
+	case fn[float64]:
+		out, err = f(env)
+	case fn[string]:
+		out, err = f(env)
+	case fn[int]:
+		var i int
+		if i, err = f(env); p.float {
+			out = float64(i)
+		} else {
+			out = i
+		}
+	}
 	if err != nil {
 		return nil, p.bind(err)
 	}
