@@ -154,33 +154,31 @@ func listTest[T any](name string, list fn[[]*T], test fn[bool], threshold *int) 
 		}
 		return n, nil
 	}
-	switch name {
-	case "all":
-		return fn[bool](func(e *Env) (bool, error) {
-			n, err := count(e, 1, false)
-			return err == nil && n == 0, err
-		}), true
-	case "any":
-		return fn[bool](func(e *Env) (bool, error) {
-			n, err := count(e, 1, true)
-			return n == 1, err
-		}), true
-	case "none":
-		return fn[bool](func(e *Env) (bool, error) {
-			n, err := count(e, 1, true)
-			return err == nil && n == 0, err
-		}), true
-	case "one":
-		return fn[bool](func(e *Env) (bool, error) {
-			n, err := count(e, 0, true)
-			return n == 1, err
-		}), true
-	case "count":
+	if name == "count" {
 		limit := 0
 		if threshold != nil {
 			limit = *threshold
 		}
 		return fn[int](func(e *Env) (int, error) { return count(e, limit, true) }), true
 	}
-	return nil, false
+	// The other tests count the items that pass (fail, for all) up to
+	// limit, and hold when they counted target.
+	var limit, target int
+	want := true
+	switch name {
+	case "all":
+		limit, target, want = 1, 0, false
+	case "any":
+		limit, target = 1, 1
+	case "none":
+		limit, target = 1, 0
+	case "one":
+		limit, target = 0, 1
+	default:
+		return nil, false
+	}
+	return fn[bool](func(e *Env) (bool, error) {
+		n, err := count(e, limit, want)
+		return n == target, err
+	}), true
 }
