@@ -29,23 +29,31 @@ func conditionsForBench(n int) []string {
 
 // BenchmarkCompile1000Conditions compiles 1,000 conditions with one
 // Compiler: the expression half of the "load and compile 1,000 rules"
-// target (<= 100 ms, <= 20 MB).
+// target (<= 100 ms, <= 20 MB); vm-only without the native compilation.
 func BenchmarkCompile1000Conditions(b *testing.B) {
 	srcs := conditionsForBench(1000)
-	c := NewCompiler(CompilerOptions{Catalog: testCatalog()})
-	b.ReportAllocs()
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	for b.Loop() {
-		for _, src := range srcs {
-			if _, errs := c.Condition(src); len(errs) > 0 {
-				b.Fatal(src, errs[0])
-			}
+	for _, vmOnly := range []bool{false, true} {
+		name := "native"
+		if vmOnly {
+			name = "vm-only"
 		}
+		b.Run(name, func(b *testing.B) {
+			c := NewCompiler(CompilerOptions{Catalog: testCatalog(), VMOnly: vmOnly})
+			b.ReportAllocs()
+			var before, after runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&before)
+			for b.Loop() {
+				for _, src := range srcs {
+					if _, errs := c.Condition(src); len(errs) > 0 {
+						b.Fatal(src, errs[0])
+					}
+				}
+			}
+			runtime.ReadMemStats(&after)
+			b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/float64(b.N)/(1<<20), "MB-alloc/op")
+		})
 	}
-	runtime.ReadMemStats(&after)
-	b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/float64(b.N)/(1<<20), "MB-alloc/op")
 }
 
 // BenchmarkEvalCondition evaluates a typical condition over a built State
