@@ -40,18 +40,10 @@ func (p param[T]) get(e *Env) (T, error) {
 func paramOf[T any](a arg) (param[T], bool) {
 	f, ok := a.run.(fn[T])
 	if !ok {
-		i, isInt := a.run.(fn[int])
-		if !isInt {
+		g, isNumber := asFloat(a.run)
+		if f, ok = any(g).(fn[T]); !isNumber || !ok {
 			return param[T]{}, false
 		}
-		g, isFloat := any(fn[float64](func(e *Env) (float64, error) {
-			v, err := i(e)
-			return float64(v), err
-		})).(fn[T])
-		if !isFloat {
-			return param[T]{}, false
-		}
-		f = g
 	}
 	if a.literal {
 		v, err := f(nil) // a literal's closure reads nothing
