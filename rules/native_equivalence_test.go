@@ -123,6 +123,72 @@ func TestNativeCorpus(t *testing.T) {
 	t.Logf("%d programs, %d States", len(progs), len(states))
 }
 
+// docExamples are the examples of the reference: of every variable,
+// helper, builtin and field.
+func docExamples() []string {
+	var out []string
+	for _, v := range Variables() {
+		out = append(out, v.Example)
+	}
+	for _, fs := range [][]FuncDoc{Functions(), Builtins()} {
+		for _, f := range fs {
+			out = append(out, f.Example)
+		}
+	}
+	for _, o := range marketdata.Objects() {
+		for _, f := range o.Fields {
+			out = append(out, f.Example)
+		}
+	}
+	return out
+}
+
+// compileAny compiles src as a condition, else as a number or a text
+// formula; nil when it is none of them.
+func compileAny(c *Compiler, src string) *Program {
+	p, errs := c.Condition(src)
+	for _, k := range []Kind{Number, String} {
+		if len(errs) == 0 {
+			break
+		}
+		p, errs = c.Formula(src, k)
+	}
+	if len(errs) > 0 {
+		return nil
+	}
+	return p
+}
+
+// TestNativeDocExamples runs the reference's examples natively and on the
+// VM over many States; those with a builtin the native compiler leaves to
+// the VM have nothing to compare.
+func TestNativeDocExamples(t *testing.T) {
+	cat := testCatalog()
+	c := NewCompiler(CompilerOptions{Catalog: cat, ForEach: true})
+	states := equivalenceStates(t, 30)
+	compiled, native := 0, 0
+	for i, src := range docExamples() {
+		p := compileAny(c, src)
+		if p == nil {
+			continue
+		}
+		compiled++
+		if p.Native() {
+			native++
+		}
+		if p.Reads.UsesSymbol {
+			p = p.WithSymbol(equivalenceSymbols[i%len(equivalenceSymbols)], cat)
+		}
+		for _, s := range states {
+			checkSame(t, p, s)
+		}
+	}
+	t.Logf("%d examples compile, %d of them natively", compiled, native)
+	if native < compiled/2 {
+		t.Errorf("only %d of %d examples compile natively", native, compiled)
+	}
+}
+
 // TestNativeGenerated runs generated conditions and formulas natively and
 // on the VM over random States. Those that do not type-check are dropped;
 // of the rest, most must compile natively, so that the comparison is not
@@ -172,10 +238,14 @@ func TestNativeGenerated(t *testing.T) {
 // FuzzNativeMatchesVM compiles src as a condition (else as a number or text
 // formula) and runs it natively and on the VM over the random State of
 // seed: the same value or the same error. The corpus is every program of
-// the example and test rule files and a few generated ones.
+// the example and test rule files, the reference's examples and a few
+// generated ones.
 func FuzzNativeMatchesVM(f *testing.F) {
 	for i, p := range corpusPrograms(f) {
 		f.Add(p.Source, uint64(i))
+	}
+	for i, src := range docExamples() {
+		f.Add(src, uint64(500+i))
 	}
 	g := newExprGen(2)
 	for i := range 20 {
@@ -184,14 +254,8 @@ func FuzzNativeMatchesVM(f *testing.F) {
 	cat := testCatalog()
 	c := NewCompiler(CompilerOptions{Catalog: cat, ForEach: true})
 	f.Fuzz(func(t *testing.T, src string, seed uint64) {
-		p, errs := c.Condition(src)
-		for _, k := range []Kind{Number, String} {
-			if len(errs) == 0 {
-				break
-			}
-			p, errs = c.Formula(src, k)
-		}
-		if len(errs) > 0 {
+		p := compileAny(c, src)
+		if p == nil {
 			return
 		}
 		if p.Reads.UsesSymbol {
