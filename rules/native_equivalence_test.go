@@ -123,6 +123,26 @@ func TestNativeCorpus(t *testing.T) {
 	t.Logf("%d programs, %d States", len(progs), len(states))
 }
 
+// checkPrograms runs each program natively and on the VM over every State,
+// a program that reads symbol bound to one of equivalenceSymbols, and
+// returns how many run natively.
+func checkPrograms(t *testing.T, progs []*Program, states []*marketdata.State) int {
+	cat := testCatalog()
+	native := 0
+	for i, p := range progs {
+		if p.Native() {
+			native++
+		}
+		if p.Reads.UsesSymbol {
+			p = p.WithSymbol(equivalenceSymbols[i%len(equivalenceSymbols)], cat)
+		}
+		for _, s := range states {
+			checkSame(t, p, s)
+		}
+	}
+	return native
+}
+
 // docExamples are the examples of the reference: of every variable,
 // helper, builtin and field.
 func docExamples() []string {
@@ -166,26 +186,16 @@ func TestNativeDocExamples(t *testing.T) {
 	cat := testCatalog()
 	c := NewCompiler(CompilerOptions{Catalog: cat, ForEach: true})
 	states := equivalenceStates(t, 30)
-	compiled, native := 0, 0
-	for i, src := range docExamples() {
-		p := compileAny(c, src)
-		if p == nil {
-			continue
-		}
-		compiled++
-		if p.Native() {
-			native++
-		}
-		if p.Reads.UsesSymbol {
-			p = p.WithSymbol(equivalenceSymbols[i%len(equivalenceSymbols)], cat)
-		}
-		for _, s := range states {
-			checkSame(t, p, s)
+	var progs []*Program
+	for _, src := range docExamples() {
+		if p := compileAny(c, src); p != nil {
+			progs = append(progs, p)
 		}
 	}
-	t.Logf("%d examples compile, %d of them natively", compiled, native)
-	if native < compiled/2 {
-		t.Errorf("only %d of %d examples compile natively", native, compiled)
+	native := checkPrograms(t, progs, states)
+	t.Logf("%d examples compile, %d of them natively", len(progs), native)
+	if native < len(progs)/2 {
+		t.Errorf("only %d of %d examples compile natively", native, len(progs))
 	}
 }
 
@@ -202,7 +212,7 @@ func TestNativeGenerated(t *testing.T) {
 	c := NewCompiler(CompilerOptions{Catalog: cat, ForEach: true})
 	states := equivalenceStates(t, 8)
 	g := newExprGen(1)
-	checked, native := 0, 0
+	var progs []*Program
 	for i := range n {
 		src, kind := g.condition(), Bool
 		if i%3 == 2 {
@@ -215,20 +225,11 @@ func TestNativeGenerated(t *testing.T) {
 		} else {
 			p, errs = c.Formula(src, kind)
 		}
-		if len(errs) > 0 {
-			continue
-		}
-		checked++
-		if p.Native() {
-			native++
-		}
-		if p.Reads.UsesSymbol {
-			p = p.WithSymbol(equivalenceSymbols[i%len(equivalenceSymbols)], cat)
-		}
-		for _, s := range states {
-			checkSame(t, p, s)
+		if len(errs) == 0 {
+			progs = append(progs, p)
 		}
 	}
+	checked, native := len(progs), checkPrograms(t, progs, states)
 	t.Logf("%d generated, %d type-check, %d of those compile natively", n, checked, native)
 	if checked < n/5 || native < checked/2 {
 		t.Errorf("%d of %d generated expressions type-check and %d compile natively: the generator no longer covers the compiler", checked, n, native)

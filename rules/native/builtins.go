@@ -12,7 +12,7 @@ import (
 // (filter, map, sort, string functions...) are left to the VM.
 func (w *walk) builtin(n *ast.BuiltinNode) (any, error) {
 	switch n.Name {
-	case "len":
+	case "len", "abs":
 		if len(n.Arguments) != 1 {
 			break
 		}
@@ -20,33 +20,8 @@ func (w *walk) builtin(n *ast.BuiltinNode) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		switch v := x.(type) {
-		case fn[string]:
-			return fn[int](func(e *Env) (int, error) {
-				s, err := v(e)
-				return len(s), err // bytes, as expr's runtime.Len
-			}), nil
-		case fn[[]string]:
-			return length(v), nil
-		}
-		if o := w.listObject(n.Arguments[0]); o != nil {
-			if f, ok := o.length(x); ok {
-				return f, nil
-			}
-		}
-	case "abs":
-		if len(n.Arguments) != 1 {
-			break
-		}
-		x, err := w.compile(n.Arguments[0])
-		if err != nil {
-			return nil, err
-		}
-		switch v := x.(type) {
-		case fn[int]:
-			return abs(v), nil
-		case fn[float64]:
-			return abs(v), nil
+		if f, ok := w.lengthOrAbs(n.Name, x, n.Arguments[0]); ok {
+			return f, nil
 		}
 	case "all", "any", "none", "one", "count":
 		if len(n.Arguments) != 2 || n.Map != nil {
@@ -76,6 +51,32 @@ func (w *walk) builtin(n *ast.BuiltinNode) (any, error) {
 		}
 	}
 	return nil, unsupported(n)
+}
+
+// lengthOrAbs is len(x) of a text or a list, or abs(x) of a number.
+func (w *walk) lengthOrAbs(name string, x any, arg ast.Node) (any, bool) {
+	if name == "abs" {
+		switch v := x.(type) {
+		case fn[int]:
+			return abs(v), true
+		case fn[float64]:
+			return abs(v), true
+		}
+		return nil, false
+	}
+	switch v := x.(type) {
+	case fn[string]:
+		return fn[int](func(e *Env) (int, error) {
+			s, err := v(e)
+			return len(s), err // bytes, as expr's runtime.Len
+		}), true
+	case fn[[]string]:
+		return length(v), true
+	}
+	if o := w.listObject(arg); o != nil {
+		return o.length(x)
+	}
+	return nil, false
 }
 
 // listObject returns the object type of the items of a list node, or nil.
