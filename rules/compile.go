@@ -23,6 +23,7 @@ import (
 	"github.com/expr-lang/expr/vm"
 
 	"github.com/tickrules/tickrules/marketdata"
+	"github.com/tickrules/tickrules/rules/native"
 )
 
 // Limits of one expression, so that a rule file cannot make loading or a
@@ -124,6 +125,9 @@ type CompilerOptions struct {
 	// constants. The memory of a run is bounded by the VM (NewVM).
 	MaxSourceLen int
 	MaxNodes     uint
+	// VMOnly runs every program on expr's VM, as before conditions were
+	// compiled to Go closures (package native): for comparisons.
+	VMOnly bool
 }
 
 // Compiler compiles conditions and formulas against the State. It is safe
@@ -149,6 +153,8 @@ type Compiler struct {
 	// concurrent use).
 	mu  sync.Mutex
 	cfg *conf.Config
+
+	native *native.Compiler
 }
 
 // NewCompiler returns a Compiler.
@@ -181,6 +187,7 @@ func NewCompiler(opts CompilerOptions) *Compiler {
 		}
 	}
 	options := []expr.Option{expr.Env(&vars{}), expr.MaxNodes(opts.MaxNodes), expr.Patch(&patcher{c: c})}
+	helpers := map[string]native.Helper{}
 	for _, f := range c.funcs {
 		if f.variable != "" {
 			c.byVariable[f.variable] = f
@@ -188,7 +195,9 @@ func NewCompiler(opts CompilerOptions) *Compiler {
 			c.byName[f.doc.Name] = f
 		}
 		options = append(options, expr.Function(f.hiddenName(), f.impl, f.types...))
+		helpers[f.hiddenName()] = f.native
 	}
+	c.native = native.NewCompiler(helpers)
 	for _, b := range builtinFuncs() {
 		c.builtins[b.Name] = true
 	}
@@ -221,8 +230,9 @@ type Program struct {
 	Reads Reads
 
 	prog    *vm.Program
-	symbol  string     // the for_each instance symbol, when bound
-	explain *explainer // the terms for traces, shared by bound copies
+	native  *native.Program // prog as Go closures; nil when it runs on the VM
+	symbol  string          // the for_each instance symbol, when bound
+	explain *explainer      // the terms for traces, shared by bound copies
 }
 
 // Condition compiles a rule's when: an expression that gives true or false.
@@ -336,7 +346,13 @@ func (c *Compiler) compileLocked(src string, want Kind, what string) (*Program, 
 	if err != nil {
 		return nil, []*ExprError{c.plain(src, err, want, what)}
 	}
-	return &Program{Source: src, Kind: want, Reads: w.reads, prog: prog, explain: &explainer{c: c}}, nil
+	p := &Program{Source: src, Kind: want, Reads: w.reads, prog: prog, explain: &explainer{c: c}}
+	if !c.opts.VMOnly {
+		// A tree with a node the native compiler does not know runs on
+		// the VM (ErrUnsupported): the same results, only slower.
+		p.native, _ = c.native.Compile(tree, cfg.Expect)
+	}
+	return p, nil
 }
 
 // config sets the expected result on the shared configuration; c.mu must
@@ -663,8 +679,17 @@ func (p *Program) Symbol() string { return p.symbol }
 // engine's benchmarks compare against that).
 func (p *Program) VMProgram() *vm.Program { return p.prog }
 
-// Eval runs p over env with m. It writes p's bound symbol into env.
+// Eval runs p over env: as Go closures when it was compiled to them, else
+// with m. It writes p's bound symbol into env.
 func (p *Program) Eval(m *vm.VM, env *Env) (any, error) {
+	return p.eval(m, env, p.native != nil)
+}
+
+// Native reports whether p runs as Go closures rather than on expr's VM.
+func (p *Program) Native() bool { return p.native != nil }
+
+// eval runs p natively or on m; the differential test runs both.
+func (p *Program) eval(m *vm.VM, env *Env, useNative bool) (any, error) {
 	if env.v.state == nil {
 		return nil, ErrNoState
 	}
@@ -672,9 +697,15 @@ func (p *Program) Eval(m *vm.VM, env *Env) (any, error) {
 		if p.symbol == "" {
 			return nil, ErrUnboundSymbol
 		}
-		env.v.Symbol = p.symbol
+		env.v.Symbol, env.n.Symbol = p.symbol, p.symbol
 	}
-	out, err := m.Run(p.prog, &env.v)
+	var out any
+	var err error
+	if useNative {
+		out, err = p.native.Run(&env.n)
+	} else {
+		out, err = m.Run(p.prog, &env.v)
+	}
 	if err != nil {
 		return nil, p.evalError(err)
 	}

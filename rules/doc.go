@@ -23,6 +23,12 @@
 // here, and Variables, Functions and marketdata.Objects on the expression
 // side (compile.go, env.go, functions.go), so they cannot disagree.
 //
+// Conditions and formulas are checked and compiled by expr; package native
+// then compiles the checked tree into Go closures over the State, and a
+// program with a node it does not compile runs on expr's VM instead, with
+// the same results and errors (CompilerOptions.VMOnly runs every program on
+// the VM).
+//
 // docs/writing-rules.md is the guide for authors; docs/reference.md the
 // generated reference.
 package rules

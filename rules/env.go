@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/tickrules/tickrules/marketdata"
+	"github.com/tickrules/tickrules/rules/native"
 )
 
 // Env is what a program reads while it runs: one State and, for a rule
@@ -13,6 +14,7 @@ import (
 // program's bound symbol into it.
 type Env struct {
 	v vars
+	n native.Env // the same, for programs compiled to Go closures
 }
 
 // vars is the expression environment proper. It is unexported, and has no
@@ -37,12 +39,14 @@ func NewEnv(s *marketdata.State) *Env {
 // SetState points the Env at the State of a new tick.
 func (e *Env) SetState(s *marketdata.State) {
 	e.v = vars{state: s}
+	e.n = native.Env{State: s}
 	if s == nil {
 		return
 	}
 	e.v.Now = s.EasternNow()
 	e.v.NowMs = float64(s.Now.UnixMilli())
 	e.v.Weekday = s.Weekday()
+	e.n.Now, e.n.NowMs, e.n.Weekday = e.v.Now, e.v.NowMs, e.v.Weekday
 }
 
 // Value is what to pass as the environment to (*vm.VM).Run when running a
