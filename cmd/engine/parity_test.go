@@ -365,7 +365,7 @@ func TestParityMatrix(t *testing.T) {
 // compareFirings reports every difference between the backtest's firings
 // and a way's, rule by rule: the same number of firings, each within
 // parityTolerance of the backtest's, with the same legs.
-func compareFirings(t *testing.T, want, got []parityFiring) {
+func compareFirings(t errorReporter, want, got []parityFiring) {
 	t.Helper()
 	byRule := func(fs []parityFiring) map[string][]parityFiring {
 		m := map[string][]parityFiring{}
@@ -402,6 +402,78 @@ func compareFirings(t *testing.T, want, got []parityFiring) {
 				t.Errorf("%s firing %d differs from the backtest's\n--- got\n%s\n--- backtest\n%s", n, i+1, gf[i], wf[i])
 			}
 		}
+	}
+}
+
+// errorReporter is what compareFirings reports to: a *testing.T, or a
+// recorder in the test that shows it finds differences.
+type errorReporter interface {
+	Helper()
+	Errorf(format string, args ...any)
+}
+
+// differenceRecorder records what compareFirings reports.
+type differenceRecorder struct{ errs []string }
+
+func (r *differenceRecorder) Helper() {}
+
+func (r *differenceRecorder) Errorf(format string, args ...any) {
+	r.errs = append(r.errs, fmt.Sprintf(format, args...))
+}
+
+// TestCompareFiringsFindsDifferences shows that the matrix's comparison
+// fails on each kind of difference it is there to catch, and passes a
+// firing one poll interval late.
+func TestCompareFiringsFindsDifferences(t *testing.T) {
+	at := parityStart.Add(time.Minute)
+	buy := parityLeg{Kind: "place_order", Outcome: "ok", Params: `{"price":"174.24","side":"buy","size":"1","symbol":"NVDAUSDT"}`}
+	ref := []parityFiring{{At: at, Rule: "r", Legs: []parityLeg{buy}}}
+	with := func(f func(*parityFiring)) []parityFiring {
+		c := parityFiring{At: at, Rule: "r", Legs: []parityLeg{buy}}
+		f(&c)
+		return []parityFiring{c}
+	}
+	leg := func(f func(*parityLeg)) func(*parityFiring) {
+		return func(p *parityFiring) { f(&p.Legs[0]) }
+	}
+	tests := []struct {
+		name string
+		got  []parityFiring
+		want string // a fragment of the report; empty: no difference
+	}{
+		{"same", with(func(*parityFiring) {}), ""},
+		{"one poll interval late", with(func(p *parityFiring) { p.At = at.Add(parityTolerance) }), ""},
+		{"later than a poll interval", with(func(p *parityFiring) { p.At = at.Add(parityTolerance + time.Millisecond) }), "from the backtest's"},
+		{"missing", nil, "fired 0 times, the backtest 1 times"},
+		{"twice", append(with(func(*parityFiring) {}), ref...), "fired 2 times"},
+		{"another rule", with(func(p *parityFiring) { p.Rule = "other" }), "other fired 1 times, the backtest 0 times"},
+		{"other price", with(leg(func(l *parityLeg) { l.Params = strings.Replace(l.Params, "174.24", "174.25", 1) })), "differs"},
+		{"other kind", with(leg(func(l *parityLeg) { l.Kind = "batch_place" })), "differs"},
+		{"refused", with(leg(func(l *parityLeg) { l.Outcome = "rejected" })), "differs"},
+		{"no legs", with(func(p *parityFiring) { p.Legs = nil }), "differs"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var r differenceRecorder
+			compareFirings(&r, ref, tt.got)
+			report := strings.Join(r.errs, "\n")
+			if tt.want == "" && len(r.errs) > 0 {
+				t.Errorf("reported a difference: %s", report)
+			}
+			if tt.want != "" && !strings.Contains(report, tt.want) {
+				t.Errorf("report %q lacks %q", report, tt.want)
+			}
+		})
+	}
+}
+
+// TestKeyParamsLeaveOutIDs shows which request fields the matrix leaves
+// out: the ids a venue or an account makes, and nothing else.
+func TestKeyParamsLeaveOutIDs(t *testing.T) {
+	got := keyParams(t, json.RawMessage(`{"symbol":"NVDAUSDT","orderId":"1","clientOid":"a","newClientOid":"b","size":"1",`+
+		`"orderList":[{"clientOid":"c","price":"2"}],"orderIdList":[{"orderId":"3"}]}`))
+	if want := `{"orderList":[{"price":"2"}],"size":"1","symbol":"NVDAUSDT"}`; got != want {
+		t.Errorf("keyParams = %s, want %s", got, want)
 	}
 }
 
