@@ -25,6 +25,7 @@ import (
 	"github.com/tickrules/tickrules/engine"
 	"github.com/tickrules/tickrules/exchange"
 	"github.com/tickrules/tickrules/marketdata"
+	"github.com/tickrules/tickrules/poll"
 	"github.com/tickrules/tickrules/rules"
 	"github.com/tickrules/tickrules/sim"
 	"github.com/tickrules/tickrules/sim/server"
@@ -264,8 +265,9 @@ func parityDryRun(t *testing.T, ctx context.Context) (*venueSet, *parityClocks) 
 	return v, c
 }
 
-// runParityWay assembles the engine on v as runEngine does (state
-// directory, journal, the same engine options) and steps it over the
+// runParityWay assembles the engine on v with runEngine's assembleRun
+// (state directory and journal as openState opens them, the engine options
+// runEngine gives) and steps it over the
 // matrix's span: at every tick the clocks move, the venue's time is asked
 // as often as venueClock asks it, the pollers poll what is due, and the
 // engine runs one tick at its clock's time. The ticks run in order, so
@@ -283,14 +285,14 @@ func runParityWay(t *testing.T, ctx context.Context, v *venueSet, c *parityClock
 	defer st.lock.Unlock()
 	var mu sync.Mutex
 	var out []parityFiring
-	eopts := engine.Options{Tick: parityTick, SettleOffLoop: true, StateTimeout: 30 * time.Second,
+	eopts := engine.Options{Tick: parityTick, SettleOffLoop: true, StateTimeout: 30 * time.Second, // as runEngine
 		OnFiring: func(f *engine.Firing) {
 			mu.Lock()
 			defer mu.Unlock()
 			out = append(out, firingOf(t, f))
 		}}
-	asm, err := engine.Assemble(ctx, engine.AssembleOptions{Reader: v.reader, Catalog: v.cat, Accounts: v.accts, Trader: v.trader,
-		Pricer: v.pricer, Clock: v.clock, RuleDirs: []string{parityRuleDir}, Getenv: env.getenv, Store: st.store, Journal: st.journal}, eopts)
+	cfg := &runConfig{rules: []string{parityRuleDir}, tick: parityTick, stateTimeout: 30 * time.Second}
+	asm, err := assembleRun(ctx, env, cfg, v, st, nil, poll.Options{}, eopts, zap.NewNop())
 	if err != nil {
 		t.Fatalf("assemble: %v", err)
 	}
