@@ -37,7 +37,6 @@ import (
 // times within one poll interval of the backtest's.
 const (
 	parityRuleDir = "testdata/parity/rules"
-	parityGolden  = "testdata/parity/firings.golden"
 	paritySpan    = 7 * time.Minute
 	parityTick    = time.Second
 	// parityTolerance is how far a firing's time may be from the
@@ -56,8 +55,18 @@ const (
 // pre-market, then the open of the regular session.
 var parityStart = time.Date(2026, 3, 9, 9, 29, 0, 0, clock.NewYork())
 
-// parityCreds are the demo scenario's one-way account.
-var parityCreds = exchange.Credentials{APIKey: "demo-key", Secret: "demo-secret", Passphrase: "demo-passphrase"}
+// parityAccounts are the demo scenario's accounts the matrix trades, one
+// in one-way mode, one in hedge mode, each with its golden file
+// testdata/parity/firings-NAME.golden. The coverage check reads the first:
+// the hedge account has no spot records, so one rule of the matrix fires
+// only on the first.
+var parityAccounts = []struct {
+	name  string
+	creds exchange.Credentials
+}{
+	{"one-way", exchange.Credentials{APIKey: "demo-key", Secret: "demo-secret", Passphrase: "demo-passphrase"}},
+	{"hedge", exchange.Credentials{APIKey: "demo-hedge-key", Secret: "demo-hedge-secret", Passphrase: "demo-hedge-passphrase"}},
+}
 
 // parityLeg is what the matrix compares of one action of a firing: its
 // kind, its outcome and its request with the ids left out (order ids and
@@ -145,8 +154,8 @@ func legOf(t *testing.T, kind, outcome string, req json.RawMessage, note string)
 }
 
 // parityBacktest is way (a): package backtest on the demo scenario.
-func parityBacktest(t *testing.T, ctx context.Context) []parityFiring {
-	rep, err := backtest.Run(ctx, backtest.Options{Scenario: sim.Demo(), APIKey: parityCreds.APIKey, RuleDirs: []string{parityRuleDir},
+func parityBacktest(t *testing.T, ctx context.Context, creds exchange.Credentials) []parityFiring {
+	rep, err := backtest.Run(ctx, backtest.Options{Scenario: sim.Demo(), APIKey: creds.APIKey, RuleDirs: []string{parityRuleDir},
 		From: parityStart, To: parityStart.Add(paritySpan), Step: parityTick})
 	if err != nil {
 		t.Fatalf("backtest: %v", err)
@@ -189,15 +198,15 @@ func (c *parityClocks) set(at time.Time) {
 
 // parityEmbedded is way (b): engine run on the embedded simulator, its
 // venueSet as embeddedDemo makes it but on a virtual clock.
-func parityEmbedded(t *testing.T) (*venueSet, *parityClocks) {
+func parityEmbedded(t *testing.T, creds exchange.Credentials) (*venueSet, *parityClocks) {
 	v := clock.NewVirtual(parityStart)
 	x, err := sim.New(sim.Demo(), sim.Options{Clock: v})
 	if err != nil {
 		t.Fatal(err)
 	}
-	acct, ok := x.Account(parityCreds.APIKey)
+	acct, ok := x.Account(creds.APIKey)
 	if !ok {
-		t.Fatal("no demo-key account")
+		t.Fatalf("no account %s", creds.APIKey)
 	}
 	return &venueSet{name: "embedded demo", reader: acct, cat: acct, accts: acct, trader: acct, pricer: acct, clock: v, close: func() {}},
 		&parityClocks{venue: v, local: v, engine: v}
@@ -239,15 +248,15 @@ func parityServedSim(t *testing.T, ctx context.Context) (string, *parityClocks) 
 // parityClientOptions are the client options openVenue makes for a URL,
 // on the local virtual clock and without the client-side rate limiter
 // (the server's limits are off too).
-func parityClientOptions(url string, c *parityClocks) exchange.ClientOptions {
-	return exchange.ClientOptions{BaseURL: url, Credentials: parityCreds, Clock: c.local}
+func parityClientOptions(url string, creds exchange.Credentials, c *parityClocks) exchange.ClientOptions {
+	return exchange.ClientOptions{BaseURL: url, Credentials: creds, Clock: c.local}
 }
 
 // parityVenue is way (c): engine run --venue URL against engine sim, the
 // venueSet openVenue makes for a URL.
-func parityVenue(t *testing.T, ctx context.Context) (*venueSet, *parityClocks) {
+func parityVenue(t *testing.T, ctx context.Context, creds exchange.Credentials) (*venueSet, *parityClocks) {
 	url, c := parityServedSim(t, ctx)
-	client, err := exchange.NewClient(parityClientOptions(url, c))
+	client, err := exchange.NewClient(parityClientOptions(url, creds, c))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -256,9 +265,9 @@ func parityVenue(t *testing.T, ctx context.Context) (*venueSet, *parityClocks) {
 
 // parityDryRun is way (d): engine run --venue URL --dry-run against engine
 // sim, the venueSet of dryRunVenue itself.
-func parityDryRun(t *testing.T, ctx context.Context) (*venueSet, *parityClocks) {
+func parityDryRun(t *testing.T, ctx context.Context, creds exchange.Credentials) (*venueSet, *parityClocks) {
 	url, c := parityServedSim(t, ctx)
-	v, err := dryRunVenue(ctx, parityClientOptions(url, c), c.engine, zap.NewNop())
+	v, err := dryRunVenue(ctx, parityClientOptions(url, creds, c), c.engine, zap.NewNop())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -331,7 +340,8 @@ func runParityWay(t *testing.T, ctx context.Context, v *venueSet, c *parityClock
 
 // TestParityMatrix runs the rule sets of testdata/parity/rules four ways
 // over the same span of the demo scenario and compares their firings with
-// the backtest's, which are kept in testdata/parity/firings.golden:
+// the backtest's, which are kept in testdata/parity/firings-*.golden, for
+// each of the demo scenario's accounts (one-way and hedge mode):
 //
 //	(a) backtest: package backtest, as engine backtest runs it;
 //	(b) embedded: engine run on the embedded simulator;
@@ -339,27 +349,32 @@ func runParityWay(t *testing.T, ctx context.Context, v *venueSet, c *parityClock
 //	(d) dry-run: engine run --venue URL --dry-run against it.
 func TestParityMatrix(t *testing.T) {
 	ctx := context.Background()
-	ref := parityBacktest(t, ctx)
-	var golden strings.Builder
-	for _, f := range ref {
-		golden.WriteString(f.String() + "\n")
-	}
-	parityCompareGolden(t, parityGolden, golden.String())
-	checkParityCoverage(t, ref)
-
 	ways := []struct {
 		name string
-		open func(t *testing.T) (*venueSet, *parityClocks)
+		open func(t *testing.T, creds exchange.Credentials) (*venueSet, *parityClocks)
 	}{
-		{"embedded", func(t *testing.T) (*venueSet, *parityClocks) { return parityEmbedded(t) }},
-		{"venue", func(t *testing.T) (*venueSet, *parityClocks) { return parityVenue(t, ctx) }},
-		{"dry-run", func(t *testing.T) (*venueSet, *parityClocks) { return parityDryRun(t, ctx) }},
+		{"embedded", func(t *testing.T, creds exchange.Credentials) (*venueSet, *parityClocks) { return parityEmbedded(t, creds) }},
+		{"venue", func(t *testing.T, creds exchange.Credentials) (*venueSet, *parityClocks) { return parityVenue(t, ctx, creds) }},
+		{"dry-run", func(t *testing.T, creds exchange.Credentials) (*venueSet, *parityClocks) { return parityDryRun(t, ctx, creds) }},
 	}
-	for _, w := range ways {
-		t.Run(w.name, func(t *testing.T) {
-			v, c := w.open(t)
-			got := runParityWay(t, ctx, v, c)
-			compareFirings(t, ref, got)
+	for i, acct := range parityAccounts {
+		t.Run(acct.name, func(t *testing.T) {
+			ref := parityBacktest(t, ctx, acct.creds)
+			var golden strings.Builder
+			for _, f := range ref {
+				golden.WriteString(f.String() + "\n")
+			}
+			parityCompareGolden(t, filepath.Join("testdata", "parity", "firings-"+acct.name+".golden"), golden.String())
+			if i == 0 {
+				checkParityCoverage(t, ref)
+			}
+			for _, w := range ways {
+				t.Run(w.name, func(t *testing.T) {
+					v, c := w.open(t, acct.creds)
+					got := runParityWay(t, ctx, v, c)
+					compareFirings(t, ref, got)
+				})
+			}
 		})
 	}
 }
@@ -586,7 +601,7 @@ func parityCatalog(t *testing.T) rules.CatalogReader {
 	if err != nil {
 		t.Fatal(err)
 	}
-	acct, _ := x.Account(parityCreds.APIKey)
+	acct, _ := x.Account(parityAccounts[0].creds.APIKey)
 	return acct
 }
 
