@@ -198,7 +198,7 @@ func (c *parityClocks) set(at time.Time) {
 
 // parityEmbedded is way (b): engine run on the embedded simulator, its
 // venueSet as embeddedDemo makes it but on a virtual clock.
-func parityEmbedded(t *testing.T, creds exchange.Credentials) (*venueSet, *parityClocks) {
+func parityEmbedded(t *testing.T, _ context.Context, creds exchange.Credentials) (*venueSet, *parityClocks) {
 	v := clock.NewVirtual(parityStart)
 	x, err := sim.New(sim.Demo(), sim.Options{Clock: v})
 	if err != nil {
@@ -351,11 +351,11 @@ func TestParityMatrix(t *testing.T) {
 	ctx := context.Background()
 	ways := []struct {
 		name string
-		open func(t *testing.T, creds exchange.Credentials) (*venueSet, *parityClocks)
+		open func(t *testing.T, ctx context.Context, creds exchange.Credentials) (*venueSet, *parityClocks)
 	}{
-		{"embedded", func(t *testing.T, creds exchange.Credentials) (*venueSet, *parityClocks) { return parityEmbedded(t, creds) }},
-		{"venue", func(t *testing.T, creds exchange.Credentials) (*venueSet, *parityClocks) { return parityVenue(t, ctx, creds) }},
-		{"dry-run", func(t *testing.T, creds exchange.Credentials) (*venueSet, *parityClocks) { return parityDryRun(t, ctx, creds) }},
+		{"embedded", parityEmbedded},
+		{"venue", parityVenue},
+		{"dry-run", parityDryRun},
 	}
 	for i, acct := range parityAccounts {
 		t.Run(acct.name, func(t *testing.T) {
@@ -370,7 +370,7 @@ func TestParityMatrix(t *testing.T) {
 			}
 			for _, w := range ways {
 				t.Run(w.name, func(t *testing.T) {
-					v, c := w.open(t, acct.creds)
+					v, c := w.open(t, ctx, acct.creds)
 					got := runParityWay(t, ctx, v, c)
 					compareFirings(t, ref, got)
 				})
