@@ -286,6 +286,8 @@ func runParityWay(t *testing.T, ctx context.Context, v *venueSet, c *parityClock
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	v.stateDir = t.TempDir()
+	clk := &parityEngineClock{Clock: v.clock}
+	v.clock = clk
 	env := &cliEnv{stdout: &bytes.Buffer{}, stderr: &bytes.Buffer{}, getenv: func(string) string { return "" }}
 	st, code := openState(env, v)
 	if st == nil {
@@ -317,6 +319,8 @@ func runParityWay(t *testing.T, ctx context.Context, v *venueSet, c *parityClock
 			c.sync(ctx)
 			nextSync = nextSync.Add(paritySyncEvery)
 		}
+		clk.fire(c.engine.Now())
+		clk.quiesce(t, asm.Engine, at)
 		_ = asm.Poller.PollDue(ctx) // as Poller.Run: a failed part ages into staleness
 		now := c.engine.Now()
 		if !now.Equal(at) {
@@ -332,10 +336,96 @@ func runParityWay(t *testing.T, ctx context.Context, v *venueSet, c *parityClock
 		case <-time.After(parityStepBound):
 			t.Fatalf("the tick at %v did not end within %v", at, parityStepBound)
 		}
+		clk.quiesce(t, asm.Engine, at)
 	}
 	mu.Lock()
 	defer mu.Unlock()
 	return slices.Clone(out)
+}
+
+// parityEngineClock is the clock the engine of a way reads: the way's
+// engine clock for the time, and waits that the stepper fires when it
+// moves the clocks. Only the firings settled off the tick loop wait on it
+// (a modified order is looked up by its new client order id a second
+// later); counting those waits lets the stepper move the clocks only once
+// each settling firing waits or is done, and go on only once the waits it
+// fired have run, so that no tick depends on the scheduler.
+type parityEngineClock struct {
+	engine.Clock
+	mu      sync.Mutex
+	waits   []parityWait
+	changed chan struct{} // closed and replaced whenever waits change
+}
+
+type parityWait struct {
+	at time.Time
+	ch chan time.Time
+}
+
+// After registers a wait of d, fired by fire.
+func (c *parityEngineClock) After(d time.Duration) <-chan time.Time {
+	ch := make(chan time.Time, 1)
+	at := c.Now().Add(d)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.waits = append(c.waits, parityWait{at: at, ch: ch})
+	c.notify()
+	return ch
+}
+
+// notify wakes whoever waits for a change; c.mu is held.
+func (c *parityEngineClock) notify() {
+	if c.changed != nil {
+		close(c.changed)
+	}
+	c.changed = make(chan struct{})
+}
+
+// fire fires the waits due at now.
+func (c *parityEngineClock) fire(now time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	keep := c.waits[:0]
+	for _, w := range c.waits {
+		if w.at.After(now) {
+			keep = append(keep, w)
+			continue
+		}
+		w.ch <- now
+	}
+	c.waits = keep
+	c.notify()
+}
+
+// pending returns the waits not fired yet and a channel closed at the
+// next change.
+func (c *parityEngineClock) pending() (int, <-chan struct{}) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.changed == nil {
+		c.changed = make(chan struct{})
+	}
+	return len(c.waits), c.changed
+}
+
+// quiesce waits until every firing the engine settles off the tick loop
+// waits on the clock or is done.
+func (c *parityEngineClock) quiesce(t *testing.T, eng *engine.Engine, at time.Time) {
+	t.Helper()
+	bound := time.After(parityStepBound)
+	for {
+		n, settled := eng.Settling()
+		w, waited := c.pending()
+		if w >= n {
+			return
+		}
+		select {
+		case <-settled:
+		case <-waited:
+		case <-bound:
+			t.Fatalf("at %v, %d firings are settling and %d wait on the clock after %v", at, n, w, parityStepBound)
+		}
+	}
 }
 
 // TestParityMatrix runs the rule sets of testdata/parity/rules four ways
