@@ -187,7 +187,7 @@ func newRunner(ctx context.Context, opts Options) (*runner, error) {
 		cat = scenarioCatalog{acct, "the scenario " + opts.Scenario.Source}
 	}
 	r.asm, err = engine.Assemble(ctx, engine.AssembleOptions{Reader: reader, Catalog: cat, Accounts: acct, Trader: acct, Pricer: acct,
-		Clock: v, Logger: opts.Logger, RuleDirs: opts.RuleDirs, Getenv: opts.Getenv, NewSource: newSource,
+		Clock: waitingClock{v}, Logger: opts.Logger, RuleDirs: opts.RuleDirs, Getenv: opts.Getenv, NewSource: newSource,
 		// A State may be built every tick from the same answers: parse
 		// each fetched book and list of fills once.
 		Poller: poll.Options{Build: marketdata.BuildOptions{Parsed: marketdata.NewParseCache()}}},
@@ -234,6 +234,12 @@ func (r *runner) run(ctx context.Context) (*Report, error) {
 		}
 		r.asm.Engine.Step(ctx, t)
 		r.ticks++
+		// A tick that waited (the look-up of a modified order) moved the
+		// clock on: the ticks it took are not run, as a live engine's tick
+		// loop would have run them later, on newer data.
+		for t.Add(r.opts.Step).Before(r.v.Now()) && t.Add(r.opts.Step).Before(r.opts.To) {
+			t = t.Add(r.opts.Step)
+		}
 		t = r.skipQuietTicks(t, nextSample)
 		r.prog.report(t)
 	}
@@ -284,6 +290,24 @@ func (r *runner) skipQuietTicks(t, nextSample time.Time) time.Time {
 	r.ticks += n
 	r.skippedTicks += n
 	return t.Add(time.Duration(n) * step)
+}
+
+// waitingClock is the backtest's virtual clock as the engine and its
+// dispatcher see it: a wait moves the clock on by its duration. A tick runs
+// to its end before the next one starts, so nothing else would ever move
+// the clock while the dispatcher waits, for instance to look up a modified
+// order by its new client order id a second later, as it does on the
+// venue; without this the backtest stopped there for good.
+type waitingClock struct{ v *clock.Virtual }
+
+// Now returns the virtual clock's time.
+func (c waitingClock) Now() time.Time { return c.v.Now() }
+
+// After moves the virtual clock on by d and returns its channel, fired.
+func (c waitingClock) After(d time.Duration) <-chan time.Time {
+	ch := c.v.After(d)
+	c.v.Advance(d)
+	return ch
 }
 
 // onFiring records one firing with its legs.

@@ -276,9 +276,7 @@ func runEngine(ctx context.Context, env *cliEnv, cfg *runConfig, v *venueSet, lo
 		}
 		eopts.OnFiring = func(f *engine.Firing) { live.onFiring(f); mx.ObserveLegs(f.Legs) }
 	}
-	asm, err := engine.Assemble(ctx, engine.AssembleOptions{Reader: v.reader, Catalog: v.cat, Accounts: v.accts, Trader: v.trader,
-		Pricer: v.pricer, Clock: v.clock, Logger: log, RuleDirs: cfg.rules, Getenv: env.getenv, Safety: safety, Store: st.store, Journal: st.journal, Crash: st.crash, Poller: polls},
-		eopts)
+	asm, err := assembleRun(ctx, env, cfg, v, st, safety, polls, eopts, log)
 	if errors.Is(err, engine.ErrBadRules) {
 		fmt.Fprintf(env.stderr, "%v; nothing was started\n", err)
 		return exitFail
@@ -335,6 +333,15 @@ func runEngine(ctx context.Context, env *cliEnv, cfg *runConfig, v *venueSet, lo
 		return exitFail
 	}
 	return exitOK
+}
+
+// assembleRun wires the engine of engine run on v: the rules of cfg, the
+// state files st, the pollers' options polls and the engine's options
+// eopts. The parity test assembles its engines with it too.
+func assembleRun(ctx context.Context, env *cliEnv, cfg *runConfig, v *venueSet, st *stateFiles, safety *actions.Safety, polls poll.Options, eopts engine.Options, log *zap.Logger) (*engine.Assembly, error) {
+	return engine.Assemble(ctx, engine.AssembleOptions{Reader: v.reader, Catalog: v.cat, Accounts: v.accts, Trader: v.trader,
+		Pricer: v.pricer, Clock: v.clock, Logger: log, RuleDirs: cfg.rules, Getenv: env.getenv, Safety: safety, Store: st.store, Journal: st.journal, Crash: st.crash, Poller: polls},
+		eopts)
 }
 
 func fileExists(path string) bool {
