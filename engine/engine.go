@@ -228,8 +228,9 @@ type RuleStats struct {
 	// symbol it trades (ReasonWaiting). Included in Evaluations.
 	Waiting int64
 	// Reused counts evaluations answered without running the condition:
-	// it reads nothing that moves with time and the State's data was the
-	// same as when it was last false. Included in Evaluations.
+	// what it reads was the same as when it last ran, and none of its
+	// comparisons with the clock could have changed since (see reuse).
+	// Included in Evaluations.
 	Reused int64
 }
 

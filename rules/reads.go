@@ -199,7 +199,7 @@ func (c *Compiler) walk(src string, root ast.Node) *walker {
 		limited: map[ast.Node]bool{},
 	}
 	ast.Find(root, func(n ast.Node) bool {
-		if b, ok := n.(*ast.BinaryNode); ok && comparisons[b.Operator] {
+		if b, ok := n.(*ast.BinaryNode); ok && isComparison(b.Operator) {
 			w.clockLimit(b.Left, b.Right)
 			w.clockLimit(b.Right, b.Left)
 		}
@@ -248,8 +248,15 @@ func (c *Compiler) walk(src string, root ast.Node) *walker {
 	return w
 }
 
-// comparisons are the operators of a ClockLimit.
-var comparisons = map[string]bool{"<": true, "<=": true, ">": true, ">=": true, "==": true, "!=": true}
+// isComparison reports whether op compares two numbers (a ClockLimit's
+// operator).
+func isComparison(op string) bool {
+	switch op {
+	case "<", "<=", ">", ">=", "==", "!=":
+		return true
+	}
+	return false
+}
 
 // clockLimit records a ClockLimit when value is a clock value (a minute
 // field of market, minutes_until or minutes_since of a constant time) and
@@ -268,7 +275,7 @@ func (w *walker) clockLimit(value, limit ast.Node) {
 		if !okID || id.Value != "market" || !okProp {
 			return
 		}
-		cv = marketMinutes[prop.Value]
+		cv = marketMinutes(prop.Value)
 	case *ast.CallNode:
 		id, okID := v.Callee.(*ast.IdentifierNode)
 		if !okID || len(v.Arguments) != 1 {
@@ -281,7 +288,7 @@ func (w *walker) clockLimit(value, limit ast.Node) {
 		if _, err := marketdata.ParseClock(arg.Value); err != nil {
 			return
 		}
-		cv, at = wallClockMinutes[id.Value], arg.Value
+		cv, at = wallClockMinutes(id.Value), arg.Value
 	}
 	if cv == 0 {
 		return
@@ -290,19 +297,31 @@ func (w *walker) clockLimit(value, limit ast.Node) {
 	w.reads.ClockLimits = append(w.reads.ClockLimits, marketdata.ClockLimit{Value: cv, At: at, Limit: n})
 }
 
-// marketMinutes and wallClockMinutes are the clock values a ClockLimit
-// compares, by field and by function.
-var (
-	marketMinutes = map[string]marketdata.ClockValue{
-		"minutes_since_open":      marketdata.ClockMinutesSinceOpen,
-		"minutes_to_close":        marketdata.ClockMinutesToClose,
-		"minutes_to_next_session": marketdata.ClockMinutesToNextSession,
+// marketMinutes is the clock value of a field of market; 0 when it is
+// none.
+func marketMinutes(field string) marketdata.ClockValue {
+	switch field {
+	case "minutes_since_open":
+		return marketdata.ClockMinutesSinceOpen
+	case "minutes_to_close":
+		return marketdata.ClockMinutesToClose
+	case "minutes_to_next_session":
+		return marketdata.ClockMinutesToNextSession
 	}
-	wallClockMinutes = map[string]marketdata.ClockValue{
-		"minutes_until": marketdata.ClockMinutesUntil,
-		"minutes_since": marketdata.ClockMinutesSince,
+	return 0
+}
+
+// wallClockMinutes is the clock value of a function of the time of day;
+// 0 when it is none.
+func wallClockMinutes(function string) marketdata.ClockValue {
+	switch function {
+	case "minutes_until":
+		return marketdata.ClockMinutesUntil
+	case "minutes_since":
+		return marketdata.ClockMinutesSince
 	}
-)
+	return 0
+}
 
 // constNumber returns the value of a number written in the program (15,
 // 2.5, -3).
