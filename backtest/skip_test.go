@@ -24,7 +24,7 @@ func TestSkippingChangesNothing(t *testing.T) {
 	}
 	span := 24 * time.Hour
 	if raceDetector { // the open, the first hours of the session and their skips
-		span = 3 * time.Hour
+		span = time.Hour
 	}
 	cases := []struct {
 		name   string
