@@ -2,6 +2,8 @@ package backtest
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"reflect"
 	"testing"
 	"time"
@@ -28,29 +30,36 @@ func TestSkippingChangesNothing(t *testing.T) {
 	}
 	cases := []struct {
 		name   string
-		dir    string
+		dir    func(testing.TB) string
 		getenv map[string]string
 		// skipped are rules that must have had evaluations skipped.
 		skipped []string
+		// leaps is set when the clock must have leapt over quiet seconds.
+		leaps bool
 	}{
-		{"examples", "../examples/rules", map[string]string{"TSLA_DIP_SIZE": "2"},
-			[]string{"buy-the-open-dip", "flatten-before-us-close", "no-overnight-positions[TSLAUSDT]", "restore-stop-loss-tsla"}},
-		{"every part", "testdata/skip", nil,
+		{"examples", func(testing.TB) string { return "../examples/rules" }, map[string]string{"TSLA_DIP_SIZE": "2"},
+			[]string{"buy-the-open-dip", "flatten-before-us-close", "no-overnight-positions[TSLAUSDT]", "restore-stop-loss-tsla"}, false},
+		{"every part", func(testing.TB) string { return "testdata/skip" }, nil,
 			[]string{"btc-protected", "eth-unprotected", "tsla-overnight-info", "aapl-weekend-info", "tsla-bid", "tsla-cancel-near-close",
-				"spot-records", "before-a-session", "before-the-bell", "once-a-session", "orders-in-session[NVDAUSDT]"}},
+				"spot-records", "before-a-session", "before-the-bell", "once-a-session", "orders-in-session[NVDAUSDT]"}, false},
+		// Rules that read the clock only by comparing it with constants
+		// let the clock leap, up to the instant a comparison can change.
+		{"clock leaps", writeClockRules, nil, []string{"near-the-close", "at-the-bell", "early-in-the-session", "before-overnight"}, true},
 	}
 	type outcome struct {
 		report []byte
 		stats  map[string]engine.RuleStats
 		ticks  int64
 		traces map[string][]engine.Trace
+		leapt  int64
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			dir := c.dir(t)
 			run := func(every bool) outcome {
-				r, js := runDemo(t, Options{RuleDirs: []string{c.dir}, From: demoStart, To: demoStart.Add(span),
+				r, js := runDemo(t, Options{RuleDirs: []string{dir}, From: demoStart, To: demoStart.Add(span),
 					Getenv: func(k string) string { return c.getenv[k] }, EvaluateEveryTick: every}, every)
-				o := outcome{report: js, traces: map[string][]engine.Trace{}}
+				o := outcome{report: js, traces: map[string][]engine.Trace{}, leapt: r.skippedTicks}
 				o.stats, o.ticks, _ = r.asm.Engine.Stats()
 				for name := range o.stats {
 					o.traces[name] = r.asm.Engine.Traces(name)
@@ -89,6 +98,9 @@ func TestSkippingChangesNothing(t *testing.T) {
 					t.Errorf("%s: no evaluation skipped (%+v)", name, s)
 				}
 			}
+			if every.leapt != 0 || c.leaps != (skipping.leapt > 0) {
+				t.Errorf("leapt over %d ticks skipping, %d every tick; want leaps %v", skipping.leapt, every.leapt, c.leaps)
+			}
 			var firings int64
 			for _, s := range every.stats {
 				firings += s.Firings
@@ -96,7 +108,40 @@ func TestSkippingChangesNothing(t *testing.T) {
 			if firings == 0 {
 				t.Error("no rule fired: the comparison exercised nothing")
 			}
-			t.Logf("%d firings; %d of %d evaluations skipped (%.1f%%)", firings, reused, evaluations, 100*float64(reused)/float64(evaluations))
+			t.Logf("%d firings; %d of %d evaluations skipped (%.1f%%); leapt over %d ticks", firings, reused, evaluations,
+				100*float64(reused)/float64(evaluations), skipping.leapt)
 		})
 	}
+}
+
+// writeClockRules writes the 10 rules of writeManyRules, which let the
+// clock leap, and rules that compare clock values with constants.
+func writeClockRules(tb testing.TB) string {
+	dir := writeManyRules(tb, 10)
+	const clock = `rules:
+  - name: near-the-close
+    when: market.session == "regular" && market.minutes_to_close <= 5 && position("TSLAUSDT", "long").size > 0
+    for: 30s
+    actions:
+      - close_positions: {symbol: TSLAUSDT, side: long}
+  - name: at-the-bell
+    when: minutes_until("16:00") < 1 && weekday != "Sunday"
+    cooldown: 1h
+    actions:
+      - log: {message: the bell}
+  - name: early-in-the-session
+    when: market.session == "regular" && market.minutes_since_open < 15 && market.minutes_since_open >= 10
+    cooldown: 1h
+    actions:
+      - log: {message: early in the session}
+  - name: before-overnight
+    when: market.minutes_to_next_session <= 3 && market.next_session == "overnight"
+    cooldown: 1h
+    actions:
+      - log: {message: overnight soon}
+`
+	if err := os.WriteFile(filepath.Join(dir, "clock.yaml"), []byte(clock), 0o600); err != nil {
+		tb.Fatal(err)
+	}
+	return dir
 }
