@@ -9,10 +9,11 @@ import (
 )
 
 // Keys names the data a condition reads, as finely as it can be told
-// apart: the futures symbols whose positions, orders and strategy orders it
-// reads and the stock pairs whose info, book and fills it reads. A condition that reads any
-// other part, or a part without naming its keys (every position, a symbol
-// computed at run time), has Whole set: only SameData can stand for it.
+// apart: the futures symbols whose positions, orders and strategy orders
+// it reads and the stock pairs whose info, book and fills it reads. A
+// condition that reads any other part, or a part without naming its keys
+// (every position, a symbol computed at run time), has Whole set: only
+// SameData can stand for it.
 type Keys struct {
 	Parts   PartSet
 	Futures []string
@@ -38,9 +39,9 @@ func NewKeys(parts PartSet, futures, pairs []string, all bool) Keys {
 // SameKeys reports whether s and o hold the same data under k: the same
 // records (and the same fetches) of each of its futures symbols in the
 // positions, orders and strategy orders, and the same info, book and
-// fills of each of its pairs. A condition reading k and
-// nothing that moves with time then has the same value in both, however
-// much other symbols' data changed.
+// fills of each of its pairs. A condition reading k and nothing that moves
+// with time then has the same value in both, however much other symbols'
+// data changed.
 func (s *State) SameKeys(o *State, k *Keys) bool {
 	switch {
 	case o == nil:
