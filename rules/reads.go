@@ -262,7 +262,7 @@ func isComparison(op string) bool {
 // field of market, minutes_until or minutes_since of a constant time) and
 // limit a constant number.
 func (w *walker) clockLimit(value, limit ast.Node) {
-	n, ok := constNumber(limit)
+	n, ok := literalNumber(limit)
 	if !ok {
 		return
 	}
@@ -275,7 +275,7 @@ func (w *walker) clockLimit(value, limit ast.Node) {
 		if !okID || id.Value != "market" || !okProp {
 			return
 		}
-		cv = marketMinutes(prop.Value)
+		cv = clockValue(prop.Value)
 	case *ast.CallNode:
 		id, okID := v.Callee.(*ast.IdentifierNode)
 		if !okID || len(v.Arguments) != 1 {
@@ -288,7 +288,7 @@ func (w *walker) clockLimit(value, limit ast.Node) {
 		if _, err := marketdata.ParseClock(arg.Value); err != nil {
 			return
 		}
-		cv, at = wallClockMinutes(id.Value), arg.Value
+		cv, at = clockValue(id.Value), arg.Value
 	}
 	if cv == 0 {
 		return
@@ -297,51 +297,23 @@ func (w *walker) clockLimit(value, limit ast.Node) {
 	w.reads.ClockLimits = append(w.reads.ClockLimits, marketdata.ClockLimit{Value: cv, At: at, Limit: n})
 }
 
-// marketMinutes is the clock value of a field of market; 0 when it is
-// none.
-func marketMinutes(field string) marketdata.ClockValue {
-	switch field {
+// clockValue is the clock value of a field of market or of a function of
+// the time of day called name; 0 when it is none. (A market field called
+// minutes_until, or a function called minutes_to_close, fails the checker.)
+func clockValue(name string) marketdata.ClockValue {
+	switch name {
 	case "minutes_since_open":
 		return marketdata.ClockMinutesSinceOpen
 	case "minutes_to_close":
 		return marketdata.ClockMinutesToClose
 	case "minutes_to_next_session":
 		return marketdata.ClockMinutesToNextSession
-	}
-	return 0
-}
-
-// wallClockMinutes is the clock value of a function of the time of day;
-// 0 when it is none.
-func wallClockMinutes(function string) marketdata.ClockValue {
-	switch function {
 	case "minutes_until":
 		return marketdata.ClockMinutesUntil
 	case "minutes_since":
 		return marketdata.ClockMinutesSince
 	}
 	return 0
-}
-
-// constNumber returns the value of a number written in the program (15,
-// 2.5, -3).
-func constNumber(n ast.Node) (float64, bool) {
-	switch n := n.(type) {
-	case *ast.IntegerNode:
-		return float64(n.Value), true
-	case *ast.FloatNode:
-		return n.Value, true
-	case *ast.UnaryNode:
-		v, ok := constNumber(n.Node)
-		switch {
-		case !ok:
-		case n.Operator == "-":
-			return -v, true
-		case n.Operator == "+":
-			return v, true
-		}
-	}
-	return 0, false
 }
 
 func (w *walker) errorf(n ast.Node, suggestion, format string, args ...any) {
