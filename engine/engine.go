@@ -192,6 +192,9 @@ type ruleRun struct {
 	reuse reuse
 	keys  marketdata.Keys
 	last  lastRun
+	// limits are the condition's comparisons of clock values with
+	// constants (reuseUntilCrossing).
+	limits []marketdata.ClockLimit
 	// repeat is what the rule's next ticks will be (SkipQuiet).
 	repeat repeat
 	// touch are the symbols the rule's actions trade (anySymbol: any).
@@ -206,6 +209,12 @@ type lastRun struct {
 	ok   bool
 	err  error
 	msg  string // err's text, once asked for: a reused failure is reported every tick
+
+	// ran is the State the condition last ran on, and until the instant
+	// its clock limits may change its result (reuseUntilCrossing; zero:
+	// never).
+	ran   *marketdata.State
+	until time.Time
 }
 
 // errText is the text of the last run's error, written once.
@@ -228,8 +237,9 @@ type RuleStats struct {
 	// symbol it trades (ReasonWaiting). Included in Evaluations.
 	Waiting int64
 	// Reused counts evaluations answered without running the condition:
-	// it reads nothing that moves with time and the State's data was the
-	// same as when it was last false. Included in Evaluations.
+	// what it reads was the same as when it last ran, and none of its
+	// comparisons with the clock could have changed since (see reuse).
+	// Included in Evaluations.
 	Reused int64
 }
 
@@ -308,6 +318,7 @@ func (e *Engine) plan(rs *rules.RuleSet, saved map[string]RuleState, stats map[s
 			stats:  stats[r.Name],
 			reuse:  reuseOf(r.Condition.Reads, e.opts.EvaluateEveryTick),
 			keys:   keysOf(r.Condition.Reads),
+			limits: r.Condition.Reads.ClockLimits,
 			touch:  touches(r),
 		}
 		if run.timing.Once == OncePerSession {
@@ -385,7 +396,7 @@ func (e *Engine) Step(ctx context.Context, now time.Time) []*Firing {
 			continue
 		}
 		if ready && e.quiet(r, st, nowNano) {
-			r.repeat = repeat{ok: r.reuse != reuseNever, rec: quietRec}
+			r.repeat = r.quietRepeat()
 			e.steady = e.steady && r.repeat.ok
 			continue
 		}
@@ -440,13 +451,13 @@ func (e *Engine) condition(r *ruleRun, st *marketdata.State) (bool, error) {
 	switch {
 	case c.st == st && c.tick == e.ticks:
 		return c.ok, c.err
-	case r.reuse.holds(st, c.st, &r.keys):
+	case r.holds(st, c):
 		r.stats.Reused++
 		c.st, c.tick = st, e.ticks
 		return c.ok, c.err
 	}
 	ok, err := r.rule.Condition.EvalBool(&e.vm, e.env)
-	*c = lastRun{st: st, tick: e.ticks, ok: ok, err: err}
+	*c = lastRun{st: st, ran: st, until: r.crossing(st), tick: e.ticks, ok: ok, err: err}
 	return ok, err
 }
 

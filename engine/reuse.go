@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"time"
+
 	"github.com/tickrules/tickrules/marketdata"
 	"github.com/tickrules/tickrules/rules"
 )
@@ -10,7 +12,8 @@ type reuse uint8
 
 const (
 	// reuseNever: the condition reads something that moves on every tick
-	// (now, minutes to the close, an age), or EvaluateEveryTick is set.
+	// (now, an age, a minute field in arithmetic), or EvaluateEveryTick is
+	// set.
 	reuseNever reuse = iota
 	// reuseSameData: the condition reads nothing that moves with time; its
 	// result is the same on every State with the same data it reads
@@ -21,13 +24,22 @@ const (
 	// market.is_open), so the State must also have the same session
 	// (State.SameSession).
 	reuseSameSession
+	// reuseUntilCrossing: it also reads the clock, but only by comparing
+	// clock values with constants (rules.Reads.ClockLimits:
+	// market.minutes_since_open < 15): the State must also come before the
+	// earliest instant one of those comparisons can change
+	// (lastRun.until), with the minutes having followed the clock since
+	// the condition ran (State.ClockFollows).
+	reuseUntilCrossing
 )
 
 // reuseOf is the reuse a condition with reads allows.
 func reuseOf(reads rules.Reads, everyTick bool) reuse {
 	switch {
-	case everyTick || reads.Clock:
+	case everyTick || (reads.Clock && (reads.ClockOther || len(reads.ClockLimits) == 0)):
 		return reuseNever
+	case reads.Clock:
+		return reuseUntilCrossing
 	case reads.Time:
 		return reuseSameSession
 	}
@@ -41,14 +53,41 @@ func keysOf(reads rules.Reads) marketdata.Keys {
 	return marketdata.NewKeys(reads.Parts, reads.Futures, reads.Stocks, all)
 }
 
-// holds reports whether a result computed on from holds on st, for a
-// condition that reads keys.
-func (u reuse) holds(st, from *marketdata.State, keys *marketdata.Keys) bool {
-	switch u {
+// holds reports whether r's last result (c, computed on c.st or reused
+// there) holds on st.
+func (r *ruleRun) holds(st *marketdata.State, c *lastRun) bool {
+	switch r.reuse {
 	case reuseSameData:
-		return st.SameKeys(from, keys)
+		return st.SameKeys(c.st, &r.keys)
 	case reuseSameSession:
-		return st.SameKeys(from, keys) && st.SameSession(from)
+		return st.SameKeys(c.st, &r.keys) && st.SameSession(c.st)
+	case reuseUntilCrossing:
+		if c.ran == nil || (!c.until.IsZero() && !st.Now.Before(c.until)) ||
+			!st.SameKeys(c.st, &r.keys) || !st.SameSession(c.st) {
+			return false
+		}
+		for _, l := range r.limits {
+			if !st.ClockFollows(c.ran, l) {
+				return false
+			}
+		}
+		return true
 	}
 	return false
+}
+
+// crossing is the earliest instant after st.Now at which a result of r's
+// condition computed on st may change with the clock alone: the first of
+// its clock limits to be reached (zero: none can be).
+func (r *ruleRun) crossing(st *marketdata.State) time.Time {
+	if r.reuse != reuseUntilCrossing {
+		return time.Time{}
+	}
+	var first time.Time
+	for _, l := range r.limits {
+		if t := st.ClockCrossing(l); !t.IsZero() && (first.IsZero() || t.Before(first)) {
+			first = t
+		}
+	}
+	return first
 }

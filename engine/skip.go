@@ -51,7 +51,26 @@ func (r *ruleRun) repeatOf(tr *Trace) repeat {
 	default: // stale data, disabled, not started: they change with time
 		out.ok = false
 	}
+	out.until = r.untilCrossing(out.until)
 	return out
+}
+
+// quietRepeat is the repeat of a quiet tick (Engine.quiet).
+func (r *ruleRun) quietRepeat() repeat {
+	return repeat{ok: r.reuse != reuseNever, rec: quietRec, until: r.untilCrossing(0)}
+}
+
+// untilCrossing returns until (Unix nanoseconds; 0: no end) moved back to
+// the instant the condition's clock limits may change its result, which
+// the last run computed (reuseUntilCrossing): a leap must not pass it.
+func (r *ruleRun) untilCrossing(until int64) int64 {
+	if r.reuse != reuseUntilCrossing || r.last.until.IsZero() {
+		return until
+	}
+	if c := r.last.until.UnixNano(); until == 0 || c < until {
+		return c
+	}
+	return until
 }
 
 // SkipQuiet records up to n ticks after from, step apart, as Step would

@@ -1,6 +1,7 @@
 package marketdata
 
 import (
+	"reflect"
 	"slices"
 	"time"
 
@@ -8,10 +9,11 @@ import (
 )
 
 // Keys names the data a condition reads, as finely as it can be told
-// apart: the futures symbols whose positions and orders it reads and the
-// stock pairs whose book and fills it reads. A condition that reads any
-// other part, or a part without naming its keys (every position, a symbol
-// computed at run time), has Whole set: only SameData can stand for it.
+// apart: the futures symbols whose positions, orders and strategy orders
+// it reads and the stock pairs whose info, book and fills it reads. A
+// condition that reads any other part, or a part without naming its keys
+// (every position, a symbol computed at run time), has Whole set: only
+// SameData can stand for it.
 type Keys struct {
 	Parts   PartSet
 	Futures []string
@@ -21,7 +23,11 @@ type Keys struct {
 
 // keyedParts are the parts SameKeys compares key by key. The market's
 // session is compared by SameSession, the rest only whole.
-const keyedParts = PartSet(1<<PartPositions | 1<<PartOrders | 1<<PartStockBook | 1<<PartStockTrades | 1<<PartMarket)
+const keyedParts = PartSet(1<<PartPositions | 1<<PartOrders | 1<<PartStrategyOrders |
+	1<<PartStockInfo | 1<<PartStockBook | 1<<PartStockTrades | 1<<PartMarket)
+
+// stockParts are the parts read pair by pair.
+const stockParts = PartSet(1<<PartStockInfo | 1<<PartStockBook | 1<<PartStockTrades)
 
 // NewKeys returns the keys of a condition that reads parts: futures and
 // pairs must name every symbol it reads of them, and all is set when it
@@ -32,10 +38,10 @@ func NewKeys(parts PartSet, futures, pairs []string, all bool) Keys {
 
 // SameKeys reports whether s and o hold the same data under k: the same
 // records (and the same fetches) of each of its futures symbols in the
-// positions and orders, the same book and fills of each of its pairs, and
-// the same stock info when it reads a pair. A condition reading k and
-// nothing that moves with time then has the same value in both, however
-// much other symbols' data changed.
+// positions, orders and strategy orders, and the same info, book and
+// fills of each of its pairs. A condition reading k and nothing that moves
+// with time then has the same value in both, however much other symbols'
+// data changed.
 func (s *State) SameKeys(o *State, k *Keys) bool {
 	switch {
 	case o == nil:
@@ -47,10 +53,7 @@ func (s *State) SameKeys(o *State, k *Keys) bool {
 	}
 	// Books first: they change at every price step, so most conditions
 	// that differ differ there.
-	if k.Parts.Has(PartStockBook) || k.Parts.Has(PartStockTrades) {
-		if !sameView(s.srcInfo, o.srcInfo) {
-			return false
-		}
+	if k.Parts&stockParts != 0 {
 		for _, pair := range k.Pairs {
 			if !s.sameStockSource(o, pair, k.Parts) {
 				return false
@@ -66,6 +69,24 @@ func (s *State) SameKeys(o *State, k *Keys) bool {
 		return sameRecords(s.srcOrders, o.srcOrders, sym, ordersOf, orderSymbol)
 	}) {
 		return false
+	}
+	if k.Parts.Has(PartStrategyOrders) && !s.sameStrategyOrders(o, k.Futures) {
+		return false
+	}
+	return true
+}
+
+// sameStrategyOrders reports whether s and o fetched the strategy orders
+// of the same categories, know each of symbols as the same product type
+// (which names its category), and hold the same strategy orders of each.
+func (s *State) sameStrategyOrders(o *State, symbols []string) bool {
+	if !slices.Equal(s.strategyScope, o.strategyScope) {
+		return false
+	}
+	for _, sym := range symbols {
+		if !sameProduct(s, o, sym) || !sameRecordsFunc(s.srcStrategy, o.srcStrategy, sym, strategyOrdersOf, strategySymbol, sameStrategyOrder) {
+			return false
+		}
 	}
 	return true
 }
@@ -85,12 +106,18 @@ func sameFutures(s, o *State, symbols []string, a, b []scope, same func(symbol s
 	return true
 }
 
-// sameStockSource reports whether the stock pair was built from the same
-// book (and fills, when read) in s and o.
+// sameStockSource reports whether the stock pair is the same pair in s
+// and o, with the same info, and built from the same book (and fills) when
+// they are read.
 func (s *State) sameStockSource(o *State, pair string, parts PartSet) bool {
 	a, b := s.stock(pair), o.stock(pair)
 	if a == nil || b == nil {
 		return a == b
+	}
+	// The info of the pair alone: a pair listed or changed elsewhere in
+	// the answer changes nothing here.
+	if a.Symbol != b.Symbol || !sameStockInfo(a.src.info, b.src.info) {
+		return false
 	}
 	if parts.Has(PartStockBook) && !a.src.sameBook(&b.src) {
 		return false
@@ -110,6 +137,16 @@ type stockSource struct {
 	fillsIn    bool // fills were fetched (the list may be empty)
 }
 
+// sameStockInfo reports whether two info records of a pair (nil: not
+// fetched) say the same.
+func sameStockInfo(a, b *exchange.StockInfo) bool {
+	if a == b {
+		return true
+	}
+	return a != nil && b != nil && a.Symbol == b.Symbol && a.Code == b.Code && a.Name == b.Name &&
+		a.WeekendTradable == b.WeekendTradable && slices.Equal(a.TradingPeriod, b.TradingPeriod)
+}
+
 func (a *stockSource) sameBook(b *stockSource) bool {
 	return a.levels == b.levels && sameView(a.bids, b.bids) && sameView(a.asks, b.asks) && a.ts == b.ts && a.bookAt.Equal(b.bookAt)
 }
@@ -123,13 +160,18 @@ func sameScopes(a, b []scope) bool {
 // sameRecords reports whether the fetches a and b hold the same records of
 // symbol, in the same order. It walks both at once and copies nothing.
 func sameRecords[F any, R comparable](a, b []F, symbol string, records func(F) []R, symbolOf func(*R) string) bool {
+	return sameRecordsFunc(a, b, symbol, records, symbolOf, func(x, y *R) bool { return *x == *y })
+}
+
+// sameRecordsFunc is sameRecords for records that equal tells apart.
+func sameRecordsFunc[F, R any](a, b []F, symbol string, records func(F) []R, symbolOf func(*R) string, equal func(x, y *R) bool) bool {
 	ca, cb := recordCursor[F, R]{fetches: a, records: records}, recordCursor[F, R]{fetches: b, records: records}
 	for {
 		ra, rb := ca.next(symbol, symbolOf), cb.next(symbol, symbolOf)
 		switch {
 		case ra == nil || rb == nil:
 			return ra == rb
-		case ra != rb && *ra != *rb:
+		case ra != rb && !equal(ra, rb):
 			return false
 		}
 	}
@@ -163,6 +205,14 @@ func positionsOf(f PositionsInput) []exchange.Position { return f.Positions }
 func positionSymbol(p *exchange.Position) string       { return p.Symbol }
 func ordersOf(f OrdersInput) []exchange.PendingOrder   { return f.Orders }
 func orderSymbol(o *exchange.PendingOrder) string      { return o.Symbol }
+
+func strategyOrdersOf(f StrategyOrdersInput) []exchange.StrategyOrder { return f.Orders }
+func strategySymbol(o *exchange.StrategyOrder) string                 { return o.Symbol }
+
+// sameStrategyOrder reports whether two strategy order records are equal,
+// parameter lists included. It runs only when a new answer came (an equal
+// one keeps the old records, which sameRecordsFunc finds by address).
+func sameStrategyOrder(a, b *exchange.StrategyOrder) bool { return reflect.DeepEqual(a, b) }
 
 // sameProduct reports whether s and o know sym as the same product type.
 func sameProduct(s, o *State, sym string) bool {

@@ -59,9 +59,11 @@ func TestSameKeys(t *testing.T) {
 		{"TSLA's fills", func(in *BuildInput) {
 			in.Fills = []FillsInput{{Symbol: "TSLAUSDT", At: now, Fills: slices.Clone(in.Fills[0].Fills)}}
 		}, []string{"TSLA fills", "all positions", "balances"}},
+		// Compared pair by pair, by value: an equal answer changes nothing
+		// (state_keys_more_test.go changes one pair's info).
 		{"the stock info", func(in *BuildInput) {
 			in.StockInfo = &StockInfoInput{At: in.StockInfo.At, Pairs: slices.Clone(in.StockInfo.Pairs)}
-		}, []string{"TSLA book", "NVDA book", "TSLA fills", "all positions", "balances"}},
+		}, []string{"all positions", "balances"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"cmp"
 	"fmt"
 	"reflect"
 	"slices"
@@ -48,6 +49,16 @@ type Reads struct {
 	// market.is_open), and keeps its value while the data and the session
 	// stay the same (marketdata.State.SameSession).
 	Clock bool
+	// ClockLimits, with Clock, are the comparisons of a clock value with a
+	// constant the program makes (market.minutes_to_close <= 5,
+	// minutes_until("15:55") < 1) and weekday when it reads it: each can
+	// change its result only at an instant computed from the State
+	// (marketdata.State.ClockCrossing). ClockOther is set when the program
+	// also reads the clock otherwise (now, an age, a minute field in
+	// arithmetic): only without it may the engine skip the program until
+	// the earliest of those instants.
+	ClockLimits []marketdata.ClockLimit
+	ClockOther  bool
 	// DataTime is set when the program reads a field of fetched data that
 	// moves with time (an age, the trade window, tradable_now): the State
 	// must then be built afresh every tick instead of sharing its data.
@@ -77,6 +88,8 @@ func (r Reads) Merge(o Reads) Reads {
 		SymbolFutures:  r.SymbolFutures || o.SymbolFutures,
 		Time:           r.Time || o.Time,
 		Clock:          r.Clock || o.Clock,
+		ClockLimits:    clockLimits(slices.Concat(r.ClockLimits, o.ClockLimits)),
+		ClockOther:     r.ClockOther || o.ClockOther,
 		DataTime:       r.DataTime || o.DataTime,
 		DataTimeFields: r.DataTimeFields | o.DataTimeFields,
 	}
@@ -150,6 +163,17 @@ func union[T ~string](a, b []T) []T {
 	return slices.Compact(out)
 }
 
+// clockLimits returns ls sorted and without repeats; nil when empty.
+func clockLimits(ls []marketdata.ClockLimit) []marketdata.ClockLimit {
+	if len(ls) == 0 {
+		return nil
+	}
+	slices.SortFunc(ls, func(a, b marketdata.ClockLimit) int {
+		return cmp.Or(cmp.Compare(a.Value, b.Value), cmp.Compare(a.At, b.At), cmp.Compare(a.Limit, b.Limit))
+	})
+	return slices.Compact(ls)
+}
+
 // walker checks the names and constant arguments of one expression before
 // expr type-checks it, in plain words and with suggestions, and collects
 // what the expression reads. One pass does both because both look at the
@@ -161,6 +185,7 @@ type walker struct {
 	reads Reads
 
 	lets     map[string]bool              // names declared with let
+	limited  map[ast.Node]bool            // clock values compared with a constant (ClockLimits)
 	callees  map[ast.Node]bool            // identifiers that are called
 	members  map[ast.Node]*ast.MemberNode // node -> the member access on it
 	reported map[file.Location]bool       // one error per position
@@ -171,7 +196,15 @@ func (c *Compiler) walk(src string, root ast.Node) *walker {
 		c: c, src: src,
 		lets: map[string]bool{}, callees: map[ast.Node]bool{},
 		members: map[ast.Node]*ast.MemberNode{}, reported: map[file.Location]bool{},
+		limited: map[ast.Node]bool{},
 	}
+	ast.Find(root, func(n ast.Node) bool {
+		if b, ok := n.(*ast.BinaryNode); ok && isComparison(b.Operator) {
+			w.clockLimit(b.Left, b.Right)
+			w.clockLimit(b.Right, b.Left)
+		}
+		return false
+	})
 	ast.Find(root, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.VariableDeclaratorNode:
@@ -211,7 +244,76 @@ func (c *Compiler) walk(src string, root ast.Node) *walker {
 	w.reads.Futures = union(w.reads.Futures, nil)
 	w.reads.Coins = union(w.reads.Coins, nil)
 	w.reads.ProductTypes = union(w.reads.ProductTypes, nil)
+	w.reads.ClockLimits = clockLimits(w.reads.ClockLimits)
 	return w
+}
+
+// isComparison reports whether op compares two numbers (a ClockLimit's
+// operator).
+func isComparison(op string) bool {
+	switch op {
+	case "<", "<=", ">", ">=", "==", "!=":
+		return true
+	}
+	return false
+}
+
+// clockLimit records a ClockLimit when value is a clock value (a minute
+// field of market, minutes_until or minutes_since of a constant time) and
+// limit a constant number.
+func (w *walker) clockLimit(value, limit ast.Node) {
+	n, ok := literalNumber(limit)
+	if !ok {
+		return
+	}
+	var cv marketdata.ClockValue
+	at := ""
+	switch v := value.(type) {
+	case *ast.MemberNode:
+		id, okID := v.Node.(*ast.IdentifierNode)
+		prop, okProp := v.Property.(*ast.StringNode)
+		if !okID || id.Value != "market" || !okProp {
+			return
+		}
+		cv = clockValue(prop.Value)
+	case *ast.CallNode:
+		id, okID := v.Callee.(*ast.IdentifierNode)
+		if !okID || len(v.Arguments) != 1 {
+			return
+		}
+		arg, okArg := v.Arguments[0].(*ast.StringNode)
+		if !okArg {
+			return
+		}
+		if _, err := marketdata.ParseClock(arg.Value); err != nil {
+			return
+		}
+		cv, at = clockValue(id.Value), arg.Value
+	}
+	if cv == 0 {
+		return
+	}
+	w.limited[value] = true
+	w.reads.ClockLimits = append(w.reads.ClockLimits, marketdata.ClockLimit{Value: cv, At: at, Limit: n})
+}
+
+// clockValue is the clock value of a field of market or of a function of
+// the time of day called name; 0 when it is none. (A market field called
+// minutes_until, or a function called minutes_to_close, fails the checker.)
+func clockValue(name string) marketdata.ClockValue {
+	switch name {
+	case "minutes_since_open":
+		return marketdata.ClockMinutesSinceOpen
+	case "minutes_to_close":
+		return marketdata.ClockMinutesToClose
+	case "minutes_to_next_session":
+		return marketdata.ClockMinutesToNextSession
+	case "minutes_until":
+		return marketdata.ClockMinutesUntil
+	case "minutes_since":
+		return marketdata.ClockMinutesSince
+	}
+	return 0
 }
 
 func (w *walker) errorf(n ast.Node, suggestion, format string, args ...any) {
@@ -250,6 +352,11 @@ func (w *walker) identifier(n *ast.IdentifierNode) {
 	}
 	if _, ok := w.c.plainVars[name]; ok {
 		w.reads.Time, w.reads.Clock = true, true // now, now_ms, weekday
+		if name == "weekday" {
+			w.reads.ClockLimits = append(w.reads.ClockLimits, marketdata.ClockLimit{Value: marketdata.ClockWeekday})
+		} else {
+			w.reads.ClockOther = true
+		}
 		return
 	}
 	if f := w.c.byVariable[name]; f != nil {
@@ -299,7 +406,7 @@ func (w *walker) member(m *ast.MemberNode) {
 	prop, ok := m.Property.(*ast.StringNode)
 	if !ok {
 		if _, isInt := m.Property.(*ast.IntegerNode); !isInt { // a list index
-			w.reads.Time, w.reads.Clock, w.reads.DataTime = true, true, true
+			w.reads.Time, w.reads.Clock, w.reads.DataTime, w.reads.ClockOther = true, true, true, true
 		}
 		return
 	}
@@ -307,6 +414,7 @@ func (w *walker) member(m *ast.MemberNode) {
 		w.reads.Time = true
 		w.reads.Clock = w.reads.Clock || kind >= marketdata.MovesWithClock
 		w.reads.DataTime = w.reads.DataTime || kind == marketdata.MovesWithData
+		w.reads.ClockOther = w.reads.ClockOther || (kind >= marketdata.MovesWithClock && !w.limited[m])
 	}
 }
 
@@ -424,6 +532,10 @@ func (w *walker) call(n *ast.CallNode) {
 	}
 	for i, kind := range f.args {
 		w.argument(f, n.Arguments[i], kind)
+		if kind == argClock { // whatever the argument: a computed time reads the clock too
+			w.reads.Time, w.reads.Clock = true, true
+			w.reads.ClockOther = w.reads.ClockOther || !w.limited[n]
+		}
 	}
 	w.reads.Parts = w.reads.Parts.Union(f.parts)
 	if f.object != "" {
