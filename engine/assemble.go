@@ -197,6 +197,9 @@ func Assemble(ctx context.Context, opts AssembleOptions, eng Options) (*Assembly
 	a.Guard = actions.NewGuard(actions.GuardOptions{Safety: opts.Safety, Now: opts.Clock.Now})
 	po := opts.Poller
 	po.Reader, po.Clock, po.Logger = opts.Reader, opts.Clock, log.Named("poll")
+	if po.Build.PositionModes == nil {
+		po.Build.PositionModes = a.positionMode
+	}
 	po.Demand, po.Contracts = Demand(a.Rules, cat), cat.Contracts
 	a.running.Store(a.Rules)
 	if po.HeldRules == nil {
@@ -248,6 +251,21 @@ func Assemble(ctx context.Context, opts AssembleOptions, eng Options) (*Assembly
 		return nil, err
 	}
 	return a, nil
+}
+
+// positionMode is the position mode of pt as the engine read it, at start
+// or later (lateModes): the State's position_mode() when the venue's
+// accounts list names none (marketdata.BuildOptions.PositionModes).
+func (a *Assembly) positionMode(pt exchange.ProductType) (exchange.PosMode, bool) {
+	if m := a.Modes[pt]; m != "" {
+		return m, true
+	}
+	if a.late != nil {
+		if m, err := a.late.mode(pt); err == nil && m != "" {
+			return m, true
+		}
+	}
+	return "", false
 }
 
 // ReadPositionModes reads the account's position mode per product type,

@@ -109,6 +109,12 @@ type BuildOptions struct {
 	// Parsed, when set, reuses the parsed numbers of a book or of fills
 	// across the States built from the same fetch.
 	Parsed *ParseCache
+	// PositionModes, when set, gives the position mode of a product type
+	// whose accounts answer names none. The live venue's accounts list has
+	// no posMode (exchange.PositionModes reads it from the single account
+	// instead), so without this position_mode() would never have a value
+	// there; an answer that names the mode (the spec's) wins.
+	PositionModes func(exchange.ProductType) (exchange.PosMode, bool)
 }
 
 // NewState builds the State of one tick. Derived values are computed here,
@@ -122,7 +128,7 @@ func NewState(in BuildInput, opts BuildOptions) (*State, error) {
 	if opts.TradeWindow <= 0 {
 		opts.TradeWindow = DefaultTradeWindow
 	}
-	b := builder{s: &State{Now: in.Now, content: &content{}}, prev: in.Prev, now: in.Now, cache: opts.Parsed, keep: in.KeepAges}
+	b := builder{s: &State{Now: in.Now, content: &content{}}, prev: in.Prev, now: in.Now, cache: opts.Parsed, keep: in.KeepAges, modes: opts.PositionModes}
 	var err error
 	if b.s.eastern, err = easternOf(in.Now); err != nil {
 		b.fail(err)
@@ -144,7 +150,8 @@ type builder struct {
 	prev  *State // a State built before (BuildInput.Prev); nil: none
 	now   time.Time
 	cache *ParseCache
-	keep  TimeFieldSet // BuildInput.KeepAges
+	keep  TimeFieldSet                                        // BuildInput.KeepAges
+	modes func(exchange.ProductType) (exchange.PosMode, bool) // BuildOptions.PositionModes
 	errs  []error
 }
 
@@ -619,6 +626,11 @@ func (b *builder) balances(fetches []BalancesInput) {
 		}
 		b.fetched(PartBalances, f.At)
 		b.s.balances = append(b.s.balances, built...)
+		if m, ok := b.knownMode(f.ProductType, built); ok {
+			for _, bal := range built {
+				bal.PositionMode = string(m)
+			}
+		}
 		for _, bal := range built {
 			if bal.PositionMode != "" {
 				if b.s.posModes == nil {
@@ -628,6 +640,15 @@ func (b *builder) balances(fetches []BalancesInput) {
 			}
 		}
 	}
+}
+
+// knownMode is the position mode BuildOptions.PositionModes gives for the
+// accounts of pt when none of them names one.
+func (b *builder) knownMode(pt exchange.ProductType, accounts []*Balance) (exchange.PosMode, bool) {
+	if b.modes == nil || len(accounts) == 0 || slices.ContainsFunc(accounts, func(a *Balance) bool { return a.PositionMode != "" }) {
+		return "", false
+	}
+	return b.modes(pt)
 }
 
 // advance returns the State of the tick at now that shares s's data: only
