@@ -26,12 +26,8 @@ func build(t *testing.T, edit func(sc *sim.Scenario)) (*sim.Exchange, *clock.Vir
 	if edit != nil {
 		edit(sc)
 	}
-	vc := clock.NewVirtual(sc.Clock.Start)
-	x, err := sim.New(sc, sim.Options{Clock: vc})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return x, vc
+	r := simtest.NewRig(t, simtest.RigOptions{Scenario: sc})
+	return r.Exchange, r.Virtual
 }
 
 func account(t *testing.T, x *sim.Exchange, key string) *sim.Account {
@@ -194,11 +190,7 @@ func TestAuth(t *testing.T) {
 
 func TestDemoExchange(t *testing.T) {
 	sc := sim.Demo()
-	vc := clock.NewVirtual(sc.Clock.Start.Add(30 * time.Minute)) // 09:30 EDT, regular session
-	x, err := sim.New(sc, sim.Options{Clock: vc})
-	if err != nil {
-		t.Fatal(err)
-	}
+	x := simtest.NewRig(t, simtest.RigOptions{Scenario: sc, After: 30 * time.Minute}).Exchange // 09:30 EDT, regular session
 	a := account(t, x, "demo-key")
 	for _, pt := range exchange.ProductTypes() {
 		acc, err := a.Accounts(ctx, exchange.AccountsRequest{ProductType: pt})
@@ -224,7 +216,7 @@ func TestDemoExchange(t *testing.T) {
 	h := account(t, x, "demo-hedge-key")
 	req := simtest.Order("ETHUSDT", exchange.Sell, exchange.Market, "1", "")
 	req.TradeSide = exchange.Open
-	_, err = h.PlaceOrder(ctx, req)
+	_, err := h.PlaceOrder(ctx, req)
 	simtest.Must(t, err)
 	for _, typ := range exchange.StrategyTypes() {
 		found := false

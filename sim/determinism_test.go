@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tickrules/tickrules/clock"
 	"github.com/tickrules/tickrules/exchange"
 	"github.com/tickrules/tickrules/sim"
 	"github.com/tickrules/tickrules/sim/simtest"
@@ -23,11 +22,8 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 func session(t *testing.T) []byte {
 	t.Helper()
 	sc := simtest.Scenario()
-	vc := clock.NewVirtual(sc.Clock.Start)
-	x, err := sim.New(sc, sim.Options{Clock: vc})
-	if err != nil {
-		t.Fatal(err)
-	}
+	simRig := simtest.NewRig(t, simtest.RigOptions{Scenario: sc})
+	x, vc := simRig.Exchange, simRig.Virtual
 	ow, _ := x.Account(simtest.OneWayKey)
 	hg, _ := x.Account(simtest.HedgeKey)
 	ctx := context.Background()

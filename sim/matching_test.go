@@ -8,7 +8,6 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"github.com/tickrules/tickrules/clock"
 	"github.com/tickrules/tickrules/exchange"
 	"github.com/tickrules/tickrules/sim"
 	"github.com/tickrules/tickrules/sim/market"
@@ -33,9 +32,8 @@ func TestRestingOrderFillsAtTheCrossingStep(t *testing.T) {
 	for _, side := range []exchange.Side{exchange.Buy, exchange.Sell} {
 		t.Run(string(side), func(t *testing.T) {
 			sc := sim.Demo()
-			vc := clock.NewVirtual(sc.Clock.Start)
-			x, err := sim.New(sc, sim.Options{Clock: vc})
-			simtest.Must(t, err)
+			simRig := simtest.NewRig(t, simtest.RigOptions{Scenario: sc})
+			x, vc := simRig.Exchange, simRig.Virtual
 			a, _ := x.Account("demo-key")
 			fresh, err := x.FreshMarket()
 			simtest.Must(t, err)
@@ -108,9 +106,8 @@ func TestMatchSkipWaitsForTheOpen(t *testing.T) {
 		{At: saturday, Price: decimal.RequireFromString("412.35")},
 		{At: saturday.Add(time.Hour), Price: decimal.RequireFromString("390")},
 	}}
-	vc := clock.NewVirtual(start)
-	x, err := sim.New(sc, sim.Options{Clock: vc})
-	simtest.Must(t, err)
+	simRig := simtest.NewRig(t, simtest.RigOptions{Scenario: sc, Start: start})
+	x, vc := simRig.Exchange, simRig.Virtual
 	a, _ := x.Account("demo-key")
 	ack, err := a.PlaceOrder(ctx, simtest.Order("TSLAUSDT", exchange.Buy, exchange.Limit, "1", "400"))
 	simtest.Must(t, err)
@@ -155,9 +152,8 @@ func TestMatchSkipChangesNothing(t *testing.T) {
 			const steps = 400
 			run := func(skip bool) ([]string, uint64, int) {
 				sc := tt.sc()
-				vc := clock.NewVirtual(sc.Clock.Start)
-				x, err := sim.New(sc, sim.Options{Clock: vc})
-				simtest.Must(t, err)
+				simRig := simtest.NewRig(t, simtest.RigOptions{Scenario: sc})
+				x, vc := simRig.Exchange, simRig.Virtual
 				x.SetMatchSkip(skip)
 				r := &memoRig{t: t, x: x, vc: vc, rng: rand.New(rand.NewPCG(7, uint64(len(tt.name)))), keys: tt.keys, mode: map[string]exchange.PosMode{}, ok: map[string]int{}}
 				for _, k := range tt.keys {

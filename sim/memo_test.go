@@ -97,11 +97,8 @@ func TestMemoisedAnswersMatchFresh(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			sc := tt.sc()
-			vc := clock.NewVirtual(sc.Clock.Start)
-			x, err := sim.New(sc, sim.Options{Clock: vc})
-			if err != nil {
-				t.Fatal(err)
-			}
+			simRig := simtest.NewRig(t, simtest.RigOptions{Scenario: sc})
+			x, vc := simRig.Exchange, simRig.Virtual
 			r := &memoRig{
 				t: t, x: x, vc: vc, rng: rand.New(rand.NewPCG(7, uint64(len(tt.name)))), keys: tt.keys, pairs: tt.pairs,
 				mode: map[string]exchange.PosMode{}, ok: map[string]int{},
