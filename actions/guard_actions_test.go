@@ -16,6 +16,7 @@ import (
 	"github.com/tickrules/tickrules/marketdata"
 	"github.com/tickrules/tickrules/rules"
 	"github.com/tickrules/tickrules/sim"
+	"github.com/tickrules/tickrules/sim/simtest"
 )
 
 // guardCase is one way of writing an action, and whether it can open or grow
@@ -125,11 +126,8 @@ func runGuarded(t *testing.T, action string, killed bool) ([]actions.Leg, []exch
 	t.Helper()
 	ctx := context.Background()
 	sc := sim.Demo()
-	v := clock.NewVirtual(sc.Clock.Start.Add(90 * time.Minute))
-	x, err := sim.New(sc, sim.Options{Clock: v})
-	if err != nil {
-		t.Fatal(err)
-	}
+	simRig := simtest.NewRig(t, simtest.RigOptions{Scenario: sc, After: 90 * time.Minute})
+	x, v := simRig.Exchange, simRig.Virtual
 	acct, _ := x.Account("demo-key")
 	cat, err := rules.FetchCatalog(ctx, acct)
 	if err != nil {

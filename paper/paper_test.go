@@ -5,10 +5,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tickrules/tickrules/clock"
 	"github.com/tickrules/tickrules/exchange"
 	"github.com/tickrules/tickrules/rules"
 	"github.com/tickrules/tickrules/sim"
+	"github.com/tickrules/tickrules/sim/simtest"
 )
 
 // TestOpenSeedsFromLiveAndKeepsItApart uses the demo simulator as the "live"
@@ -17,11 +17,8 @@ import (
 func TestOpenSeedsFromLiveAndKeepsItApart(t *testing.T) {
 	ctx := context.Background()
 	sc := sim.Demo()
-	v := clock.NewVirtual(sc.Clock.Start.Add(90 * time.Minute))
-	x, err := sim.New(sc, sim.Options{Clock: v})
-	if err != nil {
-		t.Fatal(err)
-	}
+	simRig := simtest.NewRig(t, simtest.RigOptions{Scenario: sc, After: 90 * time.Minute})
+	x, v := simRig.Exchange, simRig.Virtual
 	live, _ := x.Account("demo-key")
 	if _, err := live.PlaceOrder(ctx, exchange.PlaceOrderRequest{Symbol: "BTCUSDT", ProductType: exchange.USDTFutures, MarginMode: exchange.Crossed, MarginCoin: "USDT", Size: "0.5", Side: exchange.Buy, OrderType: exchange.Market, ClientOID: "live-pos"}); err != nil {
 		t.Fatal(err)

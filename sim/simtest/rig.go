@@ -40,8 +40,9 @@ type RigOptions struct {
 	// Clock when it is nil.
 	Server server.Options
 	// Front, when set, wraps the server's handler: tests count, record or
-	// reroute requests there.
-	Front func(served http.Handler) http.Handler
+	// reroute requests there. It gets the rig, to build for example a
+	// second server with faults on the same simulator.
+	Front func(r *Rig, served http.Handler) http.Handler
 }
 
 // Rig is one fresh simulator built for one test by NewRig.
@@ -104,7 +105,7 @@ func NewRig(t testing.TB, o RigOptions) *Rig {
 	r.Server = server.New(opts)
 	var h http.Handler = r.Server
 	if o.Front != nil {
-		h = o.Front(r.Server)
+		h = o.Front(r, r.Server)
 	}
 	srv := httptest.NewServer(h) // listens on 127.0.0.1
 	t.Cleanup(srv.Close)
