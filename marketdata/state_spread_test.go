@@ -5,12 +5,15 @@ import (
 	"math/rand/v2"
 	"strconv"
 	"testing"
+
+	"github.com/tickrules/tickrules/internal/racetest"
 )
 
 // TestTopOfBookMatchesDecimal: the integer path gives bit for bit what the
 // decimal definition gives, over random books of every size and precision
 // (crossed, locked and empty ones too), and takes every real-looking book.
 func TestTopOfBookMatchesDecimal(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(7, 8))
 	price := func() float64 {
 		places := r.IntN(9)
@@ -19,7 +22,7 @@ func TestTopOfBookMatchesDecimal(t *testing.T) {
 		return f
 	}
 	fast := 0
-	const n = 100000
+	n := racetest.Cases(100000)
 	for i := range n {
 		bid := price()
 		var ask float64
@@ -101,6 +104,7 @@ func BenchmarkTopOfBook(b *testing.B) {
 // TestMoveAndQuotientMatchDecimal: the integer paths of a position's
 // unrealized_pnl_pct and roe give what the decimal definitions give.
 func TestMoveAndQuotientMatchDecimal(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(9, 10))
 	num := func() float64 {
 		places := r.IntN(7)
@@ -108,7 +112,7 @@ func TestMoveAndQuotientMatchDecimal(t *testing.T) {
 		return f
 	}
 	fast := 0
-	for i := range 100000 {
+	for i := range racetest.Cases(100000) {
 		from, to := num(), num()
 		if i%3 == 0 {
 			to = from // no move
