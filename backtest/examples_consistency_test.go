@@ -30,6 +30,7 @@ var protectionRules = map[string]bool{
 // but created no strategy order, and restore-stop-loss-tsla halved the
 // protected TSLA long five times in a day.
 func TestExampleRulesDoNotUndoEachOther(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs a week of the demo")
 	}

@@ -212,6 +212,7 @@ func TestSessionCachePoller(t *testing.T) {
 // often as forwards, and replays stretches from earlier instants as a
 // recording does.
 func TestSessionCacheBackwards(t *testing.T) {
+	t.Parallel()
 	m := yearMarket(t)
 	variants := answerVariants(m)
 	start := et("2026-01-01 00:00")
