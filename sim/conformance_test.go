@@ -28,5 +28,6 @@ func inProcess(t *testing.T, sc *sim.Scenario) simtest.Harness {
 }
 
 func TestConformanceInProcess(t *testing.T) {
+	t.Parallel()
 	simtest.RunConformance(t, inProcess)
 }

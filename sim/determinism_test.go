@@ -78,6 +78,7 @@ func session(t *testing.T) []byte {
 // file pins them across runs; go test -run TestDeterministic -update
 // rewrites it after an intended change).
 func TestDeterministic(t *testing.T) {
+	t.Parallel()
 	a, b := session(t), session(t)
 	if !bytes.Equal(a, b) {
 		t.Fatalf("two runs differ:\n%s\n---\n%s", a, b)

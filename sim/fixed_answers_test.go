@@ -18,6 +18,7 @@ import (
 // every kind held besides: coin-margined (inverse), isolated, short, in
 // USDC, and one too large for 64 bits.
 func TestFixedAnswersMatchDecimal(t *testing.T) {
+	t.Parallel()
 	sc := sim.Demo()
 	held := []sim.PositionSpec{
 		{Symbol: "BTCUSD", ProductType: exchange.COINFutures, HoldSide: exchange.Long, Size: dec("0.37"), OpenPrice: dec("90111.3")},

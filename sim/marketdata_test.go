@@ -15,6 +15,7 @@ import (
 // and of the test scenario's points (held and interpolating), at times
 // from the start to two days on.
 func TestLastPriceIsTickersLastPr(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		sc   func() *sim.Scenario

@@ -29,6 +29,7 @@ func pollVersions(t *testing.T, a *sim.Account) {
 // the very second the walk first reaches its price, not a second later, and
 // not before.
 func TestRestingOrderFillsAtTheCrossingStep(t *testing.T) {
+	t.Parallel()
 	for _, side := range []exchange.Side{exchange.Buy, exchange.Sell} {
 		t.Run(string(side), func(t *testing.T) {
 			sc := sim.Demo()
@@ -89,6 +90,7 @@ func TestRestingOrderFillsAtTheCrossingStep(t *testing.T) {
 // the price epoch does not move again (no other path moves at all), yet
 // the order fills the second the contract opens on Monday.
 func TestMatchSkipWaitsForTheOpen(t *testing.T) {
+	t.Parallel()
 	sc := sim.Demo()
 	for sym, p := range sc.Prices {
 		if p.RandomWalk != nil {
@@ -133,6 +135,7 @@ func TestMatchSkipWaitsForTheOpen(t *testing.T) {
 // that cannot fill in the other: every fill, position, balance and pending
 // order must be the same at every step.
 func TestMatchSkipChangesNothing(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		sc   func() *sim.Scenario

@@ -69,6 +69,7 @@ type versioned struct {
 // a memoised answer is the one a fresh computation gives, and asking twice
 // at one time returns the very same slices.
 func TestMemoisedAnswersMatchFresh(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name  string
 		sc    func() *sim.Scenario

@@ -12,6 +12,7 @@ import (
 // TestScenarioFiles loads every scenario of testdata/scenarios, builds it
 // and checks what the scenario is about.
 func TestScenarioFiles(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		file, key, symbol, price, size string
 		wantCode                       string // "" when a new order is accepted
@@ -48,6 +49,7 @@ func TestScenarioFiles(t *testing.T) {
 }
 
 func TestOneWayScenarioRule2(t *testing.T) {
+	t.Parallel()
 	sc, err := sim.LoadScenario(filepath.Join("..", "testdata", "scenarios", "one-way.yaml"))
 	simtest.Must(t, err)
 	x := simtest.NewRig(t, simtest.RigOptions{Scenario: sc}).Exchange
@@ -72,6 +74,7 @@ func TestOneWayScenarioRule2(t *testing.T) {
 }
 
 func TestHedgeScenario(t *testing.T) {
+	t.Parallel()
 	sc, err := sim.LoadScenario(filepath.Join("..", "testdata", "scenarios", "hedge.yaml"))
 	simtest.Must(t, err)
 	x := simtest.NewRig(t, simtest.RigOptions{Scenario: sc}).Exchange
