@@ -21,6 +21,7 @@ import (
 // the notional limit is checked against the venue's last price; without a
 // price source the order is refused rather than let through unchecked.
 func TestMarketOrderNotionalGuard(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	v, acct, cat := demoVenue(t)
 	rs, errs := rules.LoadBytes(ctx, "r.yaml", []byte(`

@@ -62,6 +62,7 @@ var guardCases = map[rules.ActionKind][]guardCase{
 // that can open or grow exposure must be blocked by each, and send nothing;
 // cancels, closes and logs must go through both.
 func TestEveryActionMeetsTheGuard(t *testing.T) {
+	t.Parallel()
 	for _, def := range rules.Actions() {
 		cases := guardCases[def.Kind]
 		if len(cases) == 0 {

@@ -13,6 +13,7 @@ import (
 )
 
 func TestAssemble(t *testing.T) {
+	t.Parallel()
 	sc := sim.Demo()
 	simRig := simtest.NewRig(t, simtest.RigOptions{Scenario: sc})
 	x, v := simRig.Exchange, simRig.Virtual
@@ -60,6 +61,7 @@ rules:
 // stock pair nobody polls are rejected with what is missing, so the running
 // rules stay instead of new ones waiting forever for data.
 func TestReloadRejectsWhatIsNotPolled(t *testing.T) {
+	t.Parallel()
 	sc := sim.Demo()
 	simRig := simtest.NewRig(t, simtest.RigOptions{Scenario: sc})
 	x, v := simRig.Exchange, simRig.Virtual

@@ -22,6 +22,7 @@ import (
 //   - dropped before processing (the request was lost): every lookup says
 //     absent, and the one re-send with the same clientOid places it.
 func TestReconcileAfterDrop(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name         string
 		afterProcess bool

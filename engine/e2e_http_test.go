@@ -461,6 +461,7 @@ rules:
 // HTTP against the simulator's server, and checks the exact requests that
 // reached it and their effect on the simulated account.
 func TestEndToEndOverHTTP(t *testing.T) {
+	t.Parallel()
 	for _, mode := range []exchange.PosMode{exchange.OneWayMode, exchange.HedgeMode} {
 		for _, tc := range e2eCases(mode) {
 			t.Run(string(mode)+"/"+tc.name, func(t *testing.T) {

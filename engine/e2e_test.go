@@ -69,6 +69,7 @@ func (r *rig) run(n int) int {
 }
 
 func TestEndToEndOpensOnceAndStops(t *testing.T) {
+	t.Parallel()
 	r := newRig(t, "demo-key", `
 rules:
   - name: open-btc
@@ -97,6 +98,7 @@ rules:
 }
 
 func TestEndToEndHedgeClose(t *testing.T) {
+	t.Parallel()
 	r := newRig(t, "demo-hedge-key", `
 rules:
   - name: open

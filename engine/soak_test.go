@@ -62,6 +62,7 @@ rules:
 // unclear outcomes run off the tick loop. The figures are logged for
 // BENCHMARKS.md.
 func TestFaultSoak(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("a simulated hour")
 	}

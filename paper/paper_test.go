@@ -15,6 +15,7 @@ import (
 // venue: the paper account starts with its position, order and balances,
 // and orders on paper never reach it.
 func TestOpenSeedsFromLiveAndKeepsItApart(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	sc := sim.Demo()
 	simRig := simtest.NewRig(t, simtest.RigOptions{Scenario: sc, After: 90 * time.Minute})
