@@ -10,8 +10,8 @@ import (
 
 	"github.com/tickrules/tickrules/exchange"
 	"github.com/tickrules/tickrules/sim"
-	"github.com/tickrules/tickrules/sim/simtest"
 	"github.com/tickrules/tickrules/sim/server"
+	"github.com/tickrules/tickrules/sim/simtest"
 )
 
 // TestRecordReplayRoundTrip records two minutes of the demo simulator over
