@@ -3,7 +3,9 @@
 // against its definition (integers against decimals, say) in one
 // goroutine, where the detector finds nothing and costs about ten times
 // the time; under -race, the README's test command, such a test draws a
-// tenth of its inputs, and without -race all of them.
+// tenth of its inputs, and without -race all of them. A test that walks a
+// long span step by step in one goroutine may likewise take longer steps
+// when Enabled.
 package racetest
 
 // Cases returns how many random inputs a differential test that would
