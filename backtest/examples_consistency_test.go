@@ -47,6 +47,7 @@ func TestExampleRulesDoNotUndoEachOther(t *testing.T) {
 		{"three days", 3 * 24 * time.Hour, 5 * time.Second},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			rep, err := backtest.Run(context.Background(), backtest.Options{
 				Scenario: sim.Demo(), RuleDirs: []string{"../examples/rules"}, From: start, To: start.Add(tt.span), Step: tt.step,
 				Getenv: func(k string) string { return map[string]string{"TSLA_DIP_SIZE": "2"}[k] },
