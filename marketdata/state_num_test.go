@@ -5,8 +5,6 @@ import (
 	"testing"
 
 	"github.com/shopspring/decimal"
-
-	"github.com/tickrules/tickrules/internal/racetest"
 )
 
 // TestFloatOfIsInexactFloat64: floatOf must give exactly what
@@ -15,7 +13,7 @@ import (
 func TestFloatOfIsInexactFloat64(t *testing.T) {
 	t.Parallel()
 	r := rand.New(rand.NewPCG(3, 4))
-	for i := range racetest.Cases(200000) {
+	for i := range 200000 {
 		d := decimal.New(r.Int64N(1<<62), -int32(r.IntN(30)))
 		if i%2 == 0 {
 			d = d.Div(decimal.New(r.Int64N(1<<40)+1, -int32(r.IntN(10))))

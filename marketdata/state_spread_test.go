@@ -5,8 +5,6 @@ import (
 	"math/rand/v2"
 	"strconv"
 	"testing"
-
-	"github.com/tickrules/tickrules/internal/racetest"
 )
 
 // TestTopOfBookMatchesDecimal: the integer path gives bit for bit what the
@@ -22,7 +20,7 @@ func TestTopOfBookMatchesDecimal(t *testing.T) {
 		return f
 	}
 	fast := 0
-	n := racetest.Cases(100000)
+	const n = 100000
 	for i := range n {
 		bid := price()
 		var ask float64
@@ -112,7 +110,7 @@ func TestMoveAndQuotientMatchDecimal(t *testing.T) {
 		return f
 	}
 	fast := 0
-	for i := range racetest.Cases(100000) {
+	for i := range 100000 {
 		from, to := num(), num()
 		if i%3 == 0 {
 			to = from // no move
