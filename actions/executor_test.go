@@ -14,12 +14,14 @@ import (
 	"github.com/tickrules/tickrules/marketdata"
 	"github.com/tickrules/tickrules/rules"
 	"github.com/tickrules/tickrules/sim"
+	"github.com/tickrules/tickrules/sim/simtest"
 )
 
 // TestMarketOrderNotionalGuard: a market order has no price of its own, so
 // the notional limit is checked against the venue's last price; without a
 // price source the order is refused rather than let through unchecked.
 func TestMarketOrderNotionalGuard(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	v, acct, cat := demoVenue(t)
 	rs, errs := rules.LoadBytes(ctx, "r.yaml", []byte(`
@@ -66,11 +68,8 @@ rules:
 func demoVenue(t *testing.T) (*clock.Virtual, *sim.Account, *rules.Catalog) {
 	t.Helper()
 	sc := sim.Demo()
-	v := clock.NewVirtual(sc.Clock.Start.Add(90 * time.Minute))
-	x, err := sim.New(sc, sim.Options{Clock: v})
-	if err != nil {
-		t.Fatal(err)
-	}
+	simRig := simtest.NewRig(t, simtest.RigOptions{Scenario: sc, After: 90 * time.Minute})
+	x, v := simRig.Exchange, simRig.Virtual
 	acct, _ := x.Account("demo-key")
 	cat, err := rules.FetchCatalog(context.Background(), acct)
 	if err != nil {

@@ -16,6 +16,7 @@ import (
 	"github.com/tickrules/tickrules/marketdata"
 	"github.com/tickrules/tickrules/rules"
 	"github.com/tickrules/tickrules/sim"
+	"github.com/tickrules/tickrules/sim/simtest"
 )
 
 // guardCase is one way of writing an action, and whether it can open or grow
@@ -61,6 +62,7 @@ var guardCases = map[rules.ActionKind][]guardCase{
 // that can open or grow exposure must be blocked by each, and send nothing;
 // cancels, closes and logs must go through both.
 func TestEveryActionMeetsTheGuard(t *testing.T) {
+	t.Parallel()
 	for _, def := range rules.Actions() {
 		cases := guardCases[def.Kind]
 		if len(cases) == 0 {
@@ -125,11 +127,8 @@ func runGuarded(t *testing.T, action string, killed bool) ([]actions.Leg, []exch
 	t.Helper()
 	ctx := context.Background()
 	sc := sim.Demo()
-	v := clock.NewVirtual(sc.Clock.Start.Add(90 * time.Minute))
-	x, err := sim.New(sc, sim.Options{Clock: v})
-	if err != nil {
-		t.Fatal(err)
-	}
+	simRig := simtest.NewRig(t, simtest.RigOptions{Scenario: sc, After: 90 * time.Minute})
+	x, v := simRig.Exchange, simRig.Virtual
 	acct, _ := x.Account("demo-key")
 	cat, err := rules.FetchCatalog(ctx, acct)
 	if err != nil {

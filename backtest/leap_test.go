@@ -15,6 +15,7 @@ import (
 // keeps of every tick (its counters and every rule's traces); where the
 // rules allow it, the leaping run must really have leapt.
 func TestLeapChangesNothing(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name     string
 		dir      func(testing.TB) string

@@ -30,9 +30,9 @@ func newNumericReader(a *sim.Account) *numericReader { return &numericReader{Acc
 type textReader struct{ poll.Reader }
 
 // Promise is the account's promise that no answer version moves before
-// until while its mark stays (sim.Account.StillUntil).
+// until while its mark stays (sim.Account.UnchangedUntil).
 func (r *numericReader) Promise(ctx context.Context) (mark uint64, until time.Time) {
-	return r.StillUntil(ctx)
+	return r.UnchangedUntil(ctx)
 }
 
 // Version is the simulator's version of the answers of part, for the parts

@@ -8,10 +8,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tickrules/tickrules/clock"
 	"github.com/tickrules/tickrules/exchange"
 	"github.com/tickrules/tickrules/sim"
 	"github.com/tickrules/tickrules/sim/server"
+	"github.com/tickrules/tickrules/sim/simtest"
 )
 
 // TestRecordReplayRoundTrip records two minutes of the demo simulator over
@@ -19,13 +19,11 @@ import (
 // server and the client share), then backtests the small rule set on the
 // recording: the rules must fire and fill at the recorded prices.
 func TestRecordReplayRoundTrip(t *testing.T) {
+	t.Parallel()
 	sc := sim.Demo()
 	start := sc.Clock.Start.Add(29 * time.Minute) // 09:29 EDT: the regular session opens in the recording
-	v := clock.NewVirtual(start)
-	x, err := sim.New(sc, sim.Options{Clock: v})
-	if err != nil {
-		t.Fatal(err)
-	}
+	simRig := simtest.NewRig(t, simtest.RigOptions{Scenario: sc, Start: start})
+	x, v := simRig.Exchange, simRig.Virtual
 	srv := httptest.NewServer(server.New(server.Options{Backend: server.SimBackend(x), Clock: v}))
 	defer srv.Close()
 	client, err := exchange.NewReadOnlyClient(exchange.ClientOptions{BaseURL: srv.URL, Clock: v,

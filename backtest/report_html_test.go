@@ -165,6 +165,7 @@ type chartStatus struct {
 // series and marker without a script error, and a screenshot must show
 // the markers' and the price line's colours (the canvas is painted).
 func TestHTMLInChromium(t *testing.T) {
+	t.Parallel()
 	if _, err := os.Stat(chromiumPath); err != nil {
 		t.Skipf("%s is missing: install Debian's chromium package (apt-get install -y chromium) to run the browser check", chromiumPath)
 	}

@@ -45,6 +45,7 @@ func runGolden(t *testing.T, i int) *Report {
 }
 
 func TestGoldenReports(t *testing.T) {
+	t.Parallel()
 	for i, c := range goldenCases {
 		t.Run(c.name, func(t *testing.T) {
 			rep := runGolden(t, i)
@@ -89,6 +90,7 @@ func itoa(n int) string { return strconv.Itoa(n) }
 // TestSameInputsSameBytes runs the same backtest twice, each on a fresh
 // simulator: the reports (JSON and HTML) must be byte-identical.
 func TestSameInputsSameBytes(t *testing.T) {
+	t.Parallel()
 	run := func() ([]byte, []byte) {
 		rep, err := Run(context.Background(), Options{Scenario: sim.Demo(), RuleDirs: []string{"testdata/rules"},
 			From: demoStart.Add(30 * time.Minute), To: demoStart.Add(90 * time.Minute)})

@@ -37,6 +37,7 @@ func wave(n, spike int) []sampleRow {
 }
 
 func TestSeriesKeeper(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name      string
 		n, limit  int
@@ -94,6 +95,7 @@ func TestSeriesKeeper(t *testing.T) {
 // keeping few: the firings, orders, fills and summary (taken from every
 // sample) must be the same, and the kept samples a subset of all.
 func TestDownsampledReport(t *testing.T) {
+	t.Parallel()
 	run := func(limit int) *Report {
 		opts := Options{Scenario: sim.Demo(), RuleDirs: []string{"../examples/rules"}, From: demoStart.Add(25 * time.Minute),
 			To: demoStart.Add(3 * time.Hour), SampleEvery: 5 * time.Second, Getenv: func(k string) string {

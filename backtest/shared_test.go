@@ -16,6 +16,7 @@ import (
 // tick. The reports must be byte-identical, and the normal run must really
 // have reused results, or the test would prove nothing.
 func TestSharingChangesNothing(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name     string
 		dir      func(testing.TB) string

@@ -6,19 +6,17 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tickrules/tickrules/clock"
 	"github.com/tickrules/tickrules/engine"
 	"github.com/tickrules/tickrules/poll"
 	"github.com/tickrules/tickrules/sim"
+	"github.com/tickrules/tickrules/sim/simtest"
 )
 
 func TestAssemble(t *testing.T) {
+	t.Parallel()
 	sc := sim.Demo()
-	v := clock.NewVirtual(sc.Clock.Start)
-	x, err := sim.New(sc, sim.Options{Clock: v})
-	if err != nil {
-		t.Fatal(err)
-	}
+	simRig := simtest.NewRig(t, simtest.RigOptions{Scenario: sc})
+	x, v := simRig.Exchange, simRig.Virtual
 	acct, _ := x.Account("demo-hedge-key")
 	write := func(body string) string { return writeRules(t, "", body) }
 	opts := func(dir string) engine.AssembleOptions {
@@ -26,7 +24,7 @@ func TestAssemble(t *testing.T) {
 	}
 	ctx := context.Background()
 
-	_, err = engine.Assemble(ctx, opts(write("rules:\n  - name: x\n    when: nonsense(\n")), engine.Options{})
+	_, err := engine.Assemble(ctx, opts(write("rules:\n  - name: x\n    when: nonsense(\n")), engine.Options{})
 	if !errors.Is(err, engine.ErrBadRules) || !strings.Contains(err.Error(), "r.yaml") {
 		t.Errorf("bad rules: %v, want ErrBadRules naming the file", err)
 	}
@@ -63,12 +61,10 @@ rules:
 // stock pair nobody polls are rejected with what is missing, so the running
 // rules stay instead of new ones waiting forever for data.
 func TestReloadRejectsWhatIsNotPolled(t *testing.T) {
+	t.Parallel()
 	sc := sim.Demo()
-	v := clock.NewVirtual(sc.Clock.Start)
-	x, err := sim.New(sc, sim.Options{Clock: v})
-	if err != nil {
-		t.Fatal(err)
-	}
+	simRig := simtest.NewRig(t, simtest.RigOptions{Scenario: sc})
+	x, v := simRig.Exchange, simRig.Virtual
 	acct, _ := x.Account("demo-key")
 	dir := t.TempDir()
 	write := func(when string) {

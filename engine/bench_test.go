@@ -18,6 +18,7 @@ import (
 	"github.com/tickrules/tickrules/poll"
 	"github.com/tickrules/tickrules/rules"
 	"github.com/tickrules/tickrules/sim"
+	"github.com/tickrules/tickrules/sim/simtest"
 )
 
 // staticSource serves one State, polled once from the demo simulator, at
@@ -55,11 +56,8 @@ var benchConditions = []string{
 // a rule set loaded against its contracts.
 func demoWorld(b testing.TB, ruleYAML string) (*sim.Exchange, *sim.Account, *clock.Virtual, *rules.Catalog, *rules.RuleSet) {
 	b.Helper()
-	v := clock.NewVirtual(sim.Demo().Clock.Start.Add(90 * time.Minute))
-	x, err := sim.New(sim.Demo(), sim.Options{Clock: v})
-	if err != nil {
-		b.Fatal(err)
-	}
+	simRig := simtest.NewRig(b, simtest.RigOptions{After: 90 * time.Minute})
+	x, v := simRig.Exchange, simRig.Virtual
 	acct, _ := x.Account("demo-key")
 	cat, rs := loadRules(b, acct, ruleYAML)
 	return x, acct, v, cat, rs

@@ -7,10 +7,10 @@ import (
 	"time"
 
 	"github.com/tickrules/tickrules/actions"
-	"github.com/tickrules/tickrules/clock"
 	"github.com/tickrules/tickrules/exchange"
 	"github.com/tickrules/tickrules/sim"
 	"github.com/tickrules/tickrules/sim/server"
+	"github.com/tickrules/tickrules/sim/simtest"
 )
 
 // TestReconcileAfterDrop injects a dropped connection into the first
@@ -22,6 +22,7 @@ import (
 //   - dropped before processing (the request was lost): every lookup says
 //     absent, and the one re-send with the same clientOid places it.
 func TestReconcileAfterDrop(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name         string
 		afterProcess bool
@@ -35,18 +36,14 @@ func TestReconcileAfterDrop(t *testing.T) {
 			t.Run(string(mode)+"/"+tt.name, func(t *testing.T) {
 				sc := sim.Demo()
 				sc.Faults.VisibilityDelay = 1500 * time.Millisecond
-				v := clock.NewVirtual(sc.Clock.Start.Add(90 * time.Minute))
-				x, err := sim.New(sc, sim.Options{Clock: v})
-				if err != nil {
-					t.Fatal(err)
-				}
-				faulty := server.New(server.Options{Backend: server.SimBackend(x), Clock: v, AuthClock: v, DisableRateLimits: true,
-					Faults: server.Faults{DropRate: 1, DropAfterProcessing: tt.afterProcess}})
 				var once sync.Once
-				route := func(r *http.Request, clean http.Handler) http.Handler {
+				route := func(simRig *simtest.Rig, r *http.Request, clean http.Handler) http.Handler {
 					h := clean
 					if r.URL.Path == pathPlace {
-						once.Do(func() { h = faulty })
+						once.Do(func() {
+							h = server.New(server.Options{Backend: server.SimBackend(simRig.Exchange), Clock: simRig.Clock, AuthClock: simRig.Clock, DisableRateLimits: true,
+								Faults: server.Faults{DropRate: 1, DropAfterProcessing: tt.afterProcess}})
+						})
 					}
 					return h
 				}
@@ -57,7 +54,7 @@ rules:
     once: per_day
     actions:
       - place_order: {symbol: BTCUSDT, open: long, type: limit, size: 0.01, price: 50000}
-`, rigOptions{x: x, v: v, route: route})
+`, rigOptions{scenario: sc, route: route})
 				r.run(1)
 				reqs, legs := r.sent()
 				if len(legs) != 1 {
@@ -75,7 +72,7 @@ rules:
 						t.Errorf("request %s %s; the leg sent %s", q.path, q.body, leg.Request)
 					}
 				}
-				v.Advance(2 * time.Second) // past the visibility delay
+				r.v.Advance(2 * time.Second) // past the visibility delay
 				var mine []exchange.PendingOrder
 				for _, o := range r.pending() {
 					if o.ClientOID == leg.ClientOIDs[0] {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -19,6 +18,7 @@ import (
 	"github.com/tickrules/tickrules/poll"
 	"github.com/tickrules/tickrules/sim"
 	"github.com/tickrules/tickrules/sim/server"
+	"github.com/tickrules/tickrules/sim/simtest"
 )
 
 // demoKeys are the demo scenario's two accounts: one in one-way mode, one in
@@ -55,58 +55,43 @@ type httpRig struct {
 
 // rigOptions tune newHTTPRig.
 type rigOptions struct {
+	// scenario, when set, replaces the demo scenario (with faults of its
+	// own, for example).
+	scenario *sim.Scenario
 	// route, when set, picks the handler of each request: the fault tests
-	// send some requests to a server with injected faults.
-	route func(r *http.Request, clean http.Handler) http.Handler
-	// x and v, when set, are an existing simulator (with faults of its
-	// own) and the virtual clock it runs on.
-	x *sim.Exchange
-	v *clock.Virtual
+	// send some requests to a server with injected faults on the same
+	// simulator.
+	route func(sim *simtest.Rig, r *http.Request, clean http.Handler) http.Handler
 }
 
 func newHTTPRig(t *testing.T, mode exchange.PosMode, ruleYAML string, o rigOptions) *httpRig {
 	t.Helper()
-	v := o.v
-	if v == nil {
-		v = clock.NewVirtual(sim.Demo().Clock.Start.Add(90 * time.Minute)) // 10:30 New York, regular session
-	}
-	x := o.x
-	if x == nil {
-		var err error
-		if x, err = sim.New(sim.Demo(), sim.Options{Clock: v}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	creds := demoKeys[mode]
-	acct, ok := x.Account(creds.APIKey)
-	if !ok {
-		t.Fatalf("no account %s", creds.APIKey)
-	}
-	r := &httpRig{t: t, v: v, x: x, acct: acct, mode: mode}
+	r := &httpRig{t: t, mode: mode}
 	// Rate limits are off: on a virtual clock that stands still between
 	// ticks, a burst of test requests would meet the per-second buckets.
-	clean := server.New(server.Options{Backend: server.SimBackend(x), Clock: v, AuthClock: v, DisableRateLimits: true})
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
-		if info, ok := exchange.OpForPath(req.Method, req.URL.Path); ok && info.Mutating {
-			body, _ := io.ReadAll(req.Body)
-			req.Body = io.NopCloser(bytes.NewReader(body))
-			r.mu.Lock()
-			r.requests = append(r.requests, wireRequest{path: req.URL.Path, body: string(body)})
-			r.mu.Unlock()
-		}
-		var h http.Handler = clean
-		if o.route != nil {
-			h = o.route(req, clean)
-		}
-		h.ServeHTTP(w, req)
-	}))
-	t.Cleanup(srv.Close)
-	client, err := exchange.NewClient(exchange.ClientOptions{BaseURL: srv.URL, Credentials: creds, Clock: v,
-		// No keep-alive: a dropped connection fails the request that caused it.
-		HTTPClient: &http.Client{Transport: &http.Transport{DisableKeepAlives: true}, Timeout: 10 * time.Second}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	simRig := simtest.NewRig(t, simtest.RigOptions{Scenario: o.scenario, After: 90 * time.Minute, // 10:30 New York, regular session
+		HTTP: true, Server: server.Options{DisableRateLimits: true},
+		Front: func(simRig *simtest.Rig, clean http.Handler) http.Handler {
+			return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+				if info, ok := exchange.OpForPath(req.Method, req.URL.Path); ok && info.Mutating {
+					body, _ := io.ReadAll(req.Body)
+					req.Body = io.NopCloser(bytes.NewReader(body))
+					r.mu.Lock()
+					r.requests = append(r.requests, wireRequest{path: req.URL.Path, body: string(body)})
+					r.mu.Unlock()
+				}
+				h := clean
+				if o.route != nil {
+					h = o.route(simRig, req, clean)
+				}
+				h.ServeHTTP(w, req)
+			})
+		}})
+	v := simRig.Virtual
+	apiKey := demoKeys[mode].APIKey
+	r.v, r.x, r.acct = v, simRig.Exchange, simRig.Account(t, apiKey)
+	// No keep-alive: a dropped connection fails the request that caused it.
+	client := simRig.Client(t, apiKey, exchange.ClientOptions{HTTPClient: &http.Client{Transport: &http.Transport{DisableKeepAlives: true}, Timeout: 10 * time.Second}})
 
 	ctx := context.Background()
 	cat, rs := loadRules(t, client, ruleYAML)
@@ -115,6 +100,7 @@ func newHTTPRig(t *testing.T, mode exchange.PosMode, ruleYAML string, o rigOptio
 	if got, err := client.AccountPositionMode(ctx, exchange.USDTFutures, "BTCUSDT", "USDT"); err != nil || got != mode {
 		t.Fatalf("position mode: %q, %v; want %s", got, err, mode)
 	}
+	var err error
 	r.poller, err = poll.New(poll.Options{Reader: client, Clock: v, Demand: engine.Demand(rs, cat), Contracts: cat.Contracts})
 	if err != nil {
 		t.Fatal(err)
@@ -475,6 +461,7 @@ rules:
 // HTTP against the simulator's server, and checks the exact requests that
 // reached it and their effect on the simulated account.
 func TestEndToEndOverHTTP(t *testing.T) {
+	t.Parallel()
 	for _, mode := range []exchange.PosMode{exchange.OneWayMode, exchange.HedgeMode} {
 		for _, tc := range e2eCases(mode) {
 			t.Run(string(mode)+"/"+tc.name, func(t *testing.T) {

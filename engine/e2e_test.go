@@ -12,6 +12,7 @@ import (
 	"github.com/tickrules/tickrules/exchange"
 	"github.com/tickrules/tickrules/poll"
 	"github.com/tickrules/tickrules/sim"
+	"github.com/tickrules/tickrules/sim/simtest"
 )
 
 // rig is the whole engine in one process: the demo simulator on a virtual
@@ -35,11 +36,8 @@ func newRig(t *testing.T, apiKey, ruleYAML string) *rig {
 func newRigAt(t *testing.T, after time.Duration, apiKey, ruleYAML string) *rig {
 	t.Helper()
 	sc := sim.Demo()
-	v := clock.NewVirtual(sc.Clock.Start.Add(after))
-	x, err := sim.New(sc, sim.Options{Clock: v})
-	if err != nil {
-		t.Fatal(err)
-	}
+	simRig := simtest.NewRig(t, simtest.RigOptions{Scenario: sc, After: after})
+	x, v := simRig.Exchange, simRig.Virtual
 	acct, ok := x.Account(apiKey)
 	if !ok {
 		t.Fatalf("no account %s", apiKey)
@@ -71,6 +69,7 @@ func (r *rig) run(n int) int {
 }
 
 func TestEndToEndOpensOnceAndStops(t *testing.T) {
+	t.Parallel()
 	r := newRig(t, "demo-key", `
 rules:
   - name: open-btc
@@ -99,6 +98,7 @@ rules:
 }
 
 func TestEndToEndHedgeClose(t *testing.T) {
+	t.Parallel()
 	r := newRig(t, "demo-hedge-key", `
 rules:
   - name: open

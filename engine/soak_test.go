@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"slices"
 	"sync"
 	"testing"
@@ -21,6 +20,7 @@ import (
 	"github.com/tickrules/tickrules/poll"
 	"github.com/tickrules/tickrules/sim"
 	"github.com/tickrules/tickrules/sim/server"
+	"github.com/tickrules/tickrules/sim/simtest"
 )
 
 // soakRules fire about 210 orders in an hour: one BTC order every 30s, a
@@ -62,6 +62,7 @@ rules:
 // unclear outcomes run off the tick loop. The figures are logged for
 // BENCHMARKS.md.
 func TestFaultSoak(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("a simulated hour")
 	}
@@ -80,10 +81,6 @@ func TestFaultSoak(t *testing.T) {
 			latencyClock.Advance(latency)
 		}
 	}()
-	x, err := sim.New(sc, sim.Options{Clock: v})
-	if err != nil {
-		t.Fatal(err)
-	}
 	faults := server.Faults{Seed: 7, ErrorRate: 0.10, DropRate: 0.03, DropAfterProcessing: true, Latency: latency}
 	for i := range 6 {
 		at := start.Add(time.Duration(5+i*10) * time.Minute)
@@ -94,53 +91,52 @@ func TestFaultSoak(t *testing.T) {
 	// how far that clock moved during the tick, and no wall time passes.
 	// Its bursts are windows of that clock, which starts with the ticks and
 	// runs ahead of them by the latency of every request so far.
-	faulty := server.New(server.Options{Backend: server.SimBackend(x), Clock: latencyClock, AuthClock: clock.Real{}, DisableRateLimits: true, Faults: faults})
 	var mu sync.Mutex
 	requests := map[string]int{} // clientOid -> order requests carrying it
 	refusedTwice := 0            // answers "clientOid already used"
 	answers := map[int]int{}     // order requests by HTTP status (0: dropped)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		info, ok := exchange.OpForPath(r.Method, r.URL.Path)
-		if !ok || !info.Mutating {
-			faulty.ServeHTTP(w, r)
-			return
-		}
-		body, _ := io.ReadAll(r.Body)
-		r.Body = io.NopCloser(bytes.NewReader(body))
-		mu.Lock()
-		for _, oid := range orderOIDs(body) {
-			requests[oid]++
-		}
-		mu.Unlock()
-		rec := &sniffer{ResponseWriter: w}
-		defer func() {
-			if p := recover(); p != nil { // a dropped connection (http.ErrAbortHandler)
-				mu.Lock()
-				answers[0]++
-				mu.Unlock()
-				panic(p)
+	front := func(_ *simtest.Rig, faulty http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			info, ok := exchange.OpForPath(r.Method, r.URL.Path)
+			if !ok || !info.Mutating {
+				faulty.ServeHTTP(w, r)
+				return
 			}
-		}()
-		faulty.ServeHTTP(rec, r)
-		mu.Lock()
-		answers[rec.status]++
-		if bytes.Contains(rec.body.Bytes(), []byte(`"`+sim.CodeDuplicateClientOID+`"`)) {
-			refusedTwice++
-		}
-		mu.Unlock()
-	}))
-	defer srv.Close()
+			body, _ := io.ReadAll(r.Body)
+			r.Body = io.NopCloser(bytes.NewReader(body))
+			mu.Lock()
+			for _, oid := range orderOIDs(body) {
+				requests[oid]++
+			}
+			mu.Unlock()
+			rec := &sniffer{ResponseWriter: w}
+			defer func() {
+				if p := recover(); p != nil { // a dropped connection (http.ErrAbortHandler)
+					mu.Lock()
+					answers[0]++
+					mu.Unlock()
+					panic(p)
+				}
+			}()
+			faulty.ServeHTTP(rec, r)
+			mu.Lock()
+			answers[rec.status]++
+			if bytes.Contains(rec.body.Bytes(), []byte(`"`+sim.CodeDuplicateClientOID+`"`)) {
+				refusedTwice++
+			}
+			mu.Unlock()
+		})
+	}
+	simRig := simtest.NewRig(t, simtest.RigOptions{Scenario: sc, Clock: v, HTTP: true, Front: front,
+		Server: server.Options{Clock: latencyClock, AuthClock: clock.Real{}, DisableRateLimits: true, Faults: faults}})
+	x := simRig.Exchange
 
 	creds := demoKeys[exchange.OneWayMode]
 	// No retries in the client: the pollers read again on their next turn,
 	// and Settle looks orders up again itself.
 	newClient := func(c exchange.Clock) *exchange.Client {
-		cl, err := exchange.NewClient(exchange.ClientOptions{BaseURL: srv.URL, Credentials: creds, Clock: c, Retry: exchange.RetryPolicy{MaxAttempts: 1},
+		return simRig.Client(t, creds.APIKey, exchange.ClientOptions{Clock: c, Retry: exchange.RetryPolicy{MaxAttempts: 1},
 			HTTPClient: &http.Client{Transport: &http.Transport{DisableKeepAlives: true}, Timeout: 10 * time.Second}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return cl
 	}
 	reads, orders := newClient(clock.Real{}), newClient(clock.Real{})
 	acct, _ := x.Account(creds.APIKey)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/tickrules/tickrules/exchange"
+	"github.com/tickrules/tickrules/internal/racetest"
 	"github.com/tickrules/tickrules/marketdata"
 	"github.com/tickrules/tickrules/sim/market"
 )
@@ -156,10 +157,13 @@ func (f *feeder) next() answers {
 // random second of some minutes in between, through both DST changes, every
 // weekend, holiday and early close, with answers that stay, are copied and
 // change. The quarters run in parallel, each with its own cache; -short
-// takes every seventh minute.
+// and -race take every seventh minute (7 and 60 share no factor, so the
+// steps still meet every minute of the hour; the race detector finds
+// nothing in one goroutine's cache and made this walk a tenth of the
+// README's test command).
 func TestSessionCacheYear(t *testing.T) {
 	step := time.Minute
-	if testing.Short() {
+	if testing.Short() || racetest.Enabled {
 		step = 7 * time.Minute
 	}
 	m := yearMarket(t)
@@ -212,6 +216,7 @@ func TestSessionCachePoller(t *testing.T) {
 // often as forwards, and replays stretches from earlier instants as a
 // recording does.
 func TestSessionCacheBackwards(t *testing.T) {
+	t.Parallel()
 	m := yearMarket(t)
 	variants := answerVariants(m)
 	start := et("2026-01-01 00:00")

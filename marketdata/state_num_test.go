@@ -11,6 +11,7 @@ import (
 // decimal.InexactFloat64 gives, on quotients (what it is used for) and on
 // plain decimals, including the extremes of a decimal's exponent.
 func TestFloatOfIsInexactFloat64(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(3, 4))
 	for i := range 200000 {
 		d := decimal.New(r.Int64N(1<<62), -int32(r.IntN(30)))

@@ -11,6 +11,7 @@ import (
 // decimal definition gives, over random books of every size and precision
 // (crossed, locked and empty ones too), and takes every real-looking book.
 func TestTopOfBookMatchesDecimal(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(7, 8))
 	price := func() float64 {
 		places := r.IntN(9)
@@ -101,6 +102,7 @@ func BenchmarkTopOfBook(b *testing.B) {
 // TestMoveAndQuotientMatchDecimal: the integer paths of a position's
 // unrealized_pnl_pct and roe give what the decimal definitions give.
 func TestMoveAndQuotientMatchDecimal(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(9, 10))
 	num := func() float64 {
 		places := r.IntN(7)

@@ -20,7 +20,7 @@ import (
 	"github.com/tickrules/tickrules/marketdata"
 	"github.com/tickrules/tickrules/metrics"
 	"github.com/tickrules/tickrules/rules"
-	"github.com/tickrules/tickrules/sim"
+	"github.com/tickrules/tickrules/sim/simtest"
 )
 
 // source serves empty States; the stock book is stale, everything else fresh.
@@ -58,10 +58,7 @@ func (limiter) Stats() exchange.LimiterStats {
 // load loads rule YAML against the demo scenario's contracts.
 func load(t *testing.T, yaml string) *rules.RuleSet {
 	t.Helper()
-	x, err := sim.New(sim.Demo(), sim.Options{Clock: clock.NewVirtual(sim.Demo().Clock.Start)})
-	if err != nil {
-		t.Fatal(err)
-	}
+	x := simtest.NewRig(t, simtest.RigOptions{}).Exchange
 	cat, err := rules.FetchCatalog(context.Background(), x.Public())
 	if err != nil {
 		t.Fatal(err)

@@ -5,23 +5,21 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tickrules/tickrules/clock"
 	"github.com/tickrules/tickrules/exchange"
 	"github.com/tickrules/tickrules/rules"
 	"github.com/tickrules/tickrules/sim"
+	"github.com/tickrules/tickrules/sim/simtest"
 )
 
 // TestOpenSeedsFromLiveAndKeepsItApart uses the demo simulator as the "live"
 // venue: the paper account starts with its position, order and balances,
 // and orders on paper never reach it.
 func TestOpenSeedsFromLiveAndKeepsItApart(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	sc := sim.Demo()
-	v := clock.NewVirtual(sc.Clock.Start.Add(90 * time.Minute))
-	x, err := sim.New(sc, sim.Options{Clock: v})
-	if err != nil {
-		t.Fatal(err)
-	}
+	simRig := simtest.NewRig(t, simtest.RigOptions{Scenario: sc, After: 90 * time.Minute})
+	x, v := simRig.Exchange, simRig.Virtual
 	live, _ := x.Account("demo-key")
 	if _, err := live.PlaceOrder(ctx, exchange.PlaceOrderRequest{Symbol: "BTCUSDT", ProductType: exchange.USDTFutures, MarginMode: exchange.Crossed, MarginCoin: "USDT", Size: "0.5", Side: exchange.Buy, OrderType: exchange.Market, ClientOID: "live-pos"}); err != nil {
 		t.Fatal(err)

@@ -93,6 +93,7 @@ func TestRunSelectsTests(t *testing.T) {
 // TestExamples runs the tests of examples/rules, and checks that every rule
 // file there has one.
 func TestExamples(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join("..", "examples", "rules")
 	results, err := RunDir(context.Background(), dir, Options{})
 	if err != nil {

@@ -26,12 +26,8 @@ func build(t *testing.T, edit func(sc *sim.Scenario)) (*sim.Exchange, *clock.Vir
 	if edit != nil {
 		edit(sc)
 	}
-	vc := clock.NewVirtual(sc.Clock.Start)
-	x, err := sim.New(sc, sim.Options{Clock: vc})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return x, vc
+	r := simtest.NewRig(t, simtest.RigOptions{Scenario: sc})
+	return r.Exchange, r.Virtual
 }
 
 func account(t *testing.T, x *sim.Exchange, key string) *sim.Account {
@@ -48,6 +44,7 @@ var ctx = context.Background()
 func dec(s string) decimal.Decimal { return decimal.RequireFromString(s) }
 
 func TestVisibilityDelay(t *testing.T) {
+	t.Parallel()
 	x, vc := build(t, func(sc *sim.Scenario) { sc.Faults.VisibilityDelay = 2 * time.Second })
 	a := account(t, x, simtest.OneWayKey)
 	ack, err := a.PlaceOrder(ctx, simtest.Order("BTCUSDT", exchange.Buy, exchange.Limit, "0.01", "49000"))
@@ -66,6 +63,7 @@ func TestVisibilityDelay(t *testing.T) {
 }
 
 func TestModifyDelay(t *testing.T) {
+	t.Parallel()
 	x, vc := build(t, func(sc *sim.Scenario) { sc.Settings.ModifyDelay = 5 * time.Second })
 	a := account(t, x, simtest.OneWayKey)
 	ack, err := a.PlaceOrder(ctx, simtest.Order("BTCUSDT", exchange.Buy, exchange.Limit, "0.01", "49000"))
@@ -88,6 +86,7 @@ func TestModifyDelay(t *testing.T) {
 }
 
 func TestOneWayTradeSideSetting(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		setting string
 		code    string
@@ -113,6 +112,7 @@ func TestOneWayTradeSideSetting(t *testing.T) {
 }
 
 func TestDuplicateClientOID(t *testing.T) {
+	t.Parallel()
 	x, _ := build(t, nil)
 	a := account(t, x, simtest.OneWayKey)
 	req := simtest.Order("BTCUSDT", exchange.Buy, exchange.Limit, "0.01", "49000")
@@ -124,6 +124,7 @@ func TestDuplicateClientOID(t *testing.T) {
 }
 
 func TestCoinMargined(t *testing.T) {
+	t.Parallel()
 	x, _ := build(t, nil)
 	a := account(t, x, simtest.OneWayKey)
 	req := exchange.PlaceOrderRequest{Symbol: "BTCUSD", ProductType: exchange.COINFutures, MarginMode: exchange.Crossed, MarginCoin: "BTC",
@@ -147,6 +148,7 @@ func TestCoinMargined(t *testing.T) {
 // TestCatchUpWidensTheStep: a clock jump of more steps than the bound still
 // fills a resting order that the path crosses.
 func TestCatchUpWidensTheStep(t *testing.T) {
+	t.Parallel()
 	x, vc := build(t, func(sc *sim.Scenario) { sc.Settings.MaxCatchUpSteps = 10 })
 	a := account(t, x, simtest.OneWayKey)
 	ack, err := a.PlaceOrder(ctx, simtest.Order("BTCUSDT", exchange.Buy, exchange.Limit, "0.01", "49500"))
@@ -163,6 +165,7 @@ func TestCatchUpWidensTheStep(t *testing.T) {
 }
 
 func TestPublicReader(t *testing.T) {
+	t.Parallel()
 	x, _ := build(t, nil)
 	pub := x.Public()
 	cs, err := pub.Contracts(ctx, exchange.ContractsRequest{ProductType: exchange.USDTFutures, Symbol: "ETHUSDT"})
@@ -182,6 +185,7 @@ func TestPublicReader(t *testing.T) {
 }
 
 func TestAuth(t *testing.T) {
+	t.Parallel()
 	x, _ := build(t, nil)
 	auth, ok := x.Auth(simtest.HedgeKey)
 	if !ok || auth.UID != "7000000002" || auth.Secret != "hg-secret" || auth.Passphrase != "hg-pass" || len(auth.Perms) == 0 {
@@ -193,12 +197,9 @@ func TestAuth(t *testing.T) {
 }
 
 func TestDemoExchange(t *testing.T) {
+	t.Parallel()
 	sc := sim.Demo()
-	vc := clock.NewVirtual(sc.Clock.Start.Add(30 * time.Minute)) // 09:30 EDT, regular session
-	x, err := sim.New(sc, sim.Options{Clock: vc})
-	if err != nil {
-		t.Fatal(err)
-	}
+	x := simtest.NewRig(t, simtest.RigOptions{Scenario: sc, After: 30 * time.Minute}).Exchange // 09:30 EDT, regular session
 	a := account(t, x, "demo-key")
 	for _, pt := range exchange.ProductTypes() {
 		acc, err := a.Accounts(ctx, exchange.AccountsRequest{ProductType: pt})
@@ -224,7 +225,7 @@ func TestDemoExchange(t *testing.T) {
 	h := account(t, x, "demo-hedge-key")
 	req := simtest.Order("ETHUSDT", exchange.Sell, exchange.Market, "1", "")
 	req.TradeSide = exchange.Open
-	_, err = h.PlaceOrder(ctx, req)
+	_, err := h.PlaceOrder(ctx, req)
 	simtest.Must(t, err)
 	for _, typ := range exchange.StrategyTypes() {
 		found := false
@@ -253,6 +254,7 @@ func TestDemoExchange(t *testing.T) {
 // TestConcurrentAccounts exercises the lock under -race: two accounts place
 // and cancel at once while a third goroutine moves the clock.
 func TestConcurrentAccounts(t *testing.T) {
+	t.Parallel()
 	x, vc := build(t, nil)
 	var wg sync.WaitGroup
 	for _, key := range []string{simtest.OneWayKey, simtest.HedgeKey} {
@@ -290,6 +292,7 @@ func TestConcurrentAccounts(t *testing.T) {
 // TestZeroSettingsGetDefaults: a scenario built in Go, without the loader's
 // defaults, still steps (a zero step or bound would never finish).
 func TestZeroSettingsGetDefaults(t *testing.T) {
+	t.Parallel()
 	x, vc := build(t, func(sc *sim.Scenario) {
 		sc.Settings = sim.Settings{}
 		sc.Clock.Step = 0
@@ -308,6 +311,7 @@ func TestZeroSettingsGetDefaults(t *testing.T) {
 // TestRefusedModifyKeepsTheOrder: a modify whose new order would break a
 // rule is refused and the old order stays live, listed once.
 func TestRefusedModifyKeepsTheOrder(t *testing.T) {
+	t.Parallel()
 	x, _ := build(t, nil)
 	a := account(t, x, simtest.OneWayKey)
 	ack, err := a.PlaceOrder(ctx, simtest.Order("BTCUSDT", exchange.Buy, exchange.Limit, "0.01", "49000"))
@@ -337,6 +341,7 @@ func TestRefusedModifyKeepsTheOrder(t *testing.T) {
 }
 
 func TestCancelAllReceiveWindow(t *testing.T) {
+	t.Parallel()
 	x, vc := build(t, nil)
 	a := account(t, x, simtest.OneWayKey)
 	sent := exchange.MillisOf(vc.Now())
@@ -349,6 +354,7 @@ func TestCancelAllReceiveWindow(t *testing.T) {
 
 // TestOrderHistoryKeeps90Days: orders older than 90 days leave the history.
 func TestOrderHistoryKeeps90Days(t *testing.T) {
+	t.Parallel()
 	x, vc := build(t, nil)
 	a := account(t, x, simtest.OneWayKey)
 	ack, err := a.PlaceOrder(ctx, simtest.Order("BTCUSDT", exchange.Buy, exchange.Limit, "0.01", "40000"))
@@ -373,6 +379,7 @@ func TestOrderHistoryKeeps90Days(t *testing.T) {
 }
 
 func TestNewChecksAScenarioBuiltInGo(t *testing.T) {
+	t.Parallel()
 	sc := simtest.Scenario()
 	sc.Contracts = append(sc.Contracts, sc.Contracts[0])
 	_, err := sim.New(sc, sim.Options{Clock: clock.NewVirtual(sc.Clock.Start)})
@@ -385,6 +392,7 @@ func TestNewChecksAScenarioBuiltInGo(t *testing.T) {
 // not fill while its market is closed, even when the path crosses it; it
 // fills at the first step after the Monday 00:00 UTC-4 open.
 func TestClosedStockFutureDoesNotMatch(t *testing.T) {
+	t.Parallel()
 	x, vc := build(t, func(sc *sim.Scenario) {
 		sc.Prices["TSLAUSDT"] = market.PathSpec{Points: []market.Point{
 			{At: time.Date(2026, 3, 13, 23, 0, 0, 0, time.UTC), Price: dec("400")},

@@ -16,10 +16,7 @@ import (
 // limit order, in-process.
 func BenchmarkPlaceCancel(b *testing.B) {
 	sc := simtest.Scenario()
-	x, err := sim.New(sc, sim.Options{Clock: clock.NewVirtual(sc.Clock.Start)})
-	if err != nil {
-		b.Fatal(err)
-	}
+	x := simtest.NewRig(b, simtest.RigOptions{Scenario: sc}).Exchange
 	a, _ := x.Account(simtest.OneWayKey)
 	req := simtest.Order("BTCUSDT", exchange.Buy, exchange.Limit, "0.01", "49000")
 	cancel := exchange.CancelOrderRequest{Symbol: "BTCUSDT", ProductType: exchange.USDTFutures}
@@ -46,11 +43,7 @@ func BenchmarkMatch10k(b *testing.B) {
 		b.StopTimer()
 		sc := simtest.Scenario()
 		sc.Accounts[0].Balances["USDT"] = decimal.NewFromInt(10_000_000)
-		vc := clock.NewVirtual(sc.Clock.Start)
-		x, err := sim.New(sc, sim.Options{Clock: vc})
-		if err != nil {
-			b.Fatal(err)
-		}
+		x := simtest.NewRig(b, simtest.RigOptions{Scenario: sc}).Exchange
 		a, _ := x.Account(simtest.OneWayKey)
 		for i := range n {
 			price := decimal.NewFromInt(49000).Add(decimal.New(int64(i+1), -1)) // 49000.1 .. 50000.0
@@ -111,11 +104,8 @@ func quietDemo() *sim.Scenario {
 // position and two resting limit orders that the path does not reach.
 func pollRig(b *testing.B, sc *sim.Scenario) (*clock.Virtual, *sim.Account) {
 	b.Helper()
-	vc := clock.NewVirtual(sc.Clock.Start)
-	x, err := sim.New(sc, sim.Options{Clock: vc})
-	if err != nil {
-		b.Fatal(err)
-	}
+	simRig := simtest.NewRig(b, simtest.RigOptions{Scenario: sc})
+	x, vc := simRig.Exchange, simRig.Virtual
 	a, _ := x.Account("demo-key")
 	for _, req := range []exchange.PlaceOrderRequest{
 		simtest.Order("BTCUSDT", exchange.Buy, exchange.Market, "0.01", ""),

@@ -4,7 +4,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tickrules/tickrules/clock"
 	"github.com/tickrules/tickrules/exchange"
 	"github.com/tickrules/tickrules/sim"
 	"github.com/tickrules/tickrules/sim/simtest"
@@ -14,11 +13,8 @@ import (
 // exchange on a virtual clock at the scenario start.
 func inProcess(t *testing.T, sc *sim.Scenario) simtest.Harness {
 	t.Helper()
-	vc := clock.NewVirtual(sc.Clock.Start)
-	x, err := sim.New(sc, sim.Options{Clock: vc})
-	if err != nil {
-		t.Fatal(err)
-	}
+	simRig := simtest.NewRig(t, simtest.RigOptions{Scenario: sc})
+	x, vc := simRig.Exchange, simRig.Virtual
 	return simtest.Harness{
 		Venue: func(key string) exchange.Venue {
 			a, ok := x.Account(key)
@@ -32,5 +28,6 @@ func inProcess(t *testing.T, sc *sim.Scenario) simtest.Harness {
 }
 
 func TestConformanceInProcess(t *testing.T) {
+	t.Parallel()
 	simtest.RunConformance(t, inProcess)
 }

@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tickrules/tickrules/clock"
 	"github.com/tickrules/tickrules/exchange"
 	"github.com/tickrules/tickrules/sim"
 	"github.com/tickrules/tickrules/sim/simtest"
@@ -23,11 +22,8 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 func session(t *testing.T) []byte {
 	t.Helper()
 	sc := simtest.Scenario()
-	vc := clock.NewVirtual(sc.Clock.Start)
-	x, err := sim.New(sc, sim.Options{Clock: vc})
-	if err != nil {
-		t.Fatal(err)
-	}
+	simRig := simtest.NewRig(t, simtest.RigOptions{Scenario: sc})
+	x, vc := simRig.Exchange, simRig.Virtual
 	ow, _ := x.Account(simtest.OneWayKey)
 	hg, _ := x.Account(simtest.HedgeKey)
 	ctx := context.Background()
@@ -82,6 +78,7 @@ func session(t *testing.T) []byte {
 // file pins them across runs; go test -run TestDeterministic -update
 // rewrites it after an intended change).
 func TestDeterministic(t *testing.T) {
+	t.Parallel()
 	a, b := session(t), session(t)
 	if !bytes.Equal(a, b) {
 		t.Fatalf("two runs differ:\n%s\n---\n%s", a, b)

@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tickrules/tickrules/clock"
 	"github.com/tickrules/tickrules/exchange"
 	"github.com/tickrules/tickrules/sim"
+	"github.com/tickrules/tickrules/sim/simtest"
 )
 
 // TestFixedAnswersMatchDecimal: the position and account answers computed
@@ -18,6 +18,7 @@ import (
 // every kind held besides: coin-margined (inverse), isolated, short, in
 // USDC, and one too large for 64 bits.
 func TestFixedAnswersMatchDecimal(t *testing.T) {
+	t.Parallel()
 	sc := sim.Demo()
 	held := []sim.PositionSpec{
 		{Symbol: "BTCUSD", ProductType: exchange.COINFutures, HoldSide: exchange.Long, Size: dec("0.37"), OpenPrice: dec("90111.3")},
@@ -29,11 +30,8 @@ func TestFixedAnswersMatchDecimal(t *testing.T) {
 	// answers are computed in decimal, and must still be the same.
 	sc.Accounts[1].Positions = append(sc.Accounts[1].Positions,
 		sim.PositionSpec{Symbol: "ETHUSDT", ProductType: exchange.USDTFutures, HoldSide: exchange.Long, Size: dec("12345678901234567.89"), OpenPrice: dec("3120.123456789")})
-	vc := clock.NewVirtual(sc.Clock.Start)
-	x, err := sim.New(sc, sim.Options{Clock: vc})
-	if err != nil {
-		t.Fatal(err)
-	}
+	simRig := simtest.NewRig(t, simtest.RigOptions{Scenario: sc})
+	x, vc := simRig.Exchange, simRig.Virtual
 	r := &memoRig{
 		t: t, x: x, vc: vc, rng: rand.New(rand.NewPCG(11, 12)), keys: []string{"demo-key", "demo-hedge-key"},
 		pairs: []string{"TSLAUSDT"}, mode: map[string]exchange.PosMode{"demo-key": exchange.OneWayMode, "demo-hedge-key": exchange.HedgeMode}, ok: map[string]int{},

@@ -5,7 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tickrules/tickrules/clock"
 	"github.com/tickrules/tickrules/exchange"
 	"github.com/tickrules/tickrules/sim"
 	"github.com/tickrules/tickrules/sim/simtest"
@@ -16,6 +15,7 @@ import (
 // and of the test scenario's points (held and interpolating), at times
 // from the start to two days on.
 func TestLastPriceIsTickersLastPr(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		sc   func() *sim.Scenario
@@ -23,11 +23,8 @@ func TestLastPriceIsTickersLastPr(t *testing.T) {
 	}{{"demo", sim.Demo, "demo-key"}, {"points", simtest.Scenario, simtest.OneWayKey}} {
 		t.Run(tc.name, func(t *testing.T) {
 			sc := tc.sc()
-			vc := clock.NewVirtual(sc.Clock.Start)
-			x, err := sim.New(sc, sim.Options{Clock: vc})
-			if err != nil {
-				t.Fatal(err)
-			}
+			simRig := simtest.NewRig(t, simtest.RigOptions{Scenario: sc})
+			x, vc := simRig.Exchange, simRig.Virtual
 			a, _ := x.Account(tc.key)
 			reqs := []exchange.TickerRequest{{Symbol: "NOSUCHUSDT", ProductType: exchange.USDTFutures}, {Symbol: "BTCUSDT"}}
 			for _, c := range sc.Contracts {

@@ -8,7 +8,6 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"github.com/tickrules/tickrules/clock"
 	"github.com/tickrules/tickrules/exchange"
 	"github.com/tickrules/tickrules/sim"
 	"github.com/tickrules/tickrules/sim/market"
@@ -30,12 +29,12 @@ func pollVersions(t *testing.T, a *sim.Account) {
 // the very second the walk first reaches its price, not a second later, and
 // not before.
 func TestRestingOrderFillsAtTheCrossingStep(t *testing.T) {
+	t.Parallel()
 	for _, side := range []exchange.Side{exchange.Buy, exchange.Sell} {
 		t.Run(string(side), func(t *testing.T) {
 			sc := sim.Demo()
-			vc := clock.NewVirtual(sc.Clock.Start)
-			x, err := sim.New(sc, sim.Options{Clock: vc})
-			simtest.Must(t, err)
+			simRig := simtest.NewRig(t, simtest.RigOptions{Scenario: sc})
+			x, vc := simRig.Exchange, simRig.Virtual
 			a, _ := x.Account("demo-key")
 			fresh, err := x.FreshMarket()
 			simtest.Must(t, err)
@@ -91,6 +90,7 @@ func TestRestingOrderFillsAtTheCrossingStep(t *testing.T) {
 // the price epoch does not move again (no other path moves at all), yet
 // the order fills the second the contract opens on Monday.
 func TestMatchSkipWaitsForTheOpen(t *testing.T) {
+	t.Parallel()
 	sc := sim.Demo()
 	for sym, p := range sc.Prices {
 		if p.RandomWalk != nil {
@@ -108,9 +108,8 @@ func TestMatchSkipWaitsForTheOpen(t *testing.T) {
 		{At: saturday, Price: decimal.RequireFromString("412.35")},
 		{At: saturday.Add(time.Hour), Price: decimal.RequireFromString("390")},
 	}}
-	vc := clock.NewVirtual(start)
-	x, err := sim.New(sc, sim.Options{Clock: vc})
-	simtest.Must(t, err)
+	simRig := simtest.NewRig(t, simtest.RigOptions{Scenario: sc, Start: start})
+	x, vc := simRig.Exchange, simRig.Virtual
 	a, _ := x.Account("demo-key")
 	ack, err := a.PlaceOrder(ctx, simtest.Order("TSLAUSDT", exchange.Buy, exchange.Limit, "1", "400"))
 	simtest.Must(t, err)
@@ -136,6 +135,7 @@ func TestMatchSkipWaitsForTheOpen(t *testing.T) {
 // that cannot fill in the other: every fill, position, balance and pending
 // order must be the same at every step.
 func TestMatchSkipChangesNothing(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		sc   func() *sim.Scenario
@@ -155,9 +155,8 @@ func TestMatchSkipChangesNothing(t *testing.T) {
 			const steps = 400
 			run := func(skip bool) ([]string, uint64, int) {
 				sc := tt.sc()
-				vc := clock.NewVirtual(sc.Clock.Start)
-				x, err := sim.New(sc, sim.Options{Clock: vc})
-				simtest.Must(t, err)
+				simRig := simtest.NewRig(t, simtest.RigOptions{Scenario: sc})
+				x, vc := simRig.Exchange, simRig.Virtual
 				x.SetMatchSkip(skip)
 				r := &memoRig{t: t, x: x, vc: vc, rng: rand.New(rand.NewPCG(7, uint64(len(tt.name)))), keys: tt.keys, mode: map[string]exchange.PosMode{}, ok: map[string]int{}}
 				for _, k := range tt.keys {

@@ -171,17 +171,18 @@ func (a *Account) AnswerVersion(ctx context.Context, op exchange.Op, pt exchange
 	return [3]int64{int64(k.rev), k.epoch, k.now}, true
 }
 
-// StillUntil returns the exchange's state mark (see Mark) and a time until
-// which no AnswerVersion changes as long as Mark still returns mark: the
-// market's epoch holds, no asynchronous modify falls due and matching has
-// nothing it could fill (no book of resting orders is unsettled). A zero
-// until means never; until is just after now when nothing is promised (the
-// time itself is part of a version, or memoising is off). A backtest's
-// pollers ask it once and then, tick after tick, only read Mark.
-func (a *Account) StillUntil(ctx context.Context) (mark uint64, until time.Time) {
+// UnchangedUntil returns the exchange's state mark (see Mark) and a time
+// until which no AnswerVersion changes as long as Mark still returns mark:
+// the market's epoch holds, no asynchronous modify falls due and matching
+// has nothing it could fill (no book of resting orders is unsettled). A
+// zero until means never; until is just after now when nothing is promised
+// (the time itself is part of a version, or memoising is off). It exists
+// for speed: a backtest's pollers ask it once and then, tick after tick,
+// only read Mark, instead of asking every version again.
+func (a *Account) UnchangedUntil(ctx context.Context) (mark uint64, until time.Time) {
 	a.x.lock()
 	defer a.x.mu.Unlock()
-	return a.x.rev.Load(), a.x.stillUntil()
+	return a.x.rev.Load(), a.x.unchangedUntil()
 }
 
 // Mark is the exchange's state revision: it changes with every change of
@@ -211,7 +212,8 @@ func (a *Account) pricesMove(op exchange.Op, pt exchange.ProductType) bool {
 	return false
 }
 
-func (x *Exchange) stillUntil() time.Time {
+// unchangedUntil is UnchangedUntil's time, under the exchange's lock.
+func (x *Exchange) unchangedUntil() time.Time {
 	none := x.now.Add(time.Nanosecond)
 	if x.noMemo || x.faults.VisibilityDelay > 0 {
 		return none

@@ -32,14 +32,14 @@ type memoRig struct {
 	// kept and moved count how often a version stayed and changed.
 	versions    map[string]versioned
 	kept, moved int
-	// still is StillUntil at the last check; stillHeld counts the checks
+	// promise is UnchangedUntil at the last check; promisesHeld counts the checks
 	// (of versions, and of the mark across a catch-up) it promised.
-	still     stillAt
-	stillHeld int
+	promise      promiseAt
+	promisesHeld int
 }
 
-// stillAt is what StillUntil answered.
-type stillAt struct {
+// promiseAt is what UnchangedUntil answered.
+type promiseAt struct {
 	set   bool
 	mark  uint64
 	until time.Time
@@ -47,14 +47,14 @@ type stillAt struct {
 
 // holds reports whether s promises that nothing changed by now: the time is
 // before until and the mark is still the same.
-func (s stillAt) holds(now time.Time, mark uint64) bool {
+func (s promiseAt) holds(now time.Time, mark uint64) bool {
 	return s.set && (s.until.IsZero() || now.Before(s.until)) && mark == s.mark
 }
 
-// stillNow asks StillUntil now.
-func (r *memoRig) stillNow() stillAt {
-	mark, until := r.acct(r.keys[0]).StillUntil(ctx)
-	return stillAt{set: true, mark: mark, until: until}
+// promiseNow asks UnchangedUntil now.
+func (r *memoRig) promiseNow() promiseAt {
+	mark, until := r.acct(r.keys[0]).UnchangedUntil(ctx)
+	return promiseAt{set: true, mark: mark, until: until}
 }
 
 // versioned is an answer with the version it was asked under.
@@ -69,6 +69,7 @@ type versioned struct {
 // a memoised answer is the one a fresh computation gives, and asking twice
 // at one time returns the very same slices.
 func TestMemoisedAnswersMatchFresh(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name  string
 		sc    func() *sim.Scenario
@@ -86,7 +87,7 @@ func TestMemoisedAnswersMatchFresh(t *testing.T) {
 			sc.Settings.ModifyDelay = 2 * time.Second
 			return sc
 		}, []string{simtest.OneWayKey, simtest.HedgeKey}, []string{"TSLAUSDT"}},
-		// Modifies apply late on the demo's walks: StillUntil must end
+		// Modifies apply late on the demo's walks: UnchangedUntil must end
 		// when one falls due.
 		{"modify-delay", func() *sim.Scenario {
 			sc := sim.Demo()
@@ -97,11 +98,8 @@ func TestMemoisedAnswersMatchFresh(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			sc := tt.sc()
-			vc := clock.NewVirtual(sc.Clock.Start)
-			x, err := sim.New(sc, sim.Options{Clock: vc})
-			if err != nil {
-				t.Fatal(err)
-			}
+			simRig := simtest.NewRig(t, simtest.RigOptions{Scenario: sc})
+			x, vc := simRig.Exchange, simRig.Virtual
 			r := &memoRig{
 				t: t, x: x, vc: vc, rng: rand.New(rand.NewPCG(7, uint64(len(tt.name)))), keys: tt.keys, pairs: tt.pairs,
 				mode: map[string]exchange.PosMode{}, ok: map[string]int{},
@@ -122,8 +120,8 @@ func TestMemoisedAnswersMatchFresh(t *testing.T) {
 					t.Errorf("no successful %s in %d steps: the test did not exercise it (%v)", kind, steps, r.ok)
 				}
 			}
-			if tt.name != "delays" && r.stillHeld == 0 {
-				t.Errorf("StillUntil never promised anything: its check did not run")
+			if tt.name != "delays" && r.promisesHeld == 0 {
+				t.Errorf("UnchangedUntil never promised anything: its check did not run")
 			}
 			if r.kept == 0 || r.moved == 0 {
 				t.Errorf("versions stayed %d times and moved %d times: both must happen for the check to mean anything", r.kept, r.moved)
@@ -141,21 +139,21 @@ func (r *memoRig) acct(key string) *sim.Account {
 }
 
 // advance moves the clock, and counts the fills matching made meanwhile.
-// It also checks StillUntil's promise about catching up: before until,
+// It also checks UnchangedUntil's promise about catching up: before until,
 // moving the clock changes nothing (the mark stays).
 func (r *memoRig) advance() {
 	before := r.newestFills()
-	still := r.stillNow()
+	promise := r.promiseNow()
 	d := []time.Duration{0, time.Second, 2 * time.Second, 5 * time.Second, 10 * time.Second, 30 * time.Second, 2 * time.Minute}[r.rng.IntN(7)]
 	r.vc.Advance(d)
 	if r.newestFills() != before {
 		r.ok["fill"]++
 	}
 	now := r.vc.Now()
-	if still.holds(now, still.mark) {
-		r.stillHeld++
-		if m := r.acct(r.keys[0]).Mark(); m != still.mark {
-			r.t.Fatalf("at %s: StillUntil promised no change until %s, but catching up moved the mark from %d to %d", now.Format(time.RFC3339), still.until.Format(time.RFC3339Nano), still.mark, m)
+	if promise.holds(now, promise.mark) {
+		r.promisesHeld++
+		if m := r.acct(r.keys[0]).Mark(); m != promise.mark {
+			r.t.Fatalf("at %s: UnchangedUntil promised no change until %s, but catching up moved the mark from %d to %d", now.Format(time.RFC3339), promise.until.Format(time.RFC3339Nano), promise.mark, m)
 		}
 	}
 }
@@ -327,11 +325,11 @@ func (r *memoRig) checkVersions(where string) {
 	if r.versions == nil {
 		r.versions = map[string]versioned{}
 	}
-	// Every version is the one of the last check while StillUntil's
+	// Every version is the one of the last check while UnchangedUntil's
 	// promise of then holds.
-	still := r.still.holds(r.vc.Now(), r.acct(r.keys[0]).Mark())
-	if still {
-		r.stillHeld++
+	promised := r.promise.holds(r.vc.Now(), r.acct(r.keys[0]).Mark())
+	if promised {
+		r.promisesHeld++
 	}
 	for _, key := range r.keys {
 		a := r.acct(key)
@@ -371,8 +369,8 @@ func (r *memoRig) checkVersions(where string) {
 			}
 			answer, err := q.ask()
 			simtest.Must(r.t, err)
-			if prev, seen := r.versions[name]; seen && still && prev.v != v {
-				r.t.Fatalf("%s %s: StillUntil promised no change until %s (mark %d), but the version moved from %v to %v", where, name, r.still.until.Format(time.RFC3339Nano), r.still.mark, prev.v, v)
+			if prev, seen := r.versions[name]; seen && promised && prev.v != v {
+				r.t.Fatalf("%s %s: UnchangedUntil promised no change until %s (mark %d), but the version moved from %v to %v", where, name, r.promise.until.Format(time.RFC3339Nano), r.promise.mark, prev.v, v)
 			}
 			if prev, seen := r.versions[name]; seen && prev.v == v {
 				r.kept++
@@ -385,7 +383,7 @@ func (r *memoRig) checkVersions(where string) {
 			r.versions[name] = versioned{v: v, answer: answer}
 		}
 	}
-	r.still = r.stillNow()
+	r.promise = r.promiseNow()
 }
 
 func (r *memoRig) check(where string) {

@@ -4,7 +4,6 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/tickrules/tickrules/clock"
 	"github.com/tickrules/tickrules/exchange"
 	"github.com/tickrules/tickrules/sim"
 	"github.com/tickrules/tickrules/sim/simtest"
@@ -13,6 +12,7 @@ import (
 // TestScenarioFiles loads every scenario of testdata/scenarios, builds it
 // and checks what the scenario is about.
 func TestScenarioFiles(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		file, key, symbol, price, size string
 		wantCode                       string // "" when a new order is accepted
@@ -31,10 +31,7 @@ func TestScenarioFiles(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			x, err := sim.New(sc, sim.Options{Clock: clock.NewVirtual(sc.Clock.Start)})
-			if err != nil {
-				t.Fatal(err)
-			}
+			x := simtest.NewRig(t, simtest.RigOptions{Scenario: sc}).Exchange
 			a := account(t, x, tt.key)
 			_, err = a.PlaceOrder(ctx, simtest.Order(tt.symbol, exchange.Buy, exchange.Limit, tt.size, tt.price))
 			if tt.wantCode == "" {
@@ -52,10 +49,10 @@ func TestScenarioFiles(t *testing.T) {
 }
 
 func TestOneWayScenarioRule2(t *testing.T) {
+	t.Parallel()
 	sc, err := sim.LoadScenario(filepath.Join("..", "testdata", "scenarios", "one-way.yaml"))
 	simtest.Must(t, err)
-	x, err := sim.New(sc, sim.Options{Clock: clock.NewVirtual(sc.Clock.Start)})
-	simtest.Must(t, err)
+	x := simtest.NewRig(t, simtest.RigOptions{Scenario: sc}).Exchange
 	a := account(t, x, "one-way-key")
 	req := simtest.Order("BTCUSDT", exchange.Sell, exchange.Limit, "0.05", "90000")
 	req.ReduceOnly, req.ClientOID = exchange.Yes, "tp-3"
@@ -77,10 +74,10 @@ func TestOneWayScenarioRule2(t *testing.T) {
 }
 
 func TestHedgeScenario(t *testing.T) {
+	t.Parallel()
 	sc, err := sim.LoadScenario(filepath.Join("..", "testdata", "scenarios", "hedge.yaml"))
 	simtest.Must(t, err)
-	x, err := sim.New(sc, sim.Options{Clock: clock.NewVirtual(sc.Clock.Start)})
-	simtest.Must(t, err)
+	x := simtest.NewRig(t, simtest.RigOptions{Scenario: sc}).Exchange
 	a := account(t, x, "hedge-key")
 	ps, err := a.AllPositions(ctx, exchange.AllPositionsRequest{ProductType: exchange.USDTFutures})
 	simtest.Must(t, err)

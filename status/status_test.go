@@ -22,6 +22,7 @@ import (
 	"github.com/tickrules/tickrules/engine"
 	"github.com/tickrules/tickrules/exchange"
 	"github.com/tickrules/tickrules/sim"
+	"github.com/tickrules/tickrules/sim/simtest"
 	"github.com/tickrules/tickrules/status"
 )
 
@@ -105,11 +106,8 @@ func newRig(t *testing.T) *rig {
 	t.Helper()
 	sc := sim.Demo()
 	start := sc.Clock.Start.Add(90 * time.Minute)
-	v := clock.NewVirtual(start)
-	x, err := sim.New(sc, sim.Options{Clock: v})
-	if err != nil {
-		t.Fatal(err)
-	}
+	simRig := simtest.NewRig(t, simtest.RigOptions{Scenario: sc, Start: start})
+	x, v := simRig.Exchange, simRig.Virtual
 	a, _ := x.Account("demo-key")
 	acct := &brokenBook{Venue: a}
 	dir := t.TempDir()
@@ -118,6 +116,7 @@ func newRig(t *testing.T) *rig {
 	}
 	r := &rig{v: v, rec: status.NewRecorder(status.RecorderOptions{}), acct: acct, dir: dir}
 	safety := &actions.Safety{AllowedSymbols: []string{"BTCUSDT"}}
+	var err error
 	r.asm, err = engine.Assemble(context.Background(), engine.AssembleOptions{Reader: acct, Catalog: acct, Accounts: acct,
 		Trader: acct, Clock: v, RuleDirs: []string{dir}, Safety: safety},
 		engine.Options{OnFiring: func(f *engine.Firing) { r.rec.ObserveFiring(f.Rule.Name, f.Seq, f.At, f.Legs) }})

@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -14,6 +13,7 @@ import (
 	"github.com/tickrules/tickrules/clock"
 	"github.com/tickrules/tickrules/sim"
 	"github.com/tickrules/tickrules/sim/server"
+	"github.com/tickrules/tickrules/sim/simtest"
 )
 
 // smallRules is the backtest package's own rule set.
@@ -151,21 +151,13 @@ func TestRecordThenBacktest(t *testing.T) {
 	sc := sim.Demo()
 	// The server's clock runs 60 times faster from 09:29 EDT, so the four
 	// seconds recorded hold four minutes of the demo market.
-	clk, err := server.NewWallClock(sc.Clock.Start.Add(29*time.Minute), 60)
-	if err != nil {
-		t.Fatal(err)
-	}
-	x, err := sim.New(sc, sim.Options{Clock: clk})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(server.New(server.Options{Backend: server.SimBackend(x), Clock: clk, AuthClock: clock.Real{}}))
-	defer srv.Close()
+	venue := simtest.NewRig(t, simtest.RigOptions{Scenario: sc, After: 29 * time.Minute, Speed: 60, HTTP: true,
+		Server: server.Options{AuthClock: clock.Real{}}})
 	creds := map[string]string{"TICKRULES_API_KEY": "demo-key", "TICKRULES_API_SECRET": "demo-secret", "TICKRULES_API_PASSPHRASE": "demo-passphrase"}
 	getenv := func(k string) string { return creds[k] }
 
 	file := filepath.Join(t.TempDir(), "rec.jsonl")
-	code, stdout, stderr := runCLIEnv(t, getenv, "record", "--venue", srv.URL, "--out", file, "--duration", "4s", "--rules", smallRules)
+	code, stdout, stderr := runCLIEnv(t, getenv, "record", "--venue", venue.URL, "--out", file, "--duration", "4s", "--rules", smallRules)
 	if code != exitOK || !strings.Contains(stdout, "recorded ") {
 		t.Fatalf("record: exit %d, stdout %q, stderr %s", code, stdout, stderr)
 	}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,8 +12,7 @@ import (
 
 	"github.com/tickrules/tickrules/clock"
 	"github.com/tickrules/tickrules/rules"
-	"github.com/tickrules/tickrules/sim"
-	"github.com/tickrules/tickrules/sim/server"
+	"github.com/tickrules/tickrules/sim/simtest"
 )
 
 const (
@@ -116,13 +114,8 @@ func TestCheckVenue(t *testing.T) {
 	// A virtual clock, moved on 2s before each check, keeps the public
 	// stock-info limit (1 request/s per IP) from throttling the checks and
 	// stays within the 30s timestamp window of the client's wall clock.
-	clk := clock.NewVirtual(time.Now())
-	x, err := sim.New(sim.Demo(), sim.Options{Clock: clk})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(server.New(server.Options{Backend: server.SimBackend(x), Clock: clk}))
-	defer srv.Close()
+	venue := simtest.NewRig(t, simtest.RigOptions{Start: time.Now(), HTTP: true})
+	clk := venue.Virtual
 	dir := t.TempDir()
 	write := func(name, body string) string {
 		p := filepath.Join(dir, name)
@@ -133,10 +126,10 @@ func TestCheckVenue(t *testing.T) {
 	}
 	good := write("good.yaml", "rules:\n  - name: g\n    when: stock(\"TSLA\").spread_bps < 8\n    actions: [close_positions: { symbol: TSLAUSDT }]\n")
 	bad := write("bad.yaml", "rules:\n  - name: b\n    when: market.is_open\n    actions: [close_positions: { symbol: MSFTUSDT }]\n")
-	if code, stdout, stderr := checkAt(clk, t, "check", "--venue", srv.URL, good); code != exitOK {
+	if code, stdout, stderr := checkAt(clk, t, "check", "--venue", venue.URL, good); code != exitOK {
 		t.Errorf("exit %d\n%s\n%s", code, stdout, stderr)
 	}
-	code, _, stderr := checkAt(clk, t, "check", "--venue", srv.URL, bad)
+	code, _, stderr := checkAt(clk, t, "check", "--venue", venue.URL, bad)
 	if code != exitFail || !strings.Contains(stderr, "MSFTUSDT is not a futures contract") {
 		t.Errorf("exit %d\n%s", code, stderr)
 	}
@@ -144,11 +137,11 @@ func TestCheckVenue(t *testing.T) {
 	// a mistake the check can prove.
 	raw := write("raw.yaml", "rules:\n  - name: r\n    when: market.is_open\n    actions:\n      - place_order: { symbol: TSLAUSDT, side: buy, reduce_only: true, type: market, size: 1 }\n")
 	hedge := map[string]string{"TICKRULES_API_KEY": "demo-hedge-key", "TICKRULES_API_SECRET": "demo-hedge-secret", "TICKRULES_API_PASSPHRASE": "demo-hedge-passphrase"}
-	code, _, stderr = checkEnvAt(clk, t, func(k string) string { return hedge[k] }, "check", "--venue", srv.URL, raw)
+	code, _, stderr = checkEnvAt(clk, t, func(k string) string { return hedge[k] }, "check", "--venue", venue.URL, raw)
 	if code != exitFail || !strings.Contains(stderr, "reduce_only is for one-way mode; this account is in hedge mode") {
 		t.Errorf("hedge account: exit %d\n%s", code, stderr)
 	}
-	if code, stdout, stderr := checkAt(clk, t, "check", "--venue", srv.URL, raw); code != exitOK {
+	if code, stdout, stderr := checkAt(clk, t, "check", "--venue", venue.URL, raw); code != exitOK {
 		t.Errorf("without credentials the mode is unknown and raw fields pass: exit %d\n%s\n%s", code, stdout, stderr)
 	}
 	if code, _, stderr := checkAt(clk, t, "check", "--venue", "http://127.0.0.1:1", good); code != exitFail || !strings.Contains(stderr, "--venue") {

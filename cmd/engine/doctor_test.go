@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -21,6 +20,7 @@ import (
 	"github.com/tickrules/tickrules/exchange"
 	"github.com/tickrules/tickrules/sim"
 	"github.com/tickrules/tickrules/sim/server"
+	"github.com/tickrules/tickrules/sim/simtest"
 )
 
 // doctorRules trade TSLA (limit) and BTC (market) and read the stock order
@@ -46,7 +46,7 @@ var healthyInfo = exchange.AccountInfo{UserID: "1000000001", IPs: "127.0.0.1", A
 // every request that would change the account, and answers the key
 // permissions the simulator lacks. The simulator runs on clk.
 type doctorVenueFront struct {
-	srv       *httptest.Server
+	url       string
 	mutating  atomic.Int64
 	clk       *clock.Virtual
 	simulated *sim.Exchange
@@ -54,27 +54,25 @@ type doctorVenueFront struct {
 
 func newDoctorVenue(t *testing.T, sc *sim.Scenario, info map[string]exchange.AccountInfo) *doctorVenueFront {
 	t.Helper()
-	f := &doctorVenueFront{clk: clock.NewVirtual(sc.Clock.Start.Add(90 * time.Minute))}
-	x, err := sim.New(sc, sim.Options{Clock: f.clk})
-	if err != nil {
-		t.Fatal(err)
-	}
-	f.simulated = x
-	h := server.New(server.Options{Backend: server.SimBackend(x), Clock: f.clk, DisableRateLimits: true})
-	f.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if op, ok := exchange.OpForPath(r.Method, r.URL.Path); r.Method != http.MethodGet || ok && op.Mutating {
-			f.mutating.Add(1)
-		}
-		if a, ok := info[r.Header.Get("ACCESS-KEY")]; ok && r.URL.Path == exchange.AccountInfoOp().Path {
-			data, _ := json.Marshal(a)
-			body, _ := json.Marshal(exchange.Envelope{Code: exchange.CodeSuccess, Msg: "success", RequestTime: exchange.MillisOf(f.clk.Now()), Data: data})
-			w.Header().Set("Content-Type", "application/json")
-			_, _ = w.Write(body)
-			return
-		}
-		h.ServeHTTP(w, r)
-	}))
-	t.Cleanup(f.srv.Close)
+	f := &doctorVenueFront{}
+	venue := simtest.NewRig(t, simtest.RigOptions{Scenario: sc, After: 90 * time.Minute, HTTP: true,
+		Server: server.Options{DisableRateLimits: true},
+		Front: func(_ *simtest.Rig, h http.Handler) http.Handler {
+			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if op, ok := exchange.OpForPath(r.Method, r.URL.Path); r.Method != http.MethodGet || ok && op.Mutating {
+					f.mutating.Add(1)
+				}
+				if a, ok := info[r.Header.Get("ACCESS-KEY")]; ok && r.URL.Path == exchange.AccountInfoOp().Path {
+					data, _ := json.Marshal(a)
+					body, _ := json.Marshal(exchange.Envelope{Code: exchange.CodeSuccess, Msg: "success", RequestTime: exchange.MillisOf(f.clk.Now()), Data: data})
+					w.Header().Set("Content-Type", "application/json")
+					_, _ = w.Write(body)
+					return
+				}
+				h.ServeHTTP(w, r)
+			})
+		}})
+	f.url, f.clk, f.simulated = venue.URL, venue.Virtual, venue.Exchange
 	return f
 }
 
@@ -179,7 +177,7 @@ rules:
 			}
 			var out bytes.Buffer
 			e := &cliEnv{stdout: &out, stderr: &out, getenv: func(k string) string { return env[k] }}
-			rep, err := runDoctor(context.Background(), e, f.srv.URL, rulesDir, clock.NewVirtual(f.clk.Now().Add(tt.skew)), zap.NewNop())
+			rep, err := runDoctor(context.Background(), e, f.url, rulesDir, clock.NewVirtual(f.clk.Now().Add(tt.skew)), zap.NewNop())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -197,7 +195,7 @@ rules:
 				t.Errorf("%d mutating requests reached the venue", n)
 			}
 			got := out.String()
-			got = strings.ReplaceAll(got, f.srv.URL, "http://SIM")
+			got = strings.ReplaceAll(got, f.url, "http://SIM")
 			if len(rulesDir) > 0 {
 				got = strings.ReplaceAll(got, rulesDir[0], "RULES")
 			}
@@ -235,8 +233,8 @@ func compareGolden(t *testing.T, path, got string) {
 // refuses an order before anything is sent, even through a type assertion.
 func TestDoctorVenueIsReadOnly(t *testing.T) {
 	f := newDoctorVenue(t, sim.Demo(), nil)
-	v, err := readOnlyDoctorVenue(exchange.ClientOptions{BaseURL: f.srv.URL, Credentials: exchange.Credentials{APIKey: "demo-key", Secret: "demo-secret", Passphrase: "demo-passphrase"},
-		Clock: f.clk}, f.srv.Client())
+	v, err := readOnlyDoctorVenue(exchange.ClientOptions{BaseURL: f.url, Credentials: exchange.Credentials{APIKey: "demo-key", Secret: "demo-secret", Passphrase: "demo-passphrase"},
+		Clock: f.clk}, &http.Client{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -293,11 +291,11 @@ func TestPreflight(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			srv := wallClockSim(t)
+			venueURL := wallClockSim(t)
 			env := demoCreds(tt.key)
 			var errb bytes.Buffer
 			e := &cliEnv{stdout: &errb, stderr: &errb, getenv: func(k string) string { return env[k] }}
-			if got := preflight(context.Background(), e, srv.URL, []string{writeRules(t, doctorRules)}, zap.NewNop()); got != tt.start {
+			if got := preflight(context.Background(), e, venueURL, []string{writeRules(t, doctorRules)}, zap.NewNop()); got != tt.start {
 				t.Fatalf("preflight %v, want %v:\n%s", got, tt.start, errb.String())
 			}
 			if !tt.start && !strings.Contains(errb.String(), "not started") {
@@ -309,18 +307,9 @@ func TestPreflight(t *testing.T) {
 
 // wallClockSim serves the demo scenario on loopback with its clock at the
 // wall clock's now, as engine sim does, for commands that stamp requests
-// with real time.
-func wallClockSim(t *testing.T) *httptest.Server {
+// with real time; it returns the server's URL.
+func wallClockSim(t *testing.T) string {
 	t.Helper()
-	clk, err := server.NewWallClock(time.Now(), 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	x, err := sim.New(sim.Demo(), sim.Options{Clock: clk})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(server.New(server.Options{Backend: server.SimBackend(x), Clock: clk, AuthClock: clock.Real{}, DisableRateLimits: true}))
-	t.Cleanup(srv.Close)
-	return srv
+	return simtest.NewRig(t, simtest.RigOptions{Start: time.Now(), Speed: 1, HTTP: true,
+		Server: server.Options{AuthClock: clock.Real{}, DisableRateLimits: true}}).URL
 }

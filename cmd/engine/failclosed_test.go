@@ -8,7 +8,6 @@ import (
 	"errors"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -24,6 +23,7 @@ import (
 	"github.com/tickrules/tickrules/exchange"
 	"github.com/tickrules/tickrules/sim"
 	"github.com/tickrules/tickrules/sim/server"
+	"github.com/tickrules/tickrules/sim/simtest"
 )
 
 // engineBinary builds engine once per test binary into a temporary
@@ -67,41 +67,34 @@ type testVenue struct {
 
 func startVenue(t *testing.T) *testVenue {
 	t.Helper()
-	sc := sim.Demo()
-	clk, err := server.NewWallClock(sc.Clock.Start.Add(90*time.Minute), 1) // 10:30 New York
-	if err != nil {
-		t.Fatal(err)
-	}
-	x, err := sim.New(sc, sim.Options{Clock: clk})
-	if err != nil {
-		t.Fatal(err)
-	}
-	v := &testVenue{x: x, clk: clk, sent: map[string]int{}}
-	h := server.New(server.Options{Backend: server.SimBackend(x), Clock: clk, AuthClock: clock.Real{}, DisableRateLimits: true})
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if info, ok := exchange.OpForPath(r.Method, r.URL.Path); ok && info.Mutating {
-			body, _ := io.ReadAll(r.Body)
-			r.Body = io.NopCloser(bytes.NewReader(body))
-			var one struct {
-				ClientOID string `json:"clientOid"`
-				OrderList []struct {
-					ClientOID string `json:"clientOid"`
-				} `json:"orderList"`
-			}
-			_ = json.Unmarshal(body, &one)
-			v.mu.Lock()
-			if one.ClientOID != "" {
-				v.sent[one.ClientOID]++
-			}
-			for _, it := range one.OrderList {
-				v.sent[it.ClientOID]++
-			}
-			v.mu.Unlock()
-		}
-		h.ServeHTTP(w, r)
-	}))
-	t.Cleanup(srv.Close)
-	v.url = srv.URL
+	v := &testVenue{sent: map[string]int{}}
+	venue := simtest.NewRig(t, simtest.RigOptions{After: 90 * time.Minute, Speed: 1, HTTP: true, // 10:30 New York
+		Server: server.Options{AuthClock: clock.Real{}, DisableRateLimits: true},
+		Front: func(_ *simtest.Rig, h http.Handler) http.Handler {
+			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if info, ok := exchange.OpForPath(r.Method, r.URL.Path); ok && info.Mutating {
+					body, _ := io.ReadAll(r.Body)
+					r.Body = io.NopCloser(bytes.NewReader(body))
+					var one struct {
+						ClientOID string `json:"clientOid"`
+						OrderList []struct {
+							ClientOID string `json:"clientOid"`
+						} `json:"orderList"`
+					}
+					_ = json.Unmarshal(body, &one)
+					v.mu.Lock()
+					if one.ClientOID != "" {
+						v.sent[one.ClientOID]++
+					}
+					for _, it := range one.OrderList {
+						v.sent[it.ClientOID]++
+					}
+					v.mu.Unlock()
+				}
+				h.ServeHTTP(w, r)
+			})
+		}})
+	v.x, v.clk, v.url = venue.Exchange, venue.Wall, venue.URL
 	return v
 }
 

@@ -49,7 +49,7 @@ func TestLiveGuideCommands(t *testing.T) {
 	if err := os.WriteFile(safetyPath, []byte(strings.ReplaceAll(safety, "/tmp/tickrules-stop", filepath.Join(dir, "stop"))), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	srv := wallClockSim(t)
+	venueURL := wallClockSim(t)
 	env := demoCreds("demo-key")
 	for _, args := range commands {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
@@ -57,7 +57,7 @@ func TestLiveGuideCommands(t *testing.T) {
 			for i := range args {
 				switch {
 				case i > 0 && args[i-1] == "--venue":
-					args[i] = srv.URL
+					args[i] = venueURL
 				case i > 0 && args[i-1] == "--max-runtime":
 					args[i] = "3s"
 				case args[i] == "examples/rules":

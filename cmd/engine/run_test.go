@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/tickrules/tickrules/exchange"
+	"github.com/tickrules/tickrules/sim/simtest"
 )
 
 // syncBuffer is a bytes.Buffer safe for the engine's goroutines.
@@ -110,16 +110,17 @@ rules:
 // rule fires and its order is filled on the paper account.
 func TestRunDryRunSendsNothing(t *testing.T) {
 	var posts, gets atomic.Int64
-	h, x := demoSimHandler(t)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if info, ok := exchange.OpForPath(r.Method, r.URL.Path); ok && info.Mutating || r.Method == http.MethodPost {
-			posts.Add(1)
-		} else {
-			gets.Add(1)
-		}
-		h.ServeHTTP(w, r)
-	}))
-	defer srv.Close()
+	venue := demoSim(t, func(_ *simtest.Rig, h http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if info, ok := exchange.OpForPath(r.Method, r.URL.Path); ok && info.Mutating || r.Method == http.MethodPost {
+				posts.Add(1)
+			} else {
+				gets.Add(1)
+			}
+			h.ServeHTTP(w, r)
+		})
+	})
+	x := venue.Exchange
 	rules := writeRules(t, `
 rules:
   - name: buy
@@ -128,7 +129,7 @@ rules:
       - place_order: {symbol: BTCUSDT, open: long, type: market, size: 0.01}
 `)
 	env := map[string]string{envAPIKey: "demo-key", envSecret: "demo-secret", envPassphrase: "demo-passphrase"}
-	code, stderr := runWith(t, env, "--rules", rules, "--venue", srv.URL, "--dry-run", "--tick", "100ms", "--max-runtime", "3s", "--state-dir", t.TempDir(), "--log-format", "json")
+	code, stderr := runWith(t, env, "--rules", rules, "--venue", venue.URL, "--dry-run", "--tick", "100ms", "--max-runtime", "3s", "--state-dir", t.TempDir(), "--log-format", "json")
 	if code != exitOK {
 		t.Fatalf("exit %d:\n%s", code, stderr)
 	}

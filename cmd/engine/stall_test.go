@@ -3,15 +3,14 @@ package main
 import (
 	"net"
 	"net/http"
-	"net/http/httptest"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/tickrules/tickrules/clock"
-	"github.com/tickrules/tickrules/sim"
 	"github.com/tickrules/tickrules/sim/server"
+	"github.com/tickrules/tickrules/sim/simtest"
 )
 
 // stallingVenue is a loopback listener that accepts connections, reads what
@@ -174,45 +173,37 @@ func TestMaxRuntimeEndsEveryStalledWait(t *testing.T) {
 // refused with 429 and an hour's Retry-After, or with 503, every time.
 func stallPath(t *testing.T, path, mode string) (string, *atomic.Int64) {
 	t.Helper()
-	h, _ := demoSimHandler(t)
 	stalled := new(atomic.Int64)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == path {
-			stalled.Add(1)
-		}
-		switch {
-		case r.URL.Path != path:
-		case mode == "hang":
-			<-r.Context().Done()
-			return
-		case mode == "429":
-			w.Header().Set("Retry-After", "3600")
-			w.WriteHeader(http.StatusTooManyRequests)
-			_, _ = w.Write([]byte(`{"code":"429","msg":"Too Many Requests","requestTime":0,"data":null}`))
-			return
-		case mode == "503":
-			w.WriteHeader(http.StatusServiceUnavailable)
-			return
-		}
-		h.ServeHTTP(w, r)
-	}))
-	t.Cleanup(srv.Close)
-	return srv.URL, stalled
+	venue := demoSim(t, func(_ *simtest.Rig, h http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Path == path {
+				stalled.Add(1)
+			}
+			switch {
+			case r.URL.Path != path:
+			case mode == "hang":
+				<-r.Context().Done()
+				return
+			case mode == "429":
+				w.Header().Set("Retry-After", "3600")
+				w.WriteHeader(http.StatusTooManyRequests)
+				_, _ = w.Write([]byte(`{"code":"429","msg":"Too Many Requests","requestTime":0,"data":null}`))
+				return
+			case mode == "503":
+				w.WriteHeader(http.StatusServiceUnavailable)
+				return
+			}
+			h.ServeHTTP(w, r)
+		})
+	})
+	return venue.URL, stalled
 }
 
-// demoSimHandler is engine sim's HTTP handler on the demo scenario, its
-// clock at the regular session (90 minutes after the scenario's start) and
-// following the wall clock, without rate limits; and the simulator behind it.
-func demoSimHandler(t *testing.T) (http.Handler, *sim.Exchange) {
+// demoSim serves engine sim's handler on loopback, behind front: the demo
+// scenario, its clock at the regular session (90 minutes after the
+// scenario's start) and following the wall clock, without rate limits.
+func demoSim(t *testing.T, front func(*simtest.Rig, http.Handler) http.Handler) *simtest.Rig {
 	t.Helper()
-	sc := sim.Demo()
-	clk, err := server.NewWallClock(sc.Clock.Start.Add(90*time.Minute), 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	x, err := sim.New(sc, sim.Options{Clock: clk})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return server.New(server.Options{Backend: server.SimBackend(x), Clock: clk, AuthClock: clock.Real{}, DisableRateLimits: true}), x
+	return simtest.NewRig(t, simtest.RigOptions{After: 90 * time.Minute, Speed: 1, HTTP: true, Front: front,
+		Server: server.Options{AuthClock: clock.Real{}, DisableRateLimits: true}})
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"errors"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -11,6 +10,7 @@ import (
 	"github.com/tickrules/tickrules/clock"
 	"github.com/tickrules/tickrules/sim"
 	"github.com/tickrules/tickrules/sim/server"
+	"github.com/tickrules/tickrules/sim/simtest"
 )
 
 func TestDecodeVenueTime(t *testing.T) {
@@ -73,16 +73,8 @@ func TestRunFollowsTheVenueClock(t *testing.T) {
 	if got := sc.Clock.Start.Add(30 * time.Minute); !got.Equal(open) {
 		t.Fatalf("the demo scenario starts at %v, not 09:00 New York on 2026-03-09", sc.Clock.Start)
 	}
-	clk, err := server.NewWallClock(open.Add(-10*time.Second), 10)
-	if err != nil {
-		t.Fatal(err)
-	}
-	x, err := sim.New(sc, sim.Options{Clock: clk})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(server.New(server.Options{Backend: server.SimBackend(x), Clock: clk, AuthClock: clock.Real{}, DisableRateLimits: true}))
-	defer srv.Close()
+	venue := simtest.NewRig(t, simtest.RigOptions{Scenario: sc, Start: open.Add(-10 * time.Second), Speed: 10, HTTP: true,
+		Server: server.Options{AuthClock: clock.Real{}, DisableRateLimits: true}})
 	rules := writeRules(t, `
 rules:
   - name: buy-at-the-open
@@ -92,7 +84,7 @@ rules:
       - place_order: {symbol: BTCUSDT, open: long, type: market, size: 0.01}
 `)
 	env := map[string]string{envAPIKey: "demo-key", envSecret: "demo-secret", envPassphrase: "demo-passphrase"}
-	code, stderr := runWith(t, env, "--rules", rules, "--venue", srv.URL, "--tick", "100ms", "--max-runtime", "4s",
+	code, stderr := runWith(t, env, "--rules", rules, "--venue", venue.URL, "--tick", "100ms", "--max-runtime", "4s",
 		"--state-dir", t.TempDir(), "--log-format", "json", "--metrics-addr", "")
 	if code != exitOK {
 		t.Fatalf("exit %d:\n%s", code, stderr)

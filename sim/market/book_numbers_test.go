@@ -90,6 +90,7 @@ func TestBookNumbersEqualParsedText(t *testing.T) {
 // TestShortBookIsTheTop: a book asked for one or two levels (a ticker)
 // is written afresh, and must be the top of the whole book.
 func TestShortBookIsTheTop(t *testing.T) {
+	t.Parallel()
 	m := newTestMarket(t)
 	at := utc("2026-03-10T14:00:00Z")
 	for _, sym := range []string{"TSLAUSDT", "NVDAUSDT", "BTCUSDT"} {

@@ -50,6 +50,7 @@ func checkBook(t *testing.T, bids, asks []exchange.PriceLevel, price, tick decim
 }
 
 func TestBook(t *testing.T) {
+	t.Parallel()
 	m := newTestMarket(t)
 	tests := []struct {
 		symbol string

@@ -207,6 +207,7 @@ func BenchmarkStockFills(b *testing.B) {
 // after that, its answers hold the newest July fills and fewer and fewer
 // April ones, as a market that never answered before gives them.
 func TestStockFillsExtendedAsTheWindowMoves(t *testing.T) {
+	t.Parallel()
 	opts := sparseOptions("2026-07-14 23:58")
 	m, err := New(opts)
 	if err != nil {
@@ -267,6 +268,7 @@ func BenchmarkStockFillsPolled(b *testing.B) {
 // gives answers equal, at the end, to the copies taken when they were
 // given.
 func TestStockFillsAnswersNeverChange(t *testing.T) {
+	t.Parallel()
 	m := newTestMarket(t)
 	at := et("2026-03-10 09:30")
 	type kept struct {

@@ -14,6 +14,7 @@ import (
 // every answer against a market that never answered before: the memos of
 // prices, books and fills never change an answer.
 func TestMemoMatchesFresh(t *testing.T) {
+	t.Parallel()
 	// The walks start shortly before: a fresh market draws them from there.
 	opts := testOptions()
 	opts.Start = utc("2026-03-10T14:00:00Z")
@@ -258,6 +259,7 @@ func sparseOptions(reopen string) Options {
 // window's start back (May 31 - 3 months = March 3, June 1 - 3 months =
 // March 1).
 func TestStockFillsMemoWindow(t *testing.T) {
+	t.Parallel()
 	// Closed from March 2 to August, but for five minutes on April 15.
 	opts := sparseOptions("2026-08-01 00:00")
 	m, err := New(opts)

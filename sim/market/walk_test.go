@@ -187,6 +187,7 @@ func TestWalkConcurrent(t *testing.T) {
 // random 17-digit prices, every kind of tick, prices exactly half way
 // between two ticks and prices a float's step or two either side of that.
 func TestTicksOfMatchesDecimal(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(5, 6))
 	ticks := []string{"0.0001", "0.01", "0.05", "0.1", "0.5", "1", "5", "10", "25"}
 	for i := range 200000 {

@@ -1,4 +1,4 @@
-package server
+package server_test
 
 import (
 	"context"
@@ -9,39 +9,26 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tickrules/tickrules/clock"
 	"github.com/tickrules/tickrules/exchange"
 	"github.com/tickrules/tickrules/sim"
+	"github.com/tickrules/tickrules/sim/server"
 	"github.com/tickrules/tickrules/sim/simtest"
 )
 
 // newSimClient serves a fresh demo simulator with opts (Backend and Clock
 // filled in) and returns a client of demo-key that retries nothing.
-func newSimClient(t *testing.T, configure func(*Options)) (*exchange.Client, *clock.Virtual) {
+func newSimClient(t *testing.T, configure func(*server.Options)) (*exchange.Client, *simtest.Rig) {
 	t.Helper()
-	sc := sim.Demo()
-	clk := clock.NewVirtual(sc.Clock.Start)
-	x, err := sim.New(sc, sim.Options{Clock: clk})
-	if err != nil {
-		t.Fatal(err)
-	}
-	opts := Options{Backend: SimBackend(x), Clock: clk}
+	var opts server.Options
 	if configure != nil {
 		configure(&opts)
 	}
-	srv := httptest.NewServer(New(opts))
-	t.Cleanup(srv.Close)
-	c, err := exchange.NewClient(exchange.ClientOptions{
-		BaseURL:     srv.URL,
-		Credentials: exchange.Credentials{APIKey: "demo-key", Secret: "demo-secret", Passphrase: "demo-passphrase"},
-		HTTPClient:  &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{DisableKeepAlives: true}},
-		Clock:       clk,
-		Retry:       exchange.RetryPolicy{MaxAttempts: 1},
+	r := simtest.NewRig(t, simtest.RigOptions{HTTP: true, Server: opts})
+	c := r.Client(t, "demo-key", exchange.ClientOptions{
+		HTTPClient: &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{DisableKeepAlives: true}},
+		Retry:      exchange.RetryPolicy{MaxAttempts: 1},
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c, clk
+	return c, r
 }
 
 func demoLimitOrder(clientOID string) exchange.PlaceOrderRequest {
@@ -69,27 +56,24 @@ func TestClientSeesServerFailures(t *testing.T) {
 		}
 	})
 	t.Run("injected error", func(t *testing.T) {
-		c, _ := newSimClient(t, func(o *Options) { o.Faults = Faults{Seed: 1, ErrorRate: 1} })
+		c, _ := newSimClient(t, func(o *server.Options) { o.Faults = server.Faults{Seed: 1, ErrorRate: 1} })
 		_, err := c.Ticker(ctx, exchange.TickerRequest{Symbol: "BTCUSDT", ProductType: exchange.USDTFutures})
 		if !errors.Is(err, exchange.ErrRetryable) {
 			t.Fatalf("ticker under ErrorRate 1: %v, want ErrRetryable", err)
 		}
 	})
 	t.Run("drop after processing", func(t *testing.T) {
-		var opts *Options
-		c, _ := newSimClient(t, func(o *Options) {
-			o.Faults = Faults{Seed: 1, DropRate: 1, DropAfterProcessing: true}
-			opts = o
+		c, r := newSimClient(t, func(o *server.Options) {
+			o.Faults = server.Faults{Seed: 1, DropRate: 1, DropAfterProcessing: true}
 		})
 		_, err := c.PlaceOrder(ctx, demoLimitOrder("amb-1"))
 		if !errors.Is(err, exchange.ErrOutcomeUnknown) {
 			t.Fatalf("dropped place-order: %v, want ErrOutcomeUnknown", err)
 		}
 		// The same simulator without faults: the order exists.
-		clean := httptest.NewServer(New(Options{Backend: opts.Backend, Clock: opts.Clock}))
+		clean := httptest.NewServer(server.New(server.Options{Backend: server.SimBackend(r.Exchange), Clock: r.Clock}))
 		t.Cleanup(clean.Close)
-		c2, err := exchange.NewClient(exchange.ClientOptions{BaseURL: clean.URL, Clock: opts.Clock,
-			Credentials: exchange.Credentials{APIKey: "demo-key", Secret: "demo-secret", Passphrase: "demo-passphrase"}})
+		c2, err := exchange.NewClient(exchange.ClientOptions{BaseURL: clean.URL, Clock: r.Clock, Credentials: r.Credentials(t, "demo-key")})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -107,33 +91,13 @@ func TestClientSeesServerFailures(t *testing.T) {
 // published limits allow, on a virtual clock that only the suite advances.
 func TestConformanceOverHTTP(t *testing.T) {
 	simtest.RunConformance(t, func(t *testing.T, sc *sim.Scenario) simtest.Harness {
-		clk := clock.NewVirtual(sc.Clock.Start)
-		x, err := sim.New(sc, sim.Options{Clock: clk})
-		if err != nil {
-			t.Fatal(err)
-		}
-		srv := httptest.NewServer(New(Options{Backend: SimBackend(x), Clock: clk, DisableRateLimits: true}))
-		t.Cleanup(srv.Close)
+		r := simtest.NewRig(t, simtest.RigOptions{Scenario: sc, HTTP: true, Server: server.Options{DisableRateLimits: true}})
 		httpClient := &http.Client{Timeout: 10 * time.Second}
 		return simtest.Harness{
 			Venue: func(apiKey string) exchange.Venue {
-				auth, ok := x.Auth(apiKey)
-				if !ok {
-					t.Fatalf("scenario has no key %q", apiKey)
-				}
-				c, err := exchange.NewClient(exchange.ClientOptions{
-					BaseURL:     srv.URL,
-					Credentials: exchange.Credentials{APIKey: apiKey, Secret: auth.Secret, Passphrase: auth.Passphrase},
-					HTTPClient:  httpClient,
-					Clock:       clk,
-					Retry:       exchange.RetryPolicy{MaxAttempts: 1},
-				})
-				if err != nil {
-					t.Fatal(err)
-				}
-				return c
+				return r.Client(t, apiKey, exchange.ClientOptions{HTTPClient: httpClient, Retry: exchange.RetryPolicy{MaxAttempts: 1}})
 			},
-			Advance: clk.Advance,
+			Advance: r.Virtual.Advance,
 		}
 	})
 }

@@ -46,7 +46,10 @@ func newHarness(t *testing.T, configure func(*Options)) *harness {
 }
 
 // newSimHarness serves the simulator on testdata/sim.yaml (same keys as the
-// fake backend) on a virtual clock.
+// fake backend) on a virtual clock. It builds the simulator itself rather
+// than with simtest.NewRig, as this package's other internal tests do:
+// simtest serves through this package, and a test inside a package cannot
+// import a package that imports it.
 func newSimHarness(t *testing.T, configure func(*Options)) *harness {
 	t.Helper()
 	sc, err := sim.LoadScenario("testdata/sim.yaml")

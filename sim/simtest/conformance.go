@@ -1,6 +1,9 @@
-// Package simtest holds the conformance suite of the exchange interface: one
-// table of the spec's rules that runs against any exchange.Venue built from
-// the suite's scenario. sim runs it in-process; the HTTP tests run the same
+// Package simtest holds what tests need of the simulator. NewRig builds
+// the simulator of one test (a scenario, a clock, optionally served on
+// loopback with a client), so that every package's tests set it up the
+// same way. The conformance suite of the exchange interface is one table
+// of the spec's rules that runs against any exchange.Venue built from the
+// suite's scenario: sim runs it in-process; the HTTP tests run the same
 // suite through exchange.Client against the sim server, so that the client
 // and the simulator prove each other.
 package simtest
