@@ -14,6 +14,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tickrules/tickrules/internal/racetest"
 )
 
 // TestWalkthroughAsWritten follows docs/walkthrough.md as a trader would,
@@ -27,7 +29,7 @@ import (
 // keep the page's --max-runtime and serve their status page on a free
 // port.
 func TestWalkthroughAsWritten(t *testing.T) {
-	if raceEnabled {
+	if racetest.Enabled {
 		// Its five one-day backtests take minutes under -race; the page's
 		// commands are what this test checks, not their concurrency.
 		t.Skip("the walkthrough runs without -race")
