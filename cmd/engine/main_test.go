@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"flag"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -54,5 +56,27 @@ func TestHelpNamesAllCommands(t *testing.T) {
 		if !strings.Contains(stdout, "  "+c.name+" ") {
 			t.Errorf("help does not list %q:\n%s", c.name, stdout)
 		}
+	}
+}
+
+// compareGolden compares got with the golden file at path, or rewrites it
+// with -update.
+func compareGolden(t *testing.T, path, got string) {
+	t.Helper()
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("output differs from %s (run with -update to accept):\n--- got\n%s\n--- want\n%s", path, got, want)
 	}
 }

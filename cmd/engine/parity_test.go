@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -454,7 +453,7 @@ func TestParityMatrix(t *testing.T) {
 			for _, f := range ref {
 				golden.WriteString(f.String() + "\n")
 			}
-			parityCompareGolden(t, filepath.Join("testdata", "parity", "firings-"+acct.name+".golden"), golden.String())
+			compareGolden(t, filepath.Join("testdata", "parity", "firings-"+acct.name+".golden"), golden.String())
 			if i == 0 {
 				checkParityCoverage(t, ref)
 			}
@@ -715,27 +714,4 @@ func exprNames(t *testing.T, src string) map[string]bool {
 		return false
 	})
 	return out
-}
-
-// parityCompareGolden compares got with the golden file, or rewrites it
-// with -update. (The package's compareGolden lives in doctor_test.go,
-// which is being reworked; this copy keeps the matrix independent of it.)
-func parityCompareGolden(t *testing.T, path, got string) {
-	t.Helper()
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("the backtest's firings differ from %s (run with -update to accept):\n--- got\n%s\n--- want\n%s", path, got, want)
-	}
 }
