@@ -211,7 +211,7 @@ func Assemble(ctx context.Context, opts AssembleOptions, eng Options) (*Assembly
 	} else if a.Poller, err = poll.New(po); err == nil {
 		a.Source = a.Poller
 		if len(a.Held) > 0 {
-			a.held = &heldPolls{cur: a.Poller, swapped: make(chan struct{})}
+			a.held = &heldPolls{cur: a.Poller, swapped: make(chan struct{}), arrived: make(chan struct{}, 1)}
 			a.Source = a.held
 		}
 	}

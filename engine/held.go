@@ -44,7 +44,13 @@ type heldPolls struct {
 	mu      sync.RWMutex
 	cur     *poll.Poller
 	swapped chan struct{} // closed when cur is replaced
+	// arrived passes on the current poller's arrivals (Run), so that the
+	// engine ticks on new data across the swap, as it does on a poller.
+	arrived chan struct{}
 }
+
+// Arrived implements the engine's arrivalSource.
+func (h *heldPolls) Arrived() <-chan struct{} { return h.arrived }
 
 func (h *heldPolls) current() (*poll.Poller, <-chan struct{}) {
 	h.mu.RLock()
@@ -95,14 +101,23 @@ func (h *heldPolls) Run(ctx context.Context) error {
 		pctx, cancel := context.WithCancel(ctx)
 		done := make(chan struct{})
 		go func() { _ = p.Run(pctx); close(done) }()
-		select {
-		case <-ctx.Done():
-			cancel()
-			<-done
-			return ctx.Err()
-		case <-swapped:
-			cancel()
-			<-done
+	forward:
+		for {
+			select {
+			case <-ctx.Done():
+				cancel()
+				<-done
+				return ctx.Err()
+			case <-swapped:
+				cancel()
+				<-done
+				break forward
+			case <-p.Arrived():
+				select { // at most one signal pending, as the poller keeps it
+				case h.arrived <- struct{}{}:
+				default:
+				}
+			}
 		}
 	}
 }

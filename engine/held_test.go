@@ -18,6 +18,9 @@ import (
 
 	"github.com/tickrules/tickrules/clock"
 	"github.com/tickrules/tickrules/exchange"
+	"github.com/tickrules/tickrules/marketdata"
+	"github.com/tickrules/tickrules/poll"
+	"github.com/tickrules/tickrules/poll/polltest"
 	"github.com/tickrules/tickrules/rules"
 	"github.com/tickrules/tickrules/sim"
 	"github.com/tickrules/tickrules/sim/server"
@@ -234,5 +237,46 @@ func TestRuleNamesCapped(t *testing.T) {
 				t.Errorf("RuleNames(%d) = %q, want %q", tt.n, got, tt.want)
 			}
 		})
+	}
+}
+
+// TestHeldPollsPassOnArrivals: while rules are held, the engine's source is
+// heldPolls; it passes on the current poller's arrivals, before and after
+// the swap, so the engine still ticks on new data (Run ticks on the timer
+// alone for a source without arrivals).
+func TestHeldPollsPassOnArrivals(t *testing.T) {
+	v := clock.NewVirtual(polltest.Start)
+	newPoller := func() *poll.Poller {
+		p, err := poll.New(poll.Options{Reader: polltest.NewReader(), Clock: v,
+			Demand: poll.Demand{Parts: marketdata.PartSet(0).Add(marketdata.PartMarket)}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	h := &heldPolls{cur: newPoller(), swapped: make(chan struct{}), arrived: make(chan struct{}, 1)}
+	var src StateSource = h
+	if _, ok := src.(arrivalSource); !ok {
+		t.Fatal("heldPolls does not say when data arrives")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- h.Run(ctx) }()
+	// Each poller fetches the market at once when it starts: its first
+	// answer is new data. The timeout only bounds a failure.
+	waitArrival := func(which string) {
+		t.Helper()
+		select {
+		case <-h.Arrived():
+		case <-time.After(10 * time.Second):
+			t.Fatalf("no arrival passed on from the %s poller", which)
+		}
+	}
+	waitArrival("first")
+	h.swap(newPoller())
+	waitArrival("replacing")
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Errorf("Run = %v, want context.Canceled", err)
 	}
 }
