@@ -16,11 +16,11 @@ type arrivalSource interface {
 }
 
 // arrivals is the channel Run ticks on besides its timer: nil (never
-// ready) when the source does not say when data arrives or the engine
-// ticks on the timer alone.
+// ready) when the source does not say when data arrives (a backtest's
+// source, a rule test's).
 func (e *Engine) arrivals() <-chan struct{} {
 	s, ok := e.opts.Source.(arrivalSource)
-	if !ok || e.opts.TimerOnly {
+	if !ok {
 		return nil
 	}
 	return s.Arrived()

@@ -50,12 +50,12 @@ type runRig struct {
 	got  []time.Duration // the ticks so far, since t0
 }
 
-func newRunRig(t *testing.T, timerOnly bool) *runRig {
+func newRunRig(t *testing.T) *runRig {
 	t.Helper()
 	r := &runRig{t: t, v: clock.NewVirtual(t0), src: newArrivingSource(), done: make(chan struct{})}
 	var err error
 	r.eng, err = New(Options{Rules: ruleSet(t, rules.Rule{Name: "r", When: "false", Enabled: true}), Source: r.src,
-		Executor: &recorder{}, Clock: r.v, TimerOnly: timerOnly})
+		Executor: &recorder{}, Clock: r.v})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,7 +111,7 @@ func TestRunTicksOnArrival(t *testing.T) {
 		late bool // a second poll lands while Run gathers
 	}{{"a tick once new data arrives, the timer's ticks as before", false}, {"polls landing together make one tick", true}} {
 		t.Run(tt.name, func(t *testing.T) {
-			r := newRunRig(t, false)
+			r := newRunRig(t)
 			r.waitFor(1) // the timer
 			r.src.arrive()
 			r.waitFor(2) // the timer and the wait for polls landing together
@@ -127,7 +127,7 @@ func TestRunTicksOnArrival(t *testing.T) {
 		})
 	}
 	t.Run("the timer alone while nothing arrives", func(t *testing.T) {
-		r := newRunRig(t, false)
+		r := newRunRig(t)
 		for i := 1; i <= 3; i++ {
 			r.waitFor(1)
 			r.v.Set(t0.Add(time.Duration(i) * time.Second))
@@ -136,7 +136,7 @@ func TestRunTicksOnArrival(t *testing.T) {
 		r.finish(0, time.Second, 2*time.Second, 3*time.Second)
 	})
 	t.Run("a tick on arrival past a grid point stands for it", func(t *testing.T) {
-		r := newRunRig(t, false)
+		r := newRunRig(t)
 		r.waitFor(1)
 		r.v.Set(t0.Add(998 * ms))
 		r.src.arrive()
@@ -150,17 +150,6 @@ func TestRunTicksOnArrival(t *testing.T) {
 		if _, _, skipped := r.eng.Stats(); skipped != 0 {
 			t.Errorf("%d ticks skipped, want none", skipped)
 		}
-	})
-	t.Run("timer only", func(t *testing.T) {
-		r := newRunRig(t, true)
-		r.waitFor(1)
-		r.src.arrive()
-		r.v.Set(t0.Add(time.Second))
-		r.tick()
-		if len(r.src.arrived) != 1 {
-			t.Error("the arrival was taken")
-		}
-		r.finish(0, time.Second)
 	})
 }
 

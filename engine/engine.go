@@ -100,10 +100,6 @@ type Options struct {
 	// for the polls landing together with it, so that they make one tick
 	// (default 5ms).
 	Coalesce time.Duration
-	// TimerOnly ticks on the Tick grid alone, even when the source says
-	// that new data arrived: the engine's behaviour before it evaluated on
-	// arrival, which the reaction benchmark compares with.
-	TimerOnly bool
 	// OnFiring, when set, is called after the actions of each firing ran
 	// (backtest reports and metrics use it).
 	OnFiring func(*Firing)

@@ -62,11 +62,6 @@ type Options struct {
 	// different answer share their data (State.SameData), and only the
 	// time and the session are new.
 	RebuildEveryTick bool
-	// Aligned fetches every task at the start of its interval, one after
-	// the other, and counts its next interval from the fetch's start: the
-	// poller's behaviour before it spread its polls over the interval,
-	// which the reaction benchmark compares with.
-	Aligned bool
 	// OnFetch, when set, is called after every fetch with its part, key,
 	// wall-clock duration and error (metrics use it).
 	OnFetch func(part marketdata.Part, key string, took time.Duration, err error)
@@ -103,8 +98,7 @@ type task struct {
 	due time.Time
 	// phase is where in its interval the task is fetched, after its first
 	// fetch (spread).
-	phase   time.Duration
-	aligned bool // Options.Aligned
+	phase time.Duration
 	// tried is set by the first answer: data, a refusal or a failure.
 	tried bool
 	okAt  time.Time // the last successful fetch; zero until one
@@ -146,7 +140,7 @@ func New(opts Options) (*Poller, error) {
 		arrived: make(chan struct{}, 1)}
 	phases := spread(plan.Tasks)
 	for i, t := range plan.Tasks {
-		p.tasks = append(p.tasks, task{Task: t, phase: phases[i], aligned: opts.Aligned})
+		p.tasks = append(p.tasks, task{Task: t, phase: phases[i]})
 	}
 	return p, nil
 }

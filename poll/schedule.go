@@ -46,9 +46,6 @@ func spread(tasks []Task) []time.Duration {
 // task twice (at start and at its phase); at the default headroom that
 // stays within the operation's whole rate limit.
 func (t *task) nextDue(now time.Time) time.Time {
-	if t.aligned {
-		return now.Add(t.Interval)
-	}
 	if t.due.IsZero() {
 		if t.phase > 0 {
 			return now.Add(t.phase)

@@ -171,28 +171,3 @@ func TestPollerSignalsNewData(t *testing.T) {
 		v.Advance(time.Second)
 	}
 }
-
-// TestPollerAligned: the poller as it was before it spread its polls
-// fetches every task together and counts each interval from the fetch,
-// so that a late wake-up shifts the polls after it.
-func TestPollerAligned(t *testing.T) {
-	v := clock.NewVirtual(polltest.Start)
-	r := newTimedReader(v)
-	pairs := []string{"AUSDT", "BUSDT"}
-	p, err := New(Options{Reader: r, Clock: v, Aligned: true, Demand: Demand{Parts: marketdata.PartSet(0).Add(marketdata.PartStockBook), StockPairs: pairs}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for range 110 {
-		if err := p.PollDue(context.Background()); err != nil {
-			t.Fatal(err)
-		}
-		v.Advance(30 * time.Millisecond) // woken up to 30 ms late
-	}
-	want := []time.Duration{0, 1020 * time.Millisecond, 2040 * time.Millisecond, 3060 * time.Millisecond}
-	for _, pair := range pairs {
-		if got := r.at[pair]; !slices.Equal(got, want) {
-			t.Errorf("%s fetched at %v, want %v", pair, got, want)
-		}
-	}
-}
