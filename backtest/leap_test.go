@@ -5,8 +5,6 @@ import (
 	"reflect"
 	"testing"
 	"time"
-
-	"github.com/tickrules/tickrules/engine"
 )
 
 // TestLeapChangesNothing runs each backtest twice: leaping over the ticks
@@ -31,27 +29,12 @@ func TestLeapChangesNothing(t *testing.T) {
 		// Samples between two price steps: a leap stops at each.
 		{"10rules sampled every 7s", func(tb testing.TB) string { return writeManyRules(tb, 10) }, demoStart, demoStart.Add(2 * time.Hour), nil, true, 7 * time.Second},
 	}
-	type outcome struct {
-		report []byte
-		stats  map[string]engine.RuleStats
-		ticks  int64
-		traces map[string][]engine.Trace
-		leapt  int64
-	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			dir := c.dir(t)
-			run := func(everyTick bool) outcome {
-				r, js := runDemo(t, Options{RuleDirs: []string{dir}, From: c.from, To: c.to,
-					Getenv: func(k string) string { return c.getenv[k] }, SampleEvery: c.sample}, everyTick)
-				o := outcome{report: js}
-				o.stats, o.ticks, _ = r.asm.Engine.Stats()
-				o.traces = map[string][]engine.Trace{}
-				for name := range o.stats {
-					o.traces[name] = r.asm.Engine.Traces(name)
-				}
-				o.leapt = r.skippedTicks
-				return o
+			run := func(everyTick bool) runOutcome {
+				return outcomeOf(runDemo(t, Options{RuleDirs: []string{dir}, From: c.from, To: c.to,
+					Getenv: func(k string) string { return c.getenv[k] }, SampleEvery: c.sample}, everyTick))
 			}
 			leapt, every := run(false), run(true)
 			if !bytes.Equal(leapt.report, every.report) {

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tickrules/tickrules/engine"
 	"github.com/tickrules/tickrules/sim"
 )
 
@@ -82,4 +83,25 @@ func runDemo(t *testing.T, opts Options, everyTick bool) (*runner, []byte) {
 		t.Fatal(err)
 	}
 	return r, js
+}
+
+// runOutcome is what the equivalence tests compare between a run that
+// skips or leaps and one that evaluates every tick: the report, the
+// engine's counters and traces, and the ticks leapt over.
+type runOutcome struct {
+	report []byte
+	stats  map[string]engine.RuleStats
+	ticks  int64
+	traces map[string][]engine.Trace
+	leapt  int64
+}
+
+// outcomeOf reads the outcome of the run r, whose report is js.
+func outcomeOf(r *runner, js []byte) runOutcome {
+	o := runOutcome{report: js, traces: map[string][]engine.Trace{}, leapt: r.skippedTicks}
+	o.stats, o.ticks, _ = r.asm.Engine.Stats()
+	for name := range o.stats {
+		o.traces[name] = r.asm.Engine.Traces(name)
+	}
+	return o
 }

@@ -7,8 +7,6 @@ import (
 	"reflect"
 	"testing"
 	"time"
-
-	"github.com/tickrules/tickrules/engine"
 )
 
 // TestSkippingChangesNothing runs a day of the demo scenario twice for
@@ -46,25 +44,12 @@ func TestSkippingChangesNothing(t *testing.T) {
 		// let the clock leap, up to the instant a comparison can change.
 		{"clock leaps", writeClockRules, nil, []string{"near-the-close", "at-the-bell", "early-in-the-session", "before-overnight"}, true},
 	}
-	type outcome struct {
-		report []byte
-		stats  map[string]engine.RuleStats
-		ticks  int64
-		traces map[string][]engine.Trace
-		leapt  int64
-	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			dir := c.dir(t)
-			run := func(every bool) outcome {
-				r, js := runDemo(t, Options{RuleDirs: []string{dir}, From: demoStart, To: demoStart.Add(span),
-					Getenv: func(k string) string { return c.getenv[k] }, EvaluateEveryTick: every}, every)
-				o := outcome{report: js, traces: map[string][]engine.Trace{}, leapt: r.skippedTicks}
-				o.stats, o.ticks, _ = r.asm.Engine.Stats()
-				for name := range o.stats {
-					o.traces[name] = r.asm.Engine.Traces(name)
-				}
-				return o
+			run := func(every bool) runOutcome {
+				return outcomeOf(runDemo(t, Options{RuleDirs: []string{dir}, From: demoStart, To: demoStart.Add(span),
+					Getenv: func(k string) string { return c.getenv[k] }, EvaluateEveryTick: every}, every))
 			}
 			skipping, every := run(false), run(true)
 			if !bytes.Equal(skipping.report, every.report) {
