@@ -135,10 +135,20 @@ type walkthrough struct {
 }
 
 // backgroundCommand is a command running until stop, and what it printed.
+// Its stdout line and its log (stderr) are kept apart: the two are written
+// by different goroutines of the test, so one buffer would interleave them
+// in whichever order the scheduler chose.
 type backgroundCommand struct {
 	stop   context.CancelFunc
 	done   chan int
+	stdout string // the one line engine sim prints there: its address
 	output syncBuffer
+}
+
+// printed is what the command printed as a terminal shows it: its stdout
+// line, written before its first log line, then the log.
+func (b *backgroundCommand) printed() string {
+	return b.stdout + b.output.String()
 }
 
 var backtickPath = regexp.MustCompile("`([\\w./-]+\\.(?:yaml|json))`")
@@ -306,7 +316,7 @@ func (w *walkthrough) startSim(args, shown []string) {
 		t.Fatalf("engine sim printed no address: %v\n%s", err, b.output.String())
 	}
 	go func() { _, _ = io.Copy(&b.output, pr) }() // engine sim prints nothing else there
-	_, _ = b.output.Write([]byte(first))
+	b.stdout = first
 	w.sim = b
 	w.simAddr = strings.TrimSpace(strings.TrimPrefix(first, "listening on http://"))
 	w.simShown = replaceAll(shown, w.pageAddr, w.simAddr)
@@ -319,16 +329,16 @@ func (w *walkthrough) stopSim() {
 	}
 	w.sim.stop()
 	if code := <-w.sim.done; code != exitOK {
-		w.t.Errorf("engine sim exited %d:\n%s", code, w.sim.output.String())
+		w.t.Errorf("engine sim exited %d:\n%s", code, w.sim.printed())
 	}
 }
 
 // compareSim compares what engine sim printed with what the page shows
 // under it.
 func (w *walkthrough) compareSim() {
-	out := strings.Split(strings.TrimRight(w.sim.output.String(), "\n"), "\n")
+	out := strings.Split(strings.TrimRight(w.sim.printed(), "\n"), "\n")
 	if d := compareShown(w.simShown, out); d != "" {
-		w.t.Errorf("engine sim: the output differs from the page: %s\n--- got\n%s", d, w.sim.output.String())
+		w.t.Errorf("engine sim: the output differs from the page: %s\n--- got\n%s", d, w.sim.printed())
 	}
 }
 
