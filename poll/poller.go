@@ -277,11 +277,17 @@ func (p *Poller) logFetch(t *task, err error, failuresBefore int, refused bool) 
 	}
 }
 
-// Run polls until ctx is done, waking when the next task is due.
+// Run polls until ctx is done, waking when the next task is due. Rules
+// that read nothing polled (only the clock) leave the poller without tasks:
+// then it just waits for ctx, instead of waking at once forever.
 func (p *Poller) Run(ctx context.Context) error {
 	for {
 		_ = p.PollDue(ctx)
-		next := p.nextDue()
+		next, ok := p.nextDue()
+		if !ok {
+			<-ctx.Done()
+			return ctx.Err()
+		}
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
@@ -290,7 +296,9 @@ func (p *Poller) Run(ctx context.Context) error {
 	}
 }
 
-func (p *Poller) nextDue() time.Time {
+// nextDue returns when the earliest task is due; false when there are no
+// tasks.
+func (p *Poller) nextDue() (time.Time, bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	var next time.Time
@@ -299,7 +307,7 @@ func (p *Poller) nextDue() time.Time {
 			next = t.due
 		}
 	}
-	return next
+	return next, len(p.tasks) > 0
 }
 
 // SetTimedFields says which fields of fetched data that move with time the

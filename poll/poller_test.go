@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"go.uber.org/zap"
@@ -316,4 +318,57 @@ func TestPollerFailingPartHoldsOnlyItsRules(t *testing.T) {
 			}
 		})
 	}
+}
+
+// countingClock is a clock on which every wait has already passed; it
+// counts the waits and cancels the run at the limit, so that a loop that
+// never blocks still ends.
+type countingClock struct {
+	now    time.Time
+	waits  atomic.Int64
+	limit  int64
+	cancel context.CancelFunc
+}
+
+func (c *countingClock) Now() time.Time { return c.now }
+
+func (c *countingClock) After(time.Duration) <-chan time.Time {
+	if c.waits.Add(1) == c.limit {
+		c.cancel()
+	}
+	ch := make(chan time.Time, 1)
+	ch <- c.now
+	return ch
+}
+
+// TestPollerWithoutTasksWaits: rules that read only the clock give the
+// poller no task; Run then waits for its context instead of waking at
+// once, forever (a whole core of a live engine that polls nothing).
+func TestPollerWithoutTasksWaits(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ctx, cancel := context.WithCancel(t.Context())
+		clk := &countingClock{now: polltest.Start, limit: 100, cancel: cancel}
+		p, err := New(Options{Reader: polltest.NewReader(), Clock: clk})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tasks := p.Tasks(); len(tasks) != 0 {
+			t.Fatalf("tasks %v, want none for an empty demand", tasks)
+		}
+		done := make(chan error, 1)
+		go func() { done <- p.Run(ctx) }()
+		synctest.Wait() // Run is blocked, or has ended
+		if n := clk.waits.Load(); n != 0 {
+			t.Fatalf("Run woke %d times with nothing to poll", n)
+		}
+		select {
+		case err := <-done:
+			t.Fatalf("Run returned %v before its context ended", err)
+		default:
+		}
+		cancel()
+		if err := <-done; !errors.Is(err, context.Canceled) {
+			t.Fatalf("Run returned %v, want context.Canceled", err)
+		}
+	})
 }
