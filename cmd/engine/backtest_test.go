@@ -20,6 +20,7 @@ import (
 const smallRules = "../../backtest/testdata/rules"
 
 func TestBacktestFlags(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		args []string
@@ -53,6 +54,7 @@ func TestBacktestFlags(t *testing.T) {
 // TestBacktestTimeFlags checks that --from and --to read New York local
 // times as rule tests do, not only RFC 3339 (issue 15: they took UTC only).
 func TestBacktestTimeFlags(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, from, to   string
 		wantFrom, wantTo string
@@ -82,6 +84,7 @@ func TestBacktestTimeFlags(t *testing.T) {
 // TestBacktestWritesReports runs engine backtest on the demo for half an
 // hour: both files are written and report.json names the run.
 func TestBacktestWritesReports(t *testing.T) {
+	t.Parallel()
 	out := t.TempDir()
 	code, stdout, stderr := runCLI(t, "backtest", "--rules", smallRules, "--from", "2026-03-09T13:20:00Z", "--to", "2026-03-09T13:50:00Z", "--out", out)
 	if code != exitOK {
@@ -119,6 +122,7 @@ func checkBacktestReport(t *testing.T, dir, source, from, to string) *backtest.R
 // first minutes of the demo's session: a report per variant, compare.html
 // linking both, and the comparison table on stdout.
 func TestBacktestSweep(t *testing.T) {
+	t.Parallel()
 	out := t.TempDir()
 	code, stdout, stderr := runCLI(t, "backtest", "--rules", "../../examples/rules", "--from", "2026-03-09T13:25:00Z", "--to", "2026-03-09T13:45:00Z",
 		"--out", out, "--vary", "TSLA_DIP_SIZE=1,2", "--jobs", "2")
@@ -148,6 +152,7 @@ func TestBacktestSweep(t *testing.T) {
 // TestRecordThenBacktest records four seconds of engine sim's server with
 // engine record, then replays the recording with engine backtest.
 func TestRecordThenBacktest(t *testing.T) {
+	t.Parallel()
 	sc := sim.Demo()
 	// The server's clock runs 60 times faster from 09:29 EDT, so the four
 	// seconds recorded hold four minutes of the demo market.
@@ -200,6 +205,7 @@ func TestRecordThenBacktest(t *testing.T) {
 }
 
 func TestRecordFlags(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		args []string

@@ -21,6 +21,7 @@ const (
 )
 
 func TestCheck(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name       string
 		args       []string
@@ -76,6 +77,7 @@ func TestCheck(t *testing.T) {
 }
 
 func TestCheckJSON(t *testing.T) {
+	t.Parallel()
 	code, stdout, _ := runCLI(t, "check", "--format", "json", badDir+"/size-zero.yaml", examplesDir)
 	if code != exitFail {
 		t.Errorf("exit code %d, want %d", code, exitFail)
@@ -111,6 +113,7 @@ func TestCheckJSON(t *testing.T) {
 // TestCheckVenue reads the catalog from a running simulator: a symbol the
 // demo has is accepted, one it lacks is reported.
 func TestCheckVenue(t *testing.T) {
+	t.Parallel()
 	// A virtual clock, moved on 2s before each check, keeps the public
 	// stock-info limit (1 request/s per IP) from throttling the checks and
 	// stays within the 30s timestamp window of the client's wall clock.
@@ -161,6 +164,7 @@ func checkEnvAt(clk *clock.Virtual, t *testing.T, getenv func(string) string, ar
 }
 
 func TestSchemaAndDocsCommands(t *testing.T) {
+	t.Parallel()
 	code, stdout, _ := runCLI(t, "schema")
 	if code != exitOK || stdout != string(rules.Schema()) || !json.Valid([]byte(stdout)) {
 		t.Errorf("engine schema: exit %d, output is not the schema", code)
@@ -189,6 +193,7 @@ func runCLIEnv(t *testing.T, getenv func(string) string, args ...string) (code i
 }
 
 func TestDocsCommandWritesADirectory(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "offline")
 	code, stdout, stderr := runCLI(t, "docs", "--out", dir)
 	if code != exitOK || !strings.Contains(stdout, "wrote ") {

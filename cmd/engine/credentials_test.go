@@ -11,6 +11,7 @@ import (
 const secretMark = "s3cr3t-VALUE-never-printed"
 
 func TestLoadCredentials(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	file := func(name, body string, mode os.FileMode) string {
 		p := filepath.Join(dir, name)
@@ -69,6 +70,7 @@ func TestLoadCredentials(t *testing.T) {
 // then the credentials file, which may hold them beside the exchange's
 // three; a name that is neither stays an error.
 func TestLoadSecrets(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	both := filepath.Join(dir, "both")
 	if err := os.WriteFile(both, []byte("TICKRULES_API_KEY=k\nTICKRULES_API_SECRET=s\nTICKRULES_API_PASSPHRASE=p\nTICKRULES_TELEGRAM_TOKEN="+secretMark+"\n"), 0o600); err != nil {
@@ -101,6 +103,7 @@ func TestLoadSecrets(t *testing.T) {
 // error names the line and never shows any piece of the secret on it (no
 // substring of 3 characters or more).
 func TestCredentialsErrorsHideSecrets(t *testing.T) {
+	t.Parallel()
 	const secret = "qZ8x=W3vK9jT2mB6nYd4"
 	tests := []struct{ name, body string }{
 		{"secret alone on a line", secret + "\n"},

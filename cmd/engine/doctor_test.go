@@ -84,6 +84,7 @@ func demoCreds(key string) map[string]string {
 // account and in broken ones, and compares the checklists with
 // testdata/doctor/*.golden (go test -run TestDoctorGolden -update).
 func TestDoctorGolden(t *testing.T) {
+	t.Parallel()
 	withoutStockWhitelist := func(sc *sim.Scenario) {
 		var perms []exchange.Permission
 		for _, p := range sc.Accounts[0].Permissions {
@@ -153,6 +154,7 @@ rules:
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			sc := sim.Demo()
 			if tt.scenario != nil {
 				tt.scenario(sc)
@@ -211,6 +213,7 @@ rules:
 // TestDoctorVenueIsReadOnly shows that the client the doctor holds
 // refuses an order before anything is sent, even through a type assertion.
 func TestDoctorVenueIsReadOnly(t *testing.T) {
+	t.Parallel()
 	f := newDoctorVenue(t, sim.Demo(), nil)
 	v, err := readOnlyDoctorVenue(exchange.ClientOptions{BaseURL: f.url, Credentials: exchange.Credentials{APIKey: "demo-key", Secret: "demo-secret", Passphrase: "demo-passphrase"},
 		Clock: f.clk}, &http.Client{})
@@ -233,6 +236,7 @@ func TestDoctorVenueIsReadOnly(t *testing.T) {
 
 // TestDoctorFlags covers the command line.
 func TestDoctorFlags(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		env  map[string]string
@@ -260,6 +264,7 @@ func TestDoctorFlags(t *testing.T) {
 // trades: no blocker lets it start, a blocker stops it with the checklist.
 // The venue's clock follows the wall clock, as engine sim's does.
 func TestPreflight(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name  string
 		key   string

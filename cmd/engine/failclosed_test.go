@@ -26,21 +26,39 @@ import (
 	"github.com/tickrules/tickrules/sim/simtest"
 )
 
-// engineBinary builds engine once per test binary into a temporary
-// directory: the fail-closed tests run it as a subprocess, kill it and
-// start it again.
-var engineBinary = sync.OnceValues(func() (string, error) {
-	dir, err := os.MkdirTemp("", "tickrules-engine-")
-	if err != nil {
-		return "", err
+// engineBuild is the engine binary, built once per test binary into a
+// temporary directory: the fail-closed tests run it as a subprocess, kill
+// it and start it again. TestMain removes the directory
+// (removeEngineBinary).
+var engineBuild struct {
+	once     sync.Once
+	dir, bin string
+	err      error
+}
+
+// engineBinary builds the engine binary on the first call and returns it.
+func engineBinary() (string, error) {
+	engineBuild.once.Do(func() {
+		dir, err := os.MkdirTemp("", "tickrules-engine-")
+		if err != nil {
+			engineBuild.err = err
+			return
+		}
+		engineBuild.dir, engineBuild.bin = dir, filepath.Join(dir, "engine")
+		if out, err := exec.Command("go", "build", "-o", engineBuild.bin, ".").CombinedOutput(); err != nil {
+			engineBuild.err = errors.New(string(out))
+		}
+	})
+	return engineBuild.bin, engineBuild.err
+}
+
+// removeEngineBinary removes what engineBinary built, if a test asked for
+// it; TestMain calls it once every test has ended.
+func removeEngineBinary() {
+	if engineBuild.dir != "" {
+		_ = os.RemoveAll(engineBuild.dir)
 	}
-	bin := filepath.Join(dir, "engine")
-	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
-	if err != nil {
-		return "", errors.New(string(out))
-	}
-	return bin, nil
-})
+}
 
 func buildEngine(t *testing.T) string {
 	t.Helper()
@@ -131,7 +149,7 @@ type engineProc struct {
 
 func startEngine(t *testing.T, bin string, env []string, args ...string) *engineProc {
 	t.Helper()
-	cmd := exec.Command(bin, append([]string{"run", "--log-format", "json"}, args...)...)
+	cmd := exec.Command(bin, withoutStatusPage(append([]string{"run", "--log-format", "json"}, args...))...)
 	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), envAPIKey + "=demo-key", envSecret + "=demo-secret", envPassphrase + "=demo-passphrase"}, env...)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
@@ -241,6 +259,7 @@ rules:
 // the same state directory and checks that each order reached the venue
 // exactly once, by clientOid, and that the rule did not fire again.
 func TestCrashPoints(t *testing.T) {
+	t.Parallel()
 	bin := buildEngine(t)
 	cases := []struct{ rules, point string }{
 		{threeLegs, "intent-written"}, {threeLegs, "state-saved"},
@@ -319,6 +338,7 @@ func TestCrashPoints(t *testing.T) {
 // is not root, else the injected fault), after start and on a full disk
 // (TICKRULES_STATE_FAULT fails the writes after the start-up write).
 func TestStateDirUnwritable(t *testing.T) {
+	t.Parallel()
 	bin := buildEngine(t)
 	tests := []struct {
 		name   string
@@ -377,6 +397,7 @@ func TestStateDirUnwritable(t *testing.T) {
 // account refuses to start and names the first one's pid; the first goes
 // on.
 func TestSecondEngineRefuses(t *testing.T) {
+	t.Parallel()
 	bin := buildEngine(t)
 	v := startVenue(t)
 	rules, state := writeRules(t, threeLegs), t.TempDir()
@@ -452,6 +473,7 @@ func readOnly(t *testing.T, dir string) {
 // tmpfs: full and read-only, before and after start. The rule fires three seconds after the engine starts, so
 // the test changes the file system first.
 func TestStateDirRealFileSystem(t *testing.T) {
+	t.Parallel()
 	bin := buildEngine(t)
 	tests := []struct {
 		name   string
@@ -465,6 +487,7 @@ func TestStateDirRealFileSystem(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			state := mountTmpfs(t, 256<<10)
 			v := startVenue(t)
 			at := v.clk.Now().Add(3 * time.Second).UnixMilli() // the engine reads the venue's time
@@ -507,12 +530,13 @@ func TestStateDirRealFileSystem(t *testing.T) {
 // TestRunWarnsOfOldStateFile: the rule states an older engine kept at the
 // top of --state-dir are not silently ignored.
 func TestRunWarnsOfOldStateFile(t *testing.T) {
+	t.Parallel()
 	state := t.TempDir()
 	if err := os.WriteFile(filepath.Join(state, "rule-state.json"), []byte(`{"version":1,"rules":{}}`), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	rules := writeRules(t, "rules:\n  - name: quiet\n    when: now_ms < 0\n    actions:\n      - log: {message: never}\n")
-	code, stderr := runWith(t, nil, "--rules", rules, "--max-runtime", "300ms", "--state-dir", state, "--log-format", "json")
+	code, stderr := runWith(t, nil, "--rules", rules, "--max-runtime", "2s", "--state-dir", state, "--log-format", "json")
 	want := "holds the rule states of an older engine; this one keeps them in " + engine.AccountDir(state, "embedded-demo", "demo-key")
 	if code != exitOK || !strings.Contains(stderr, want) {
 		t.Fatalf("exit %d, want a warning %q:\n%s", code, want, stderr)

@@ -14,6 +14,7 @@ import (
 // guide with the engine's own state machine, so that the guide cannot
 // promise what the engine does not do.
 func TestFiringTimelineMatchesTheEngine(t *testing.T) {
+	t.Parallel()
 	lines := strings.Split(strings.TrimSuffix(rules.FiringTimeline, "\n"), "\n")
 	const labelWidth, cell = 19, 4
 	cells := func(line string) []string {

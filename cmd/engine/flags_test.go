@@ -10,6 +10,7 @@ import (
 // accepts (0, maxSpeed] and refuses anything else, including NaN and the
 // infinities that a float flag parses without complaint.
 func TestCheckSpeed(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		speed float64
 		ok    bool

@@ -10,12 +10,18 @@ import (
 	"testing"
 )
 
+// guideRunFor caps each engine run of the guide: long enough to start on
+// a loaded machine (a run cut short during start-up fails), and the runs
+// wait side by side.
+const guideRunFor = "6s"
+
 // TestLiveGuideCommands runs every engine command of docs/live.md, with
 // the real exchange (--venue live|demo) replaced by engine sim on loopback
-// and runs capped at three seconds: each must be accepted and succeed. What the
+// and runs capped at guideRunFor: each must be accepted and succeed. What the
 // real exchange answers is not tested here; the flags, paths and files the
 // guide tells a trader to use are.
 func TestLiveGuideCommands(t *testing.T) {
+	t.Parallel()
 	guide, err := os.ReadFile(filepath.Join("..", "..", "docs", "live.md"))
 	if err != nil {
 		t.Fatal(err)
@@ -53,13 +59,14 @@ func TestLiveGuideCommands(t *testing.T) {
 	env := demoCreds("demo-key")
 	for _, args := range commands {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			t.Parallel()
 			args = append([]string(nil), args...)
 			for i := range args {
 				switch {
 				case i > 0 && args[i-1] == "--venue":
 					args[i] = venueURL
 				case i > 0 && args[i-1] == "--max-runtime":
-					args[i] = "3s"
+					args[i] = guideRunFor
 				case args[i] == "examples/rules":
 					args[i] = filepath.Join("..", "..", "examples", "rules")
 				case args[i] == "safety.yaml":
@@ -67,9 +74,9 @@ func TestLiveGuideCommands(t *testing.T) {
 				}
 			}
 			if args[0] == "run" {
-				args = append(args, "--state-dir", t.TempDir(), "--tick", "100ms", "--log-format", "json")
+				args = withoutStatusPage(append(args, "--state-dir", t.TempDir(), "--tick", "100ms", "--log-format", "json"))
 				if !slices.Contains(args, "--max-runtime") {
-					args = append(args, "--max-runtime", "3s")
+					args = append(args, "--max-runtime", guideRunFor)
 				}
 			}
 			var out, errb bytes.Buffer

@@ -23,6 +23,7 @@ func (c fixedClock) Now() time.Time { return c.t }
 // New York beside UTC, orders, fills, the closing summary) with
 // testdata/console.golden; go test -update rewrites it.
 func TestConsoleLogLines(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		at   time.Time
@@ -71,6 +72,7 @@ func TestConsoleLogLines(t *testing.T) {
 }
 
 func TestIsTerminal(t *testing.T) {
+	t.Parallel()
 	f, err := os.CreateTemp(t.TempDir(), "log")
 	if err != nil {
 		t.Fatal(err)

@@ -6,12 +6,37 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 )
 
 // update rewrites the golden files under testdata/ (doctor checklists, console log lines).
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
+
+// testsAtOnce is how many of this package's parallel tests run at once
+// unless -parallel says otherwise. Most of them wait on real time (engines
+// that run for a few seconds of wall clock, subprocesses killed and
+// started again, venues that answer late), not on the CPU, so the default
+// of one per core leaves a 2-core machine idle for minutes.
+const testsAtOnce = 8
+
+// TestMain runs testsAtOnce parallel tests at once where -parallel is not
+// given, and removes the engine binary the fail-closed tests built.
+func TestMain(m *testing.M) {
+	flag.Parse()
+	given := false
+	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })
+	if !given && runtime.GOMAXPROCS(0) < testsAtOnce {
+		if err := flag.Set("test.parallel", strconv.Itoa(testsAtOnce)); err != nil {
+			panic(err)
+		}
+	}
+	code := m.Run()
+	removeEngineBinary()
+	os.Exit(code)
+}
 
 func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
@@ -22,6 +47,7 @@ func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
 }
 
 func TestDispatch(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name       string
 		args       []string
@@ -51,6 +77,7 @@ func TestDispatch(t *testing.T) {
 }
 
 func TestHelpNamesAllCommands(t *testing.T) {
+	t.Parallel()
 	_, stdout, _ := runCLI(t, "help")
 	for _, c := range commands() {
 		if !strings.Contains(stdout, "  "+c.name+" ") {

@@ -29,6 +29,7 @@ const hookToken = "PqWmZrXtKvNj"
 // message, its firing and the stop reach the loopback receiver, and no part
 // of the token shows in the log.
 func TestRunNotifies(t *testing.T) {
+	t.Parallel()
 	var mu sync.Mutex
 	var got []map[string]string
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -88,6 +89,7 @@ rules:
 }
 
 func TestRunNotifyFileErrors(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	write := func(name, body string) string {
 		p := filepath.Join(dir, name)
@@ -119,6 +121,7 @@ func TestRunNotifyFileErrors(t *testing.T) {
 // dry run: the notify message, the firing, a failed and a blocked order in
 // trader's words, stale data after the third failed read only, its recovery once, the stop.
 func TestEngineNotifierEvents(t *testing.T) {
+	t.Parallel()
 	var mu sync.Mutex
 	var got []string
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -437,6 +437,7 @@ func (c *parityEngineClock) quiesce(t *testing.T, eng *engine.Engine, at time.Ti
 //	(c) venue: engine run --venue URL against engine sim over HTTP;
 //	(d) dry-run: engine run --venue URL --dry-run against it.
 func TestParityMatrix(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	ways := []struct {
 		name string
@@ -448,6 +449,7 @@ func TestParityMatrix(t *testing.T) {
 	}
 	for i, acct := range parityAccounts {
 		t.Run(acct.name, func(t *testing.T) {
+			t.Parallel()
 			ref := parityBacktest(t, ctx, acct.creds)
 			var golden strings.Builder
 			for _, f := range ref {
@@ -459,6 +461,7 @@ func TestParityMatrix(t *testing.T) {
 			}
 			for _, w := range ways {
 				t.Run(w.name, func(t *testing.T) {
+					t.Parallel()
 					v, c := w.open(t, ctx, acct.creds)
 					got := runParityWay(t, ctx, v, c)
 					compareFirings(t, ref, got)
@@ -531,6 +534,7 @@ func (r *differenceRecorder) Errorf(format string, args ...any) {
 // fails on each kind of difference it is there to catch, and passes a
 // firing one poll interval late.
 func TestCompareFiringsFindsDifferences(t *testing.T) {
+	t.Parallel()
 	at := parityStart.Add(time.Minute)
 	buy := parityLeg{Kind: "place_order", Outcome: "ok", Params: `{"price":"174.24","side":"buy","size":"1","symbol":"NVDAUSDT"}`}
 	ref := []parityFiring{{At: at, Rule: "r", Legs: []parityLeg{buy}}}
@@ -576,6 +580,7 @@ func TestCompareFiringsFindsDifferences(t *testing.T) {
 // TestKeyParamsLeaveOutIDs shows which request fields the matrix leaves
 // out: the ids a venue or an account makes, and nothing else.
 func TestKeyParamsLeaveOutIDs(t *testing.T) {
+	t.Parallel()
 	got := keyParams(t, json.RawMessage(`{"symbol":"NVDAUSDT","orderId":"1","clientOid":"a","newClientOid":"b","size":"1",`+
 		`"orderList":[{"clientOid":"c","price":"2"}],"orderIdList":[{"orderId":"3"}]}`))
 	if want := `{"orderList":[{"price":"2"}],"size":"1","symbol":"NVDAUSDT"}`; got != want {

@@ -23,6 +23,7 @@ const publicClientDir = "testdata/publicclient"
 // against the live venue; every step must be accepted, and the answers must
 // carry what the library's users read.
 func TestPublicClientLibraryAgainstSim(t *testing.T) {
+	t.Parallel()
 	node, err := exec.LookPath("node")
 	if err != nil {
 		t.Skip("node is not installed: the public client library check needs Node.js (.ci/run installs it)")

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -35,12 +36,25 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
+// runWith runs engine run in process with env and args and returns its
+// exit code and log. Without --metrics-addr in args it serves no status
+// page, so that runs in parallel tests do not compete for the default
+// address.
 func runWith(t *testing.T, env map[string]string, args ...string) (int, string) {
 	t.Helper()
 	var out, errb syncBuffer
 	e := &cliEnv{stdout: &out, stderr: &errb, getenv: func(k string) string { return env[k] }}
-	code := dispatch(context.Background(), e, append([]string{"run"}, args...))
+	code := dispatch(context.Background(), e, withoutStatusPage(append([]string{"run"}, args...)))
 	return code, errb.String()
+}
+
+// withoutStatusPage adds --metrics-addr "" to the arguments of an engine
+// run that name no address of their own.
+func withoutStatusPage(args []string) []string {
+	if slices.Contains(args, "--metrics-addr") {
+		return args
+	}
+	return append(args, "--metrics-addr", "")
 }
 
 func writeRules(t *testing.T, body string) string {
@@ -53,6 +67,7 @@ func writeRules(t *testing.T, body string) string {
 }
 
 func TestRunFlags(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		env  map[string]string
@@ -83,6 +98,7 @@ func TestRunFlags(t *testing.T) {
 // TestRunEmbeddedDemo is README's first command, sped up: on the embedded
 // demo a session rule fires at 09:30 New York, a minute after the start.
 func TestRunEmbeddedDemo(t *testing.T) {
+	t.Parallel()
 	rules := writeRules(t, `
 rules:
   - name: at-the-open
@@ -109,6 +125,7 @@ rules:
 // server and counts the mutating requests that reach it: zero, while the
 // rule fires and its order is filled on the paper account.
 func TestRunDryRunSendsNothing(t *testing.T) {
+	t.Parallel()
 	var posts, gets atomic.Int64
 	venue := demoSim(t, func(_ *simtest.Rig, h http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -157,6 +174,7 @@ rules:
 // loopback port and scrapes it as soon as it is served: the engine's rules
 // and the polled parts are there.
 func TestRunServesMetrics(t *testing.T) {
+	t.Parallel()
 	rules := writeRules(t, `
 rules:
   - name: watch-btc

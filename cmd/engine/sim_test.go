@@ -74,6 +74,7 @@ func startEngineSim(t *testing.T, ctx context.Context) runningSim {
 // TestSimServesUntilCancelled runs `engine sim --listen 127.0.0.1:0`, reads
 // its one stdout line, makes a request, cancels and expects exit 0.
 func TestSimServesUntilCancelled(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	sim := startEngineSim(t, ctx)
@@ -137,6 +138,7 @@ func TestSimServesUntilCancelled(t *testing.T) {
 }
 
 func TestSimCommandLineErrors(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bad.yaml")
 	if err := os.WriteFile(bad, []byte("name: bad\nclock:\n  start: 2026-03-10T14:30:00Z\nsettings:\n  one_way_trade_side: sometimes\n"), 0o600); err != nil {
@@ -194,6 +196,7 @@ func TestSimCommandLineErrors(t *testing.T) {
 // time: the venue's answers carry that time in requestTime (issue 15: a
 // rehearsal could not be run at a chosen moment).
 func TestSimStartsAtTheGivenTime(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	outR, outW := io.Pipe()

@@ -62,6 +62,7 @@ func (s *stallingVenue) close() {
 // never answers holds engine run at start-up (catalog, accounts, the first
 // poll); --max-runtime must still end the run, with an error, on time.
 func TestMaxRuntimeEndsAStalledStart(t *testing.T) {
+	t.Parallel()
 	v := newStallingVenue(t)
 	env := map[string]string{envAPIKey: "demo-key", envSecret: "demo-secret", envPassphrase: "demo-passphrase"}
 	dir := writeRules(t, "rules:\n  - name: r\n    when: now_ms > 0\n    actions:\n      - log: {message: hi}\n")
@@ -96,6 +97,7 @@ func TestMaxRuntimeEndsAStalledStart(t *testing.T) {
 // run, and refuses some with 429 or 503 every time (the client's retries):
 // whichever wait hangs, --max-runtime ends the run on time.
 func TestMaxRuntimeEndsEveryStalledWait(t *testing.T) {
+	t.Parallel()
 	// The requests of each kind of run, in the order it makes them (a dry
 	// run reads no stock book but the orders and the price feed instead);
 	// the client asks the live venue's stock paths first.
@@ -117,7 +119,9 @@ func TestMaxRuntimeEndsEveryStalledWait(t *testing.T) {
 	}
 	env := map[string]string{envAPIKey: "demo-key", envSecret: "demo-secret", envPassphrase: "demo-passphrase"}
 	dir := writeRules(t, "rules:\n  - name: r\n    when: position(\"BTCUSDT\", \"long\").size == 0 && stock(\"TSLA\").bid > 0\n    actions:\n      - log: {message: hi}\n")
-	const limit = 1500 * time.Millisecond
+	// Long enough for a run on a loaded machine to reach the last path
+	// before it is ended; the runs wait side by side.
+	const limit = 4 * time.Second
 	type stall struct {
 		path, mode string
 		dry        bool
@@ -140,7 +144,7 @@ func TestMaxRuntimeEndsEveryStalledWait(t *testing.T) {
 				name += "/dry-run"
 			}
 			t.Run(name, func(t *testing.T) {
-				t.Parallel() // each run mostly waits out its second
+				t.Parallel() // each run mostly waits out its limit
 				url, stalled := stallPath(t, path, st.mode)
 				args := []string{"--venue", url, "--rules", dir, "--state-dir", t.TempDir(), "--max-runtime", limit.String(), "--metrics-addr", ""}
 				if dry {

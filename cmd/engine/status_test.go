@@ -12,6 +12,7 @@ import (
 // why, as a user in a second terminal would; the engine's closing summary
 // ends the log.
 func TestStatusCommandsReadARunningEngine(t *testing.T) {
+	t.Parallel()
 	rules := writeRules(t, `
 rules:
   - name: buy-btc
@@ -77,6 +78,7 @@ rules:
 }
 
 func TestStatusCommandWithoutEngine(t *testing.T) {
+	t.Parallel()
 	code, _, stderr := runCLI(t, "status", "--addr", "127.0.0.1:1")
 	if code != exitFail || !strings.Contains(stderr, "no engine answers at http://127.0.0.1:1/api/status") {
 		t.Errorf("exit %d, %s", code, stderr)

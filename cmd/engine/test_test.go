@@ -8,6 +8,7 @@ import (
 )
 
 func TestTestCommand(t *testing.T) {
+	t.Parallel()
 	const rt = "../../ruletest/testdata"
 	tests := []struct {
 		name       string

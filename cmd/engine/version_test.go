@@ -8,6 +8,7 @@ import (
 )
 
 func TestVersionText(t *testing.T) {
+	t.Parallel()
 	stamp := func(kv ...string) []debug.BuildSetting {
 		var out []debug.BuildSetting
 		for i := 0; i < len(kv); i += 2 {
@@ -39,6 +40,7 @@ func TestVersionText(t *testing.T) {
 }
 
 func TestVersionCommandAndFlag(t *testing.T) {
+	t.Parallel()
 	shape := regexp.MustCompile(`^engine \S+ \(commit [^,]+(, [^,]+)*, go[^,]+, \w+/\w+\)\n$`)
 	code, byCmd, _ := runCLI(t, "version")
 	if code != exitOK || !shape.MatchString(byCmd) {
