@@ -234,7 +234,7 @@ func (w *walkthrough) run(s walkthroughStep, c walkthroughCommand) {
 	if strings.Contains(s.before, "exits 1") {
 		want = exitFail
 	}
-	var out bytes.Buffer
+	var out syncBuffer // stdout and stderr, written from the engine's goroutines
 	e := &cliEnv{stdout: &out, stderr: &out, getenv: func(k string) string { return w.env[k] }}
 	code := dispatch(w.ctx, e, args)
 	if code != want {
