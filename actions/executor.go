@@ -30,12 +30,14 @@ type ExecutorOptions struct {
 	// Modes are the accounts' position modes per product type as read at
 	// start; the State's own reading wins when it has one.
 	Modes map[exchange.ProductType]exchange.PosMode
-	// LateModes, when set, gives the mode of a product type Modes lacks
-	// because it could not be read at start: the mode once read again, or
-	// why it is still unknown (the order is then refused, never guessed).
-	LateModes func(pt exchange.ProductType) (exchange.PosMode, error)
-	Pricer    Pricer // nil: market orders have no reference price
-	Logger    *zap.Logger
+	// ModeOf, when set, is used in place of Modes: the mode of pt as the
+	// caller knows it now (the engine reads the modes again while it runs,
+	// as a trader may switch one in the venue's app), or why it is not
+	// known (the order is then refused, never guessed). The State's own
+	// reading still wins when it has one.
+	ModeOf func(pt exchange.ProductType) (exchange.PosMode, error)
+	Pricer Pricer // nil: market orders have no reference price
+	Logger *zap.Logger
 	// RateLimitBudget is how long Settle keeps sending an order again that
 	// the venue refused with 429 (default 60s); the venue did not act on it.
 	RateLimitBudget time.Duration
@@ -343,18 +345,18 @@ func defaultMarginCoin(pt exchange.ProductType, c exchange.Contract) string {
 }
 
 // mode is the account's position mode for pt: the State's reading of the
-// tick if it has one, else the reading at start.
+// tick if it has one, else ModeOf's, else the reading at start.
 func (f *firing) mode(pt exchange.ProductType) (exchange.PosMode, error) {
 	if f.st != nil {
 		if m, err := f.st.PositionMode(pt); err == nil && m != "" {
 			return exchange.PosMode(m), nil
 		}
 	}
+	if f.x.opts.ModeOf != nil {
+		return f.x.opts.ModeOf(pt)
+	}
 	if m, ok := f.x.opts.Modes[pt]; ok {
 		return m, nil
-	}
-	if f.x.opts.LateModes != nil {
-		return f.x.opts.LateModes(pt)
 	}
 	return "", fmt.Errorf("position mode of %s is not known (accounts not read)", pt)
 }

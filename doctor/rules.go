@@ -273,7 +273,7 @@ func (d *run) positionModes(ctx context.Context) {
 			// it reads the mode; the other product types trade.
 			d.rep.add(Warn, topic, "run doctor again; if it persists, check the key's futures read permission",
 				"could not read the account's position mode (%v): the engine refuses %s orders until it can read it, and checks again every %s; other product types trade",
-				shortError(err), u.productType, poll.RefusedRetry)
+				shortError(err), u.productType, poll.ModeEvery)
 			continue
 		}
 		_, errs := rules.Load(ctx, d.opts.RuleDirs, rules.LoadOptions{Getenv: d.opts.Getenv,
@@ -471,6 +471,19 @@ func (d *run) budget() {
 	if len(b.Lines) == 0 {
 		d.rep.add(OK, "polling budget", "", "the rules poll nothing")
 		return
+	}
+	// The engine also reads the position mode of every product type it
+	// trades again every poll.ModeEvery: counted with the operation's
+	// polls, so that a limit it tips over is named.
+	traded := 0
+	for _, u := range d.use {
+		if u.trades {
+			traded++
+		}
+	}
+	modes := poll.ModeBudget(traded)
+	for i, l := range b.Lines {
+		b.Lines[i].PerSecond += modes[l.Op]
 	}
 	var over, near []string
 	busiest, share := b.Lines[0], 0.0

@@ -72,7 +72,9 @@ type Assembly struct {
 	Rules   *rules.RuleSet
 	// Load loads the rules again; after Assemble it rejects (with
 	// poll.ErrNotPolled) rules that read what the pollers do not fetch.
-	Load  func(ctx context.Context) (*rules.RuleSet, error)
+	Load func(ctx context.Context) (*rules.RuleSet, error)
+	// Modes are the position modes read at start; PositionModes gives them
+	// as the engine knows them now.
 	Modes map[exchange.ProductType]exchange.PosMode
 	Guard *actions.Guard
 	// Source is the engine's source of States; Poller is the same, when it
@@ -89,7 +91,7 @@ type Assembly struct {
 	opts     AssembleOptions
 	pollOpts poll.Options
 	held     *heldPolls // the engine's source while rules are held; nil when none are
-	late     *lateModes // the position modes not read at start; nil when all were
+	modes    *modeBook  // the position modes as read last
 	mu       sync.Mutex // guards cat and Held
 	cat      *rules.Catalog
 	// running is the rule set loaded last, for the poll log's held rules.
@@ -123,12 +125,10 @@ func (a *Assembly) loadWith(ctx context.Context, cat *rules.Catalog) (*rules.Rul
 // RunPolls runs the pollers until ctx ends: the live poller, and while
 // rules are held for the stock pairs, asks the venue for them again every
 // poll.RefusedRetry and then polls for every rule (the same retry as a
-// part the venue refuses); the position modes not read at start are asked
-// for again at the same pace.
+// part the venue refuses); and reads the position modes again every
+// poll.ModeEvery.
 func (a *Assembly) RunPolls(ctx context.Context) error {
-	if a.late != nil {
-		go a.late.retry(ctx, a.opts.Accounts, a.opts.Clock, a.opts.Logger.Named("modes"))
-	}
+	go a.modes.run(ctx)
 	if a.held == nil {
 		return a.Poller.Run(ctx)
 	}
@@ -186,19 +186,19 @@ func Assemble(ctx context.Context, opts AssembleOptions, eng Options) (*Assembly
 	a.Modes, err = ReadPositionModes(ctx, opts.Accounts)
 	var modeErr *exchange.ModeError
 	if errors.As(err, &modeErr) {
-		a.late = newLateModes(modeErr)
 		for _, pt := range modeErr.ProductTypes() {
-			log.Warn("the position mode of "+string(pt)+" could not be read: its orders are refused until it is (one-way and hedge orders differ, so the engine does not guess), the other product types trade; asking again every "+poll.RefusedRetry.String(),
+			log.Warn("the position mode of "+string(pt)+" could not be read: its orders are refused until it is (one-way and hedge orders differ, so the engine does not guess), the other product types trade; asking again every "+poll.ModeEvery.String(),
 				zap.String("product_type", string(pt)), zap.Error(modeErr.Failed[pt]))
 		}
 	} else if err != nil {
 		return nil, err
 	}
+	a.modes = newModeBook(a.Modes, modeErr, opts.Accounts, opts.Clock, log.Named("modes"))
 	a.Guard = actions.NewGuard(actions.GuardOptions{Safety: opts.Safety, Now: opts.Clock.Now})
 	po := opts.Poller
 	po.Reader, po.Clock, po.Logger = opts.Reader, opts.Clock, log.Named("poll")
 	if po.Build.PositionModes == nil {
-		po.Build.PositionModes = a.positionMode
+		po.Build.PositionModes = a.modes.known
 	}
 	po.Demand, po.Contracts = Demand(a.Rules, cat), cat.Contracts
 	a.running.Store(a.Rules)
@@ -233,17 +233,19 @@ func Assemble(ctx context.Context, opts AssembleOptions, eng Options) (*Assembly
 		a.running.Store(rs)
 		return rs, nil
 	}
-	trader := opts.Trader
+	// A new mode read makes the next State be built afresh: position_mode()
+	// and the orders built from the State follow it.
+	if r, ok := a.Source.(interface{ Rebuild() }); ok {
+		a.modes.changed = r.Rebuild
+	}
+	var trader actions.Venue = modeVenue{Venue: opts.Trader, book: a.modes}
 	if opts.Crash != nil {
 		trader = crashVenue{Venue: trader, h: opts.Crash}
 	}
 	// Unknown outcomes come back Unsettled and the engine settles them:
 	// off the tick loop when eng.SettleOffLoop is set.
 	disp := actions.NewDispatcher(actions.DispatcherOptions{Venue: trader, Guard: a.Guard, Clock: opts.Clock, Logger: log.Named("actions"), Defer: true})
-	xo := actions.ExecutorOptions{Dispatcher: disp, Catalog: cat, Modes: a.Modes, Pricer: opts.Pricer, Logger: log.Named("actions")}
-	if a.late != nil {
-		xo.LateModes = a.late.mode
-	}
+	xo := actions.ExecutorOptions{Dispatcher: disp, Catalog: cat, ModeOf: a.modes.mode, Pricer: opts.Pricer, Logger: log.Named("actions")}
 	exec := actions.NewExecutor(xo)
 	eng.Rules, eng.Source, eng.Executor = a.Rules, a.Source, ActionsExecutor{X: exec}
 	eng.Clock, eng.Logger, eng.Store, eng.Journal, eng.Crash = opts.Clock, log.Named("engine"), opts.Store, opts.Journal, opts.Crash
@@ -253,19 +255,11 @@ func Assemble(ctx context.Context, opts AssembleOptions, eng Options) (*Assembly
 	return a, nil
 }
 
-// positionMode is the position mode of pt as the engine read it, at start
-// or later (lateModes): the State's position_mode() when the venue's
-// accounts list names none (marketdata.BuildOptions.PositionModes).
-func (a *Assembly) positionMode(pt exchange.ProductType) (exchange.PosMode, bool) {
-	if m := a.Modes[pt]; m != "" {
-		return m, true
-	}
-	if a.late != nil {
-		if m, err := a.late.mode(pt); err == nil && m != "" {
-			return m, true
-		}
-	}
-	return "", false
+// PositionModes returns the position modes as the engine knows them now:
+// read at start, every poll.ModeEvery while RunPolls runs, and at once
+// after the venue refused an order for not fitting its mode.
+func (a *Assembly) PositionModes() map[exchange.ProductType]exchange.PosMode {
+	return a.modes.snapshot()
 }
 
 // ReadPositionModes reads the account's position mode per product type,

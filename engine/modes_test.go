@@ -14,16 +14,19 @@ import (
 	"github.com/tickrules/tickrules/exchange"
 )
 
-// modeRules buy BTCUSDT (USDT-FUTURES; again every 5 s while none is
-// held) and BTCPERP (USDC-FUTURES).
-const modeRules = `
+// buyRule buys BTCUSDT (USDT-FUTURES), again every 5 s while no long is
+// held.
+const buyRule = `
 rules:
   - name: buy-btcusdt
     when: position("BTCUSDT", "long").size == 0
     cooldown: 5s
     actions:
       - place_order: {symbol: BTCUSDT, open: long, type: market, size: 0.01}
-  - name: buy-btcperp
+`
+
+// modeRules are buyRule and a rule that buys BTCPERP (USDC-FUTURES).
+const modeRules = buyRule + `  - name: buy-btcperp
     when: position("BTCPERP", "long").size == 0
     actions:
       - place_order: {symbol: BTCPERP, open: long, type: market, size: 0.01, product_type: USDC-FUTURES, margin_coin: USDC}
@@ -39,7 +42,6 @@ func TestPositionModeFailingHoldsOnlyItsProductType(t *testing.T) {
 		info, ok := exchange.OpForPath(r.Method, r.URL.Path)
 		return ok && info.Op == exchange.OpSingleAccount && r.URL.Query().Get("productType") == string(exchange.USDTFutures)
 	}, http.StatusInternalServerError, `{"code":"45001","msg":"system error","requestTime":0,"data":null}`)
-	c := f.client(t)
 	core, logs := observer.New(zapcore.InfoLevel)
 	ctx := context.Background()
 	var legs []string
@@ -66,14 +68,13 @@ func TestPositionModeFailingHoldsOnlyItsProductType(t *testing.T) {
 		t.Errorf("BTCUSDT not refused with the reason:\n%s", got)
 	}
 
-	if a.late.retryOnce(ctx, c, zap.NewNop()) {
+	a.modes.readAll(ctx)
+	if _, err := a.modes.mode(exchange.USDTFutures); err == nil {
 		t.Fatal("the mode counts as read while the venue still fails")
 	}
 	f.broken.Store(false)
-	if !a.late.retryOnce(ctx, c, zap.New(core)) {
-		t.Fatal("the mode is not read once the venue answers")
-	}
-	if m, err := a.late.mode(exchange.USDTFutures); m != exchange.OneWayMode || err != nil {
+	a.modes.readAll(ctx)
+	if m, err := a.modes.mode(exchange.USDTFutures); m != exchange.OneWayMode || err != nil {
 		t.Fatalf("mode after the retry: %q, %v", m, err)
 	}
 	legs = nil
@@ -88,7 +89,7 @@ func TestPositionModeFailingHoldsOnlyItsProductType(t *testing.T) {
 // TestLateModeUnknownProductType shows a product type that neither was read
 // nor failed stays refused, not guessed.
 func TestLateModeUnknownProductType(t *testing.T) {
-	l := newLateModes(&exchange.ModeError{Failed: map[exchange.ProductType]error{exchange.COINFutures: errors.New("down")}})
+	l := newModeBook(nil, &exchange.ModeError{Failed: map[exchange.ProductType]error{exchange.COINFutures: errors.New("down")}}, nil, nil, zap.NewNop())
 	tests := []struct {
 		pt   exchange.ProductType
 		want string

@@ -34,6 +34,11 @@ const (
 	CodeBalanceNotEnough = "43012"
 
 	CodeTradeSideOneWay = "40774"
+	// CodeParamCheck is the live venue's "parameter verification failed"
+	// (400172). Public client code meets it where a hedge-mode field is
+	// missing and handles it with 40774 as a position-mode mismatch
+	// (WrongPositionMode).
+	CodeParamCheck = "400172"
 
 	CodePrecisionSize  = "40808"
 	CodePrecisionPrice = "41103"
@@ -183,6 +188,29 @@ func (e *APIError) IsPrecision() bool {
 // transient codes, rate limiting and server errors.
 func (e *APIError) IsRetryable() bool {
 	return e.IsRateLimited() || e.HTTPStatus >= 500 || e.codeIn(CodeTransient45001, CodeTransient40725, CodeTransient40015)
+}
+
+// WrongPositionMode reports whether code, the venue's refusal of an order
+// request (place-order, an item of batch-place-order, click-backhand),
+// says the order's fields do not fit the account's position mode: the
+// mode changed in the venue since it was read. sentTradeSide says whether
+// the request carried a tradeSide, that is, was built for hedge mode.
+//
+// 40774 is the answer to a tradeSide in one-way mode (exchange notes; a
+// public report sees it for the reverse too). A hedge-mode account asks
+// for a tradeSide: the simulator answers its absence with 40019 (parameter
+// empty) and the live venue's answer is not documented (users report
+// 400172), so those two count only for a request without tradeSide, where
+// that is a likely cause. A caller reads the mode again; a refusal for
+// another reason leaves it as it was.
+func WrongPositionMode(code string, sentTradeSide bool) bool {
+	switch code {
+	case CodeTradeSideOneWay:
+		return true
+	case CodeParamEmpty, CodeParamCheck:
+		return !sentTradeSide
+	}
+	return false
 }
 
 // ValidationError is a request rejected by the client before anything was

@@ -79,6 +79,13 @@ func PositionModes(ctx context.Context, r ModeSource) (map[ProductType]PosMode, 
 	return modes, nil
 }
 
+// PositionModeOps lists the requests PositionMode makes for one product
+// type on the live venue, whose accounts list names no mode: the budget of
+// reading a mode again (poll.ModeBudget) is counted from it.
+func PositionModeOps() []Op {
+	return []Op{OpAccounts, OpContracts, OpSingleAccount}
+}
+
 // PositionMode reads the position mode of one product type. The accounts
 // list carries it in older answers and recordings and is used when it
 // does; the live venue's list has none (exchange notes), so the mode is

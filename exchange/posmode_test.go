@@ -3,6 +3,7 @@ package exchange
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -91,5 +92,62 @@ func TestPositionModesStopped(t *testing.T) {
 	_, err := PositionModes(ctx, modeStub{fail: map[ProductType]error{USDTFutures: context.Canceled}})
 	if !errors.Is(err, context.Canceled) || errors.As(err, new(*ModeError)) {
 		t.Fatalf("error %v, want context.Canceled alone", err)
+	}
+}
+
+// opsStub is modeStub counting the operations PositionMode calls.
+type opsStub struct {
+	modeStub
+	ops []Op
+}
+
+func (o *opsStub) Accounts(ctx context.Context, req AccountsRequest) ([]Account, error) {
+	o.ops = append(o.ops, OpAccounts)
+	return o.modeStub.Accounts(ctx, req)
+}
+func (o *opsStub) Contracts(ctx context.Context, req ContractsRequest) ([]Contract, error) {
+	o.ops = append(o.ops, OpContracts)
+	return o.modeStub.Contracts(ctx, req)
+}
+func (o *opsStub) AccountPositionMode(ctx context.Context, pt ProductType, symbol, coin string) (PosMode, error) {
+	o.ops = append(o.ops, OpSingleAccount)
+	return o.modeStub.AccountPositionMode(ctx, pt, symbol, coin)
+}
+
+// TestPositionModeOps shows PositionModeOps lists the requests one
+// PositionMode makes against a venue whose accounts list names no mode:
+// the polling budget counts the engine's reads from it.
+func TestPositionModeOps(t *testing.T) {
+	o := &opsStub{}
+	if _, err := PositionMode(context.Background(), o, USDTFutures); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := fmt.Sprint(o.ops), fmt.Sprint(PositionModeOps()); got != want {
+		t.Errorf("PositionMode made %s, PositionModeOps says %s", got, want)
+	}
+}
+
+// TestWrongPositionMode lists the refusals that mean the order does not
+// fit the account's position mode.
+func TestWrongPositionMode(t *testing.T) {
+	tests := []struct {
+		code          string
+		sentTradeSide bool
+		want          bool
+	}{
+		{CodeTradeSideOneWay, true, true},
+		{CodeTradeSideOneWay, false, true},
+		{CodeParamEmpty, false, true}, // a one-way order in hedge mode (the simulator)
+		{CodeParamEmpty, true, false}, // a hedge order: some other field is missing
+		{CodeParamCheck, false, true},
+		{CodeParamCheck, true, false},
+		{CodeParamVerify, false, false},
+		{CodeBalanceNotEnough, false, false},
+		{"", false, false},
+	}
+	for _, tt := range tests {
+		if got := WrongPositionMode(tt.code, tt.sentTradeSide); got != tt.want {
+			t.Errorf("WrongPositionMode(%q, %v) = %v, want %v", tt.code, tt.sentTradeSide, got, tt.want)
+		}
 	}
 }

@@ -92,6 +92,24 @@ func (o *Options) PlanOptions() PlanOptions {
 // (exchange.ErrUnavailable): asking every second would only spend budget.
 const RefusedRetry = 10 * time.Minute
 
+// ModeEvery is how often the engine reads the position mode of every
+// product type again: a trader may switch it in the venue's app while the
+// engine runs (the venue allows that only while the product type is flat),
+// and position_mode() and the orders must follow. Rare on purpose: an
+// order refused for the wrong mode makes the engine read it at once.
+const ModeEvery = 5 * time.Minute
+
+// ModeBudget is the requests per second, per operation, of reading the
+// position modes of n product types every ModeEvery, counted from the
+// requests one read makes (exchange.PositionModeOps).
+func ModeBudget(n int) map[exchange.Op]float64 {
+	out := map[exchange.Op]float64{}
+	for _, op := range exchange.PositionModeOps() {
+		out[op] += float64(n) / ModeEvery.Seconds()
+	}
+	return out
+}
+
 // task is a planned fetch and where it stands.
 type task struct {
 	Task
@@ -317,6 +335,15 @@ func (p *Poller) SetTimedFields(f marketdata.TimeFieldSet) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.answers.SetTimedFields(f)
+}
+
+// Rebuild makes the next State be built afresh
+// (marketdata.Answers.Rebuild): the engine read a new position mode, which
+// the States take from Options.Build.PositionModes.
+func (p *Poller) Rebuild() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.answers.Rebuild()
 }
 
 // State builds the State of the tick at now from the latest answers

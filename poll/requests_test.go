@@ -97,3 +97,18 @@ func TestPlanCountsEveryRequest(t *testing.T) {
 		})
 	}
 }
+
+// TestModeBudget shows the engine's reads of the position modes cost what
+// one read makes (exchange.PositionModeOps) per product type every
+// ModeEvery: for three product types, 0.01 requests per second of each.
+func TestModeBudget(t *testing.T) {
+	b := poll.ModeBudget(3)
+	if len(b) != len(exchange.PositionModeOps()) {
+		t.Fatalf("budget %v, want one rate per operation of %v", b, exchange.PositionModeOps())
+	}
+	for _, op := range exchange.PositionModeOps() {
+		if got := b[op]; got < 0.0099 || got > 0.0101 {
+			t.Errorf("%s: %g req/s, want 0.01", op, got)
+		}
+	}
+}
