@@ -257,23 +257,33 @@ func (x *Executor) narrowCancel(ctx context.Context, p Plan) (narrowed, error) {
 
 // narrowModify sends a preset-only modify in doubt again only when the
 // order has not changed since the firing: a change after it is this
-// modify's own doing (the presets are then as asked) or the trader's, which
-// a re-send would overwrite, so it is not sent. An order gone needs nothing.
+// modify's own doing (the order then carries its newClientOid, or the
+// presets are as asked) or the trader's, which a re-send would overwrite,
+// so it is not sent. An order no longer found under its id (gone, or
+// renamed by another modify) is not touched either.
 func (x *Executor) narrowModify(ctx context.Context, p Plan) (narrowed, error) {
 	var n narrowed
 	req, err := decodeRecorded[exchange.ModifyOrderRequest](p)
 	if err != nil {
 		return n, err
 	}
-	o, err := x.opts.Dispatcher.opts.Venue.OrderDetail(ctx, exchange.OrderDetailRequest{Symbol: req.Symbol, ProductType: req.ProductType, OrderID: req.OrderID, ClientOID: req.ClientOID})
-	var ae *exchange.APIError
-	switch {
-	case (err == nil && o.OrderID == "") || (errors.As(err, &ae) && ae.IsNotFound()):
-		return n, nil
-	case err != nil:
-		return n, fmt.Errorf("read order %s%s: %w", req.OrderID, req.ClientOID, err)
-	case o.State.Final(), presetsAsAsked(o, req):
-		return n, nil
+	detail := func(orderID, clientOID string) (exchange.OrderDetail, bool, error) {
+		o, err := x.opts.Dispatcher.opts.Venue.OrderDetail(ctx, exchange.OrderDetailRequest{Symbol: req.Symbol, ProductType: req.ProductType, OrderID: orderID, ClientOID: clientOID})
+		var ae *exchange.APIError
+		switch {
+		case (err == nil && o.OrderID == "") || (errors.As(err, &ae) && ae.IsNotFound()):
+			return o, false, nil
+		case err != nil:
+			return o, false, fmt.Errorf("read order %s%s: %w", orderID, clientOID, err)
+		}
+		return o, true, nil
+	}
+	if _, mine, err := detail("", req.NewClientOID); err != nil || mine {
+		return n, err
+	}
+	o, found, err := detail(req.OrderID, req.ClientOID)
+	if err != nil || !found || o.State.Final() || presetsAsAsked(o, req) {
+		return n, err
 	}
 	what := fmt.Sprintf("order %s %s (clientOid %s)", o.Symbol, o.OrderID, o.ClientOID)
 	if u := o.UTime.Int(); u <= 0 || u > p.At.UnixMilli() {

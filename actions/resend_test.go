@@ -3,6 +3,7 @@ package actions
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -293,4 +294,101 @@ func worldOf(t *testing.T, acct *sim.Account, at time.Time) (w accountView) {
 		w.orders[o.ClientOID] = o.CTime.Int() <= at.UnixMilli()
 	}
 	return w
+}
+
+func (v *timeoutVenue) ModifyOrder(ctx context.Context, req exchange.ModifyOrderRequest) (ack exchange.OrderAck, err error) {
+	err = v.fault(exchange.OpModifyOrder, func() (err error) { ack, err = v.Account.ModifyOrder(ctx, req); return err })
+	return ack, err
+}
+
+// TestSettleFailsClosed settles, after a restart, requests that cannot be
+// narrowed to what existed at the firing, or a preset-only modify whose
+// order changed after it: they are not sent, and the leg fails with an
+// error log saying what was left undone.
+func TestSettleFailsClosed(t *testing.T) {
+	const btc = "BTCUSDT"
+	// The rule names the bid by its order id (filled in by withID), which a
+	// preset-only modify keeps; its clientOid becomes the newClientOid.
+	modifySL := func(sl string) exchange.ModifyOrderRequest {
+		return exchange.ModifyOrderRequest{Symbol: btc, ProductType: exchange.USDTFutures, OrderID: "bid-id", NewClientOID: "bid-2", NewPresetStopLossPrice: exchange.Num(sl)}
+	}
+	tests := []struct {
+		name    string
+		op      exchange.Op
+		req     any
+		noAt    bool   // recorded without the firing's time
+		byHand  string // the trader sets this stop-loss after the firing
+		wantSL  string // the order's stop-loss at the end
+		want    Outcome
+		errLike string
+		reached int // modify or close requests that reached the venue
+	}{
+		{name: "close recorded without the firing's time: not sent", op: exchange.OpClosePositions, noAt: true,
+			req: exchange.ClosePositionsRequest{ProductType: exchange.USDTFutures, Symbol: btc}, want: Failed, errLike: "firing's time is not recorded"},
+		{name: "preset-only modify, stop-loss changed by hand after the firing: not sent", op: exchange.OpModifyOrder, req: modifySL("29000"),
+			byHand: "28000", wantSL: "28000", want: Failed, errLike: "a re-send could overwrite a change made by hand"},
+		{name: "preset-only modify, order untouched since the firing: sent", op: exchange.OpModifyOrder, req: modifySL("29000"),
+			wantSL: "29000", want: OK, reached: 1},
+		{name: "preset-only modify, stop-loss already as asked: not sent again", op: exchange.OpModifyOrder, req: modifySL("28000"),
+			byHand: "28000", wantSL: "28000", want: OK},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rig := simtest.NewRig(t, simtest.RigOptions{})
+			acct := rig.Account(t, "demo-key")
+			ctx := context.Background()
+			openPos(btc, exchange.Long)(t, acct, false)
+			restOrder(btc, "bid")(t, acct, false)
+			bid, err := acct.OrderDetail(ctx, exchange.OrderDetailRequest{Symbol: btc, ProductType: exchange.USDTFutures, ClientOID: "bid"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			withID := func(req any) any {
+				if m, ok := req.(exchange.ModifyOrderRequest); ok {
+					m.OrderID = bid.OrderID
+					return m
+				}
+				return req
+			}
+			rig.Virtual.Advance(time.Minute)
+			p := newPlan("rule-action", tt.op, withID(tt.req), btc, exchange.USDTFutures, nil)
+			if !tt.noAt {
+				p.At = rig.Virtual.Now()
+			}
+			rig.Virtual.Advance(30 * time.Second)
+			if tt.byHand != "" {
+				req := withID(modifySL(tt.byHand)).(exchange.ModifyOrderRequest)
+				req.NewClientOID = "by-hand"
+				if _, err := acct.ModifyOrder(ctx, req); err != nil {
+					t.Fatal(err)
+				}
+			}
+			fv := &timeoutVenue{Account: acct, reached: map[exchange.Op]int{}}
+			core, logs := observer.New(zapcore.ErrorLevel)
+			d := NewDispatcher(DispatcherOptions{Venue: fv, Clock: rig.Virtual, Defer: true, Logger: zap.New(core)})
+			x := NewExecutor(ExecutorOptions{Dispatcher: d, Logger: zap.New(core)})
+			var legs []Leg
+			drive(t, rig.Virtual, func() { legs = x.Settle(ctx, p, nil) })
+
+			last := legs[len(legs)-1]
+			if last.Outcome != tt.want || !strings.Contains(last.Error, tt.errLike) {
+				t.Fatalf("legs %+v, want the last %s (%q)", legs, tt.want, tt.errLike)
+			}
+			if tt.want == Failed && logs.FilterMessage("action failed").Len() == 0 {
+				t.Errorf("no error log for what was left undone: %v", logs.All())
+			}
+			if n := fv.sent(tt.op); n != tt.reached {
+				t.Errorf("%d %s requests reached the venue, want %d", n, tt.op, tt.reached)
+			}
+			if tt.wantSL != "" {
+				o, err := acct.OrderDetail(ctx, exchange.OrderDetailRequest{Symbol: btc, ProductType: exchange.USDTFutures, OrderID: bid.OrderID})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if sl, _ := o.PresetStopLossPrice.Decimal(); sl.String() != tt.wantSL {
+					t.Errorf("stop-loss %s, want %s", o.PresetStopLossPrice, tt.wantSL)
+				}
+			}
+		})
+	}
 }
