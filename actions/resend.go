@@ -113,10 +113,10 @@ func decodeRecorded[R any](p Plan) (R, error) {
 	return req, nil
 }
 
-// sort files what, created at cTime, as existing at p's firing (true), left
+// existedAtFiring files what, created at cTime, as existing at p's firing (true), left
 // alone because the venue created it later, or undone because the venue
 // gives no creation time; the last two are logged.
-func (x *Executor) sort(n *narrowed, p Plan, what string, cTime exchange.Millis) bool {
+func (x *Executor) existedAtFiring(n *narrowed, p Plan, what string, cTime exchange.Millis) bool {
 	ms := cTime.Int()
 	switch {
 	case ms <= 0:
@@ -156,7 +156,7 @@ func (x *Executor) narrowClose(ctx context.Context, p Plan) (narrowed, error) {
 			continue
 		}
 		what := fmt.Sprintf("position %s %s %s", pos.Symbol, pos.HoldSide, pos.Total)
-		if !x.sort(&n, p, what, pos.CTime) {
+		if !x.existedAtFiring(&n, p, what, pos.CTime) {
 			continue
 		}
 		// holdSide names this position alone in hedge mode; in one-way
@@ -239,7 +239,7 @@ func (x *Executor) narrowCancel(ctx context.Context, p Plan) (narrowed, error) {
 			continue
 		}
 		what := fmt.Sprintf("order %s %s (clientOid %s)", o.Symbol, o.OrderID, o.ClientOID)
-		if x.sort(&n, p, what, o.CTime) {
+		if x.existedAtFiring(&n, p, what, o.CTime) {
 			bySymbol[o.Symbol] = append(bySymbol[o.Symbol], exchange.OrderRef{OrderID: o.OrderID})
 		}
 	}
