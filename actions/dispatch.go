@@ -11,11 +11,15 @@ import (
 	"github.com/tickrules/tickrules/exchange"
 )
 
-// Venue is what the dispatcher needs: every mutating operation, and the order
-// detail query to settle ambiguous outcomes by client order id.
+// Venue is what the dispatcher needs: every mutating operation, the order
+// detail query to settle ambiguous outcomes by client order id, and the
+// positions and pending orders that a cancel or close sent again is
+// narrowed to (Executor.Settle).
 type Venue interface {
 	exchange.Trader
 	OrderDetail(ctx context.Context, req exchange.OrderDetailRequest) (exchange.OrderDetail, error)
+	AllPositions(ctx context.Context, req exchange.AllPositionsRequest) ([]exchange.Position, error)
+	PendingOrders(ctx context.Context, req exchange.PendingOrdersRequest) (exchange.PendingOrdersPage, error)
 }
 
 // Clock is the time source the dispatcher waits on between lookups.

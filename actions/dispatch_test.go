@@ -86,6 +86,16 @@ func (f *fakeVenue) OrderDetail(ctx context.Context, req exchange.OrderDetailReq
 	return exchange.OrderDetail{OrderID: id, ClientOID: req.ClientOID, State: exchange.StateLive}, nil
 }
 
+// AllPositions and PendingOrders are not read by the dispatcher's own
+// tests: they narrow a cancel or close sent again (resend_test.go).
+func (f *fakeVenue) AllPositions(context.Context, exchange.AllPositionsRequest) ([]exchange.Position, error) {
+	panic("fakeVenue: AllPositions not implemented")
+}
+
+func (f *fakeVenue) PendingOrders(context.Context, exchange.PendingOrdersRequest) (exchange.PendingOrdersPage, error) {
+	panic("fakeVenue: PendingOrders not implemented")
+}
+
 // drive runs fn while advancing the virtual clock whenever fn waits on it.
 func drive(t *testing.T, v *clock.Virtual, fn func()) {
 	t.Helper()

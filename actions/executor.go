@@ -88,6 +88,9 @@ func (x *Executor) Plan(ctx context.Context, rule *rules.Rule, at time.Time, env
 		}
 		plans = append(plans, f.action(ctx, a))
 	}
+	for i := range plans {
+		plans[i].At = at
+	}
 	return plans
 }
 

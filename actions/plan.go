@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/tickrules/tickrules/exchange"
 )
@@ -27,6 +28,10 @@ type Plan struct {
 	// Done is set when nothing is to be sent: a log action, or an action
 	// that could not be built (its leg says why).
 	Done *Leg `json:"done,omitempty"`
+	// At is the venue time of the firing that built p. A cancel or close
+	// sent again after an unclear answer or a restart acts only on the
+	// orders and positions the venue created at or before At (see resend).
+	At time.Time `json:"at,omitzero"`
 }
 
 func newPlan(kind string, op exchange.Op, req any, symbol string, pt exchange.ProductType, checks []OrderCheck, oids ...string) Plan {
@@ -35,8 +40,9 @@ func newPlan(kind string, op exchange.Op, req any, symbol string, pt exchange.Pr
 
 // Lookupable reports whether the outcome of p can be found at the venue by
 // client order id: new orders (place, batch place, reverse) and modifies
-// that replace the order. Cancels and closes have no id of their own; they
-// are idempotent and are sent again instead.
+// that replace the order. Cancels, closes and preset-only modifies have no
+// id of their own: Settle never sends them again as recorded, but narrows
+// them to what existed at the firing (resend).
 func (p Plan) Lookupable() bool {
 	switch p.Op {
 	case exchange.OpPlaceOrder, exchange.OpBatchPlaceOrder, exchange.OpClickBackhand:

@@ -58,10 +58,12 @@ func batchOIDs(req exchange.BatchPlaceOrderRequest) []string {
 // and returns p's final legs. Orders with a client order id are looked up
 // until the venue gives a definite answer; those it does not have are sent
 // again with the same id (at most maxResends times), those it has are ok.
-// Cancels and closes are idempotent and are sent again. Orders refused with
-// a 429 are sent again without a lookup, within RateLimitBudget. It runs off
-// the tick loop and waits on the clock; it gives up only when ctx ends, and
-// then returns the legs still Unsettled.
+// Cancels, closes and preset-only modifies have no id to look up: they are
+// sent again only narrowed to the positions and orders that existed at the
+// firing (resend), so that nothing opened or placed since is touched.
+// Orders refused with a 429 are sent again without a lookup, within
+// RateLimitBudget. It runs off the tick loop and waits on the clock; it
+// gives up only when ctx ends, and then returns the legs still Unsettled.
 func (x *Executor) Settle(ctx context.Context, p Plan, prior []Leg) []Leg {
 	if p.Done != nil {
 		return []Leg{*p.Done}
@@ -117,6 +119,10 @@ func (x *Executor) Settle(ctx context.Context, p Plan, prior []Leg) []Leg {
 		case <-ctx.Done():
 			return append(out, x.stillUnsettled(p, append(send, refused...), ctx.Err()))
 		case <-d.opts.Clock.After(d.opts.LookupEvery):
+		}
+		if !p.Lookupable() {
+			doubt, refused, accepted, open = classify(x.resend(ctx, p), &out)
+			continue
 		}
 		again, err := p.only(send)
 		if err != nil {

@@ -209,6 +209,14 @@ func (t *timedVenue) OrderDetail(context.Context, exchange.OrderDetailRequest) (
 	panic("OrderDetail: not reached in the latency benchmark")
 }
 
+func (t *timedVenue) AllPositions(context.Context, exchange.AllPositionsRequest) ([]exchange.Position, error) {
+	panic("AllPositions: not reached in the latency benchmark")
+}
+
+func (t *timedVenue) PendingOrders(context.Context, exchange.PendingOrdersRequest) (exchange.PendingOrdersPage, error) {
+	panic("PendingOrders: not reached in the latency benchmark")
+}
+
 // BenchmarkStateToOrder measures the in-process latency from a new State
 // whose condition is true (the tick starts) to the order request reaching
 // the venue, through the engine, the executor (formulas, rounding, mode

@@ -226,7 +226,8 @@ func (e *Engine) send(ctx context.Context, px planner, pf *pendingFiring) {
 // settle finishes in off the tick loop (SettleOffLoop) or here: the legs in
 // doubt are settled by client order id, the legs not yet sent are sent.
 // restart says the intent comes from the journal of an earlier run: every
-// leg without an answer may have reached the venue.
+// leg without an answer may have reached the venue. A cancel or close in
+// doubt is sent again only for what existed at the firing (actions.Plan.At).
 func (e *Engine) settle(ctx context.Context, px planner, f *Firing, in *Intent, restart bool) {
 	run := func() {
 		for k := range in.Legs {
@@ -234,17 +235,23 @@ func (e *Engine) settle(ctx context.Context, px planner, f *Firing, in *Intent, 
 			if l.settled() {
 				continue
 			}
+			p := l.Plan
+			if p.At.IsZero() {
+				// Recorded before plans carried their firing's time: a
+				// cancel or close sent again needs it (actions.Plan.At).
+				p.At = in.At
+			}
 			var legs []actions.Leg
 			switch {
 			case len(l.Legs) > 0:
-				legs = px.Settle(ctx, l.Plan, l.Legs)
+				legs = px.Settle(ctx, p, l.Legs)
 			case restart:
-				legs = px.Settle(ctx, l.Plan, nil)
+				legs = px.Settle(ctx, p, nil)
 			default:
-				legs = px.Send(ctx, l.Plan)
+				legs = px.Send(ctx, p)
 				e.opts.Crash.At(CrashAnswerReceived)
 				if slices.ContainsFunc(legs, func(x actions.Leg) bool { return x.Outcome == actions.Unsettled }) {
-					legs = px.Settle(ctx, l.Plan, legs)
+					legs = px.Settle(ctx, p, legs)
 				}
 			}
 			if !e.journalUpdate(in, k, legs) {

@@ -50,11 +50,6 @@ func TestRecoverOrAbandon(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			dir := t.TempDir()
-			j, err := OpenJournal(dir, StateOptions{})
-			if err != nil {
-				t.Fatal(err)
-			}
 			rule := "btc"
 			if tt.name == "rule gone" {
 				rule = "removed"
@@ -62,13 +57,7 @@ func TestRecoverOrAbandon(t *testing.T) {
 			st := RuleState{Phase: PhaseFiring, Since: tt.at, LastFired: tt.at, Firings: 3, OncePeriod: tt.period}
 			in := &Intent{ID: "x", Rule: rule, At: tt.at, Seq: 3, Once: tt.once, Period: tt.period, State: st,
 				Legs: []IntentLeg{{Plan: actions.Plan{Kind: "place_order", Op: exchange.OpPlaceOrder, Symbol: "BTCUSDT", Request: json.RawMessage(`{}`), ClientOIDs: []string{"tr-x-0"}}}}}
-			if err := j.Add(now, in); err != nil {
-				t.Fatal(err)
-			}
-			j, err = OpenJournal(dir, StateOptions{})
-			if err != nil {
-				t.Fatal(err)
-			}
+			j := journalOf(t, now, in)
 			r := orderRule("btc", "now_ms < 0", "BTCUSDT", 0)
 			r.Once = rules.Once(tt.once)
 			core, logs := observer.New(zap.InfoLevel)
@@ -99,4 +88,67 @@ func TestRecoverOrAbandon(t *testing.T) {
 			}
 		})
 	}
+}
+
+// atVenue records the firing time of the plans recovery settles.
+type atVenue struct {
+	recoverVenue
+	at []time.Time
+}
+
+func (a *atVenue) Settle(ctx context.Context, p actions.Plan, prior []actions.Leg) []actions.Leg {
+	a.at = append(a.at, p.At)
+	return a.recoverVenue.Settle(ctx, p, prior)
+}
+
+// TestRecoverGivesPlansTheFiringTime: an intent written before plans
+// carried their firing's time is settled with the intent's time, so that a
+// cancel or close in it is narrowed to what existed then rather than
+// refused; a plan's own time is kept.
+func TestRecoverGivesPlansTheFiringTime(t *testing.T) {
+	now := t0
+	fired := now.Add(-time.Minute)
+	tests := []struct {
+		name   string
+		planAt time.Time
+		want   time.Time
+	}{
+		{"recorded without a time", time.Time{}, fired},
+		{"recorded with its time", fired.Add(-time.Second), fired.Add(-time.Second)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in := &Intent{ID: "x", Rule: "btc", At: fired, Seq: 1, State: RuleState{Phase: PhaseFiring, Since: fired, LastFired: fired, Firings: 1},
+				Legs: []IntentLeg{{Plan: actions.Plan{Kind: "close_positions", Op: exchange.OpClosePositions, Symbol: "BTCUSDT",
+					Request: json.RawMessage(`{"productType":"USDT-FUTURES","symbol":"BTCUSDT"}`), ClientOIDs: []string{"none"}, At: tt.planAt}}}}
+			j := journalOf(t, now, in)
+			v := &atVenue{}
+			e, err := New(Options{Rules: ruleSet(t, orderRule("btc", "now_ms < 0", "BTCUSDT", 0)), Source: &fakeSource{}, Executor: v, Clock: stubClock{}, Journal: j})
+			if err != nil {
+				t.Fatal(err)
+			}
+			e.Step(context.Background(), now)
+			if len(v.at) != 1 || !v.at[0].Equal(tt.want) {
+				t.Fatalf("settled with firing times %v, want [%v]", v.at, tt.want)
+			}
+		})
+	}
+}
+
+// journalOf is the journal a crashed run left with in open: written, then
+// opened again as the next start does.
+func journalOf(t *testing.T, now time.Time, in *Intent) *Journal {
+	t.Helper()
+	dir := t.TempDir()
+	j, err := OpenJournal(dir, StateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := j.Add(now, in); err != nil {
+		t.Fatal(err)
+	}
+	if j, err = OpenJournal(dir, StateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	return j
 }

@@ -107,3 +107,15 @@ func (r *recorder) SetPositionMode(context.Context, exchange.SetPositionModeRequ
 func (r *recorder) OrderDetail(context.Context, exchange.OrderDetailRequest) (exchange.OrderDetail, error) {
 	return exchange.OrderDetail{}, errors.New("rule tests: no order lookups")
 }
+
+// AllPositions is asked only to send a close again after an ambiguous
+// outcome, which the recorder never gives.
+func (r *recorder) AllPositions(context.Context, exchange.AllPositionsRequest) ([]exchange.Position, error) {
+	return nil, errors.New("rule tests: no position reads")
+}
+
+// PendingOrders is asked only to send a cancel again after an ambiguous
+// outcome, which the recorder never gives.
+func (r *recorder) PendingOrders(context.Context, exchange.PendingOrdersRequest) (exchange.PendingOrdersPage, error) {
+	return exchange.PendingOrdersPage{}, errors.New("rule tests: no order reads")
+}
