@@ -29,6 +29,8 @@ type Order struct {
 	TakeProfit  float64 `expr:"take_profit"`
 	StopLoss    float64 `expr:"stop_loss"`
 	AgeSeconds  float64 `expr:"age_seconds"`
+
+	born time.Time // when it was created, for AgeSeconds (zero: not known)
 }
 
 // OrdersInput is one fetch of pending orders: every order of ProductType, or
@@ -60,7 +62,8 @@ func parseOrder(w *exchange.PendingOrder, pt exchange.ProductType) (*Order, time
 		return nil, time.Time{}, fmt.Errorf("order %s: %w", w.OrderID, p.err)
 	}
 	o.Remaining = o.Size - o.Filled
-	return o, w.CTime.Time(), nil
+	o.born = w.CTime.Time()
+	return o, o.born, nil
 }
 
 // Orders returns the pending orders of symbol, oldest first, or an error when
@@ -110,6 +113,8 @@ type StrategyOrder struct {
 	TrailingStop []*TrailingStop `expr:"trailing_stop"`
 	Iceberg      []*Iceberg      `expr:"iceberg"`
 	TWAP         []*TWAP         `expr:"twap"`
+
+	born time.Time // when it was created, for AgeSeconds (zero: not known)
 }
 
 // OCOLeg is one leg of an OCO strategy order.
@@ -210,7 +215,8 @@ func parseStrategyOrder(w *exchange.StrategyOrder) (*StrategyOrder, time.Time, e
 	if p.err != nil {
 		return nil, time.Time{}, fmt.Errorf("strategy order %s: %w", w.OrderID, p.err)
 	}
-	return o, w.CreatedTime.Time(), nil
+	o.born = w.CreatedTime.Time()
+	return o, o.born, nil
 }
 
 // categoryOf maps a futures product type to the strategy-order category that

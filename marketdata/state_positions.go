@@ -48,6 +48,7 @@ type Position struct {
 	At time.Time
 
 	have Need
+	born time.Time // when it was opened, for AgeSeconds (zero: not known)
 }
 
 // Has reports whether every requirement in need is met.
@@ -92,7 +93,8 @@ func parsePosition(w *exchange.Position, pt exchange.ProductType) (*Position, ti
 		return nil, time.Time{}, fmt.Errorf("position %s: holdSide %q is neither long nor short", w.Symbol, w.HoldSide)
 	}
 	pos.derive()
-	return pos, w.CTime.Time(), nil
+	pos.born = w.CTime.Time()
+	return pos, pos.born, nil
 }
 
 // derive computes the P&L ratios once per State. unrealized_pnl_pct is the

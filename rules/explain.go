@@ -25,6 +25,11 @@ type explainer struct {
 // stock("TSLA").spread_bps and helper call, as written - over env, and
 // returns the values by their text. A term that cannot be evaluated (missing
 // data) gives its error text, which is exactly what a trace should show.
+// Objects a term gives whole (orders("TSLAUSDT"), positions) are shown
+// with their ages at the State's time (marketdata.State.Aged): the States
+// between two fetches share objects aged at the fetch unless the condition
+// reads an age, and having every tick age them instead, for a trace, would
+// cost every rule that takes a list whole on every tick.
 // It allocates; the engine calls it on transitions only.
 func (p *Program) Explain(m *vm.VM, env *Env) map[string]any {
 	if p == nil || p.explain == nil {
@@ -48,7 +53,7 @@ func (p *Program) Explain(m *vm.VM, env *Env) map[string]any {
 			out[x.srcs[i]] = "error: " + err.Error()
 			continue
 		}
-		out[x.srcs[i]] = v
+		out[x.srcs[i]] = env.State().Aged(v)
 	}
 	return out
 }

@@ -66,10 +66,14 @@ type Reads struct {
 	// DataTimeFields, with DataTime, are the fields that move with time
 	// that the program can see, found from the types the checker gave the
 	// syntax tree: those it reads, by any path, and every one of the
-	// objects it takes whole (a trace shows them, ages and all). Only they
-	// need bringing to the time of every tick (marketdata.Answers.
-	// SetTimedFields): the strategy orders of a rule that reads the age of
-	// pending orders are not copied every tick to set an age no one reads.
+	// objects it takes whole. Only they need bringing to the time of every
+	// tick (marketdata.Answers.SetTimedFields): the strategy orders of a
+	// rule that reads the age of pending orders are not copied every tick
+	// to set an age no one reads. A program without DataTime has none,
+	// even when it takes objects whole (len(orders("TSLAUSDT")) > 0): its
+	// value does not depend on their ages, and the trace that shows them
+	// brings them to its tick itself (Program.Explain), so the States of
+	// such a rule keep sharing their data between fetches.
 	DataTimeFields marketdata.TimeFieldSet
 }
 
