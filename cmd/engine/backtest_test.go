@@ -149,20 +149,21 @@ func TestBacktestSweep(t *testing.T) {
 	}
 }
 
-// TestRecordThenBacktest records four seconds of engine sim's server with
+// TestRecordThenBacktest records ten seconds of engine sim's server with
 // engine record, then replays the recording with engine backtest.
 func TestRecordThenBacktest(t *testing.T) {
 	t.Parallel()
 	sc := sim.Demo()
-	// The server's clock runs 60 times faster from 09:29 EDT, so the four
-	// seconds recorded hold four minutes of the demo market.
-	venue := simtest.NewRig(t, simtest.RigOptions{Scenario: sc, After: 29 * time.Minute, Speed: 60, HTTP: true,
+	// The server's clock runs 30 times faster from 09:29 EDT, so the ten
+	// seconds recorded (less the start, which may take several on a
+	// loaded machine) hold up to five minutes of the demo market.
+	venue := simtest.NewRig(t, simtest.RigOptions{Scenario: sc, After: 29 * time.Minute, Speed: 30, HTTP: true,
 		Server: server.Options{AuthClock: clock.Real{}}})
 	creds := map[string]string{"TICKRULES_API_KEY": "demo-key", "TICKRULES_API_SECRET": "demo-secret", "TICKRULES_API_PASSPHRASE": "demo-passphrase"}
 	getenv := func(k string) string { return creds[k] }
 
 	file := filepath.Join(t.TempDir(), "rec.jsonl")
-	code, stdout, stderr := runCLIEnv(t, getenv, "record", "--venue", venue.URL, "--out", file, "--duration", "4s", "--rules", smallRules)
+	code, stdout, stderr := runCLIEnv(t, getenv, "record", "--venue", venue.URL, "--out", file, "--duration", "10s", "--rules", smallRules)
 	if code != exitOK || !strings.Contains(stdout, "recorded ") {
 		t.Fatalf("record: exit %d, stdout %q, stderr %s", code, stdout, stderr)
 	}

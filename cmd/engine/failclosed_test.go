@@ -536,7 +536,7 @@ func TestRunWarnsOfOldStateFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	rules := writeRules(t, "rules:\n  - name: quiet\n    when: now_ms < 0\n    actions:\n      - log: {message: never}\n")
-	code, stderr := runWith(t, nil, "--rules", rules, "--max-runtime", "2s", "--state-dir", state, "--log-format", "json")
+	code, stderr := runUntilStarted(t, nil, "--rules", rules, "--state-dir", state, "--log-format", "json")
 	want := "holds the rule states of an older engine; this one keeps them in " + engine.AccountDir(state, "embedded-demo", "demo-key")
 	if code != exitOK || !strings.Contains(stderr, want) {
 		t.Fatalf("exit %d, want a warning %q:\n%s", code, want, stderr)

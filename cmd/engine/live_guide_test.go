@@ -5,21 +5,16 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 )
 
-// guideRunFor caps each engine run of the guide: long enough to start on
-// a loaded machine (a run cut short during start-up fails), and the runs
-// wait side by side.
-const guideRunFor = "6s"
-
 // TestLiveGuideCommands runs every engine command of docs/live.md, with
 // the real exchange (--venue live|demo) replaced by engine sim on loopback
-// and runs capped at guideRunFor: each must be accepted and succeed. What the
-// real exchange answers is not tested here; the flags, paths and files the
-// guide tells a trader to use are.
+// and each run ended once the engine has started (runUntilStarted): each
+// must be accepted and succeed. What the real exchange answers is not
+// tested here; the flags, paths and files the guide tells a trader to use
+// are.
 func TestLiveGuideCommands(t *testing.T) {
 	t.Parallel()
 	guide, err := os.ReadFile(filepath.Join("..", "..", "docs", "live.md"))
@@ -66,7 +61,7 @@ func TestLiveGuideCommands(t *testing.T) {
 				case i > 0 && args[i-1] == "--venue":
 					args[i] = venueURL
 				case i > 0 && args[i-1] == "--max-runtime":
-					args[i] = guideRunFor
+					args[i] = "1m" // a bound on a run that never starts
 				case args[i] == "examples/rules":
 					args[i] = filepath.Join("..", "..", "examples", "rules")
 				case args[i] == "safety.yaml":
@@ -74,10 +69,11 @@ func TestLiveGuideCommands(t *testing.T) {
 				}
 			}
 			if args[0] == "run" {
-				args = withoutStatusPage(append(args, "--state-dir", t.TempDir(), "--tick", "100ms", "--log-format", "json"))
-				if !slices.Contains(args, "--max-runtime") {
-					args = append(args, "--max-runtime", guideRunFor)
+				code, stderr := runUntilStarted(t, env, append(args[1:], "--state-dir", t.TempDir(), "--tick", "100ms", "--log-format", "json")...)
+				if code != exitOK {
+					t.Errorf("exit %d\nstderr:\n%s", code, stderr)
 				}
+				return
 			}
 			var out, errb bytes.Buffer
 			e := &cliEnv{stdout: &out, stderr: &errb, getenv: func(k string) string { return env[k] }}

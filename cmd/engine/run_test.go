@@ -48,6 +48,39 @@ func runWith(t *testing.T, env map[string]string, args ...string) (int, string) 
 	return code, errb.String()
 }
 
+// runUntilStarted is runWith for a test that needs the run only to be
+// accepted and to start: it ends the run once the log says the engine has
+// started, however long the start took on a loaded machine, as Ctrl-C
+// would. --max-runtime, when args give none, bounds a run that never
+// starts.
+func runUntilStarted(t *testing.T, env map[string]string, args ...string) (int, string) {
+	t.Helper()
+	if !slices.Contains(args, "--max-runtime") {
+		args = append(args, "--max-runtime", "1m")
+	}
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	var out, errb syncBuffer
+	e := &cliEnv{stdout: &out, stderr: stopWhenStarted{w: &errb, stop: stop}, getenv: func(k string) string { return env[k] }}
+	code := dispatch(ctx, e, withoutStatusPage(append([]string{"run"}, args...)))
+	return code, errb.String()
+}
+
+// stopWhenStarted passes the log on to w and calls stop once a line says
+// the engine has started (the logger writes a line at a time).
+type stopWhenStarted struct {
+	w    io.Writer
+	stop context.CancelFunc
+}
+
+func (s stopWhenStarted) Write(p []byte) (int, error) {
+	n, err := s.w.Write(p)
+	if bytes.Contains(p, []byte("engine started")) {
+		s.stop()
+	}
+	return n, err
+}
+
 // withoutStatusPage adds --metrics-addr "" to the arguments of an engine
 // run that name no address of their own.
 func withoutStatusPage(args []string) []string {

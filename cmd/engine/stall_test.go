@@ -121,7 +121,7 @@ func TestMaxRuntimeEndsEveryStalledWait(t *testing.T) {
 	dir := writeRules(t, "rules:\n  - name: r\n    when: position(\"BTCUSDT\", \"long\").size == 0 && stock(\"TSLA\").bid > 0\n    actions:\n      - log: {message: hi}\n")
 	// Long enough for a run on a loaded machine to reach the last path
 	// before it is ended; the runs wait side by side.
-	const limit = 4 * time.Second
+	const limit = 6 * time.Second
 	type stall struct {
 		path, mode string
 		dry        bool
