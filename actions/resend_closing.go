@@ -137,13 +137,10 @@ func (x *Executor) holdClosing(ctx context.Context, p Plan, absent []string) (se
 		var n narrowed
 		existed, found := false, false
 		for _, pos := range ps {
-			size, err := pos.Total.Decimal()
-			if pos.Symbol != t.symbol || (t.side != "" && pos.HoldSide != t.side) || (err == nil && !size.IsPositive()) {
-				continue
+			if openPosition(pos, t.symbol, t.side) {
+				found = true
+				existed = x.existedAtFiring(&n, p, positionName(pos), pos.CTime) || existed
 			}
-			found = true
-			what := fmt.Sprintf("position %s %s %s", pos.Symbol, pos.HoldSide, pos.Total)
-			existed = x.existedAtFiring(&n, p, what, pos.CTime) || existed
 		}
 		l := leg(oid)
 		switch {
