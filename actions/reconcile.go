@@ -57,7 +57,9 @@ func batchOIDs(req exchange.BatchPlaceOrderRequest) []string {
 // returned them; nil after a restart, when every order of p is in doubt)
 // and returns p's final legs. Orders with a client order id are looked up
 // until the venue gives a definite answer; those it does not have are sent
-// again with the same id (at most maxResends times), those it has are ok.
+// again with the same id (at most maxResends times), those it has are ok;
+// a closing order or a reversal among them only if the position it acts on
+// existed at the firing (holdClosing).
 // Cancels, closes and preset-only modifies have no id to look up: they are
 // sent again only narrowed to the positions and orders that existed at the
 // firing (resend), so that nothing opened or placed since is touched.
@@ -96,8 +98,15 @@ func (x *Executor) Settle(ctx context.Context, p Plan, prior []Leg) []Leg {
 					fmt.Errorf("still not at the venue after %d re-sends with the same clientOid", maxResends)))
 				send = nil
 			case len(send) > 0:
-				resends++
-				d.opts.Logger.Warn("orders confirmed absent at the venue; sending them with the same clientOid", zap.String("kind", p.Kind), zap.Strings("clientOid", send))
+				// A closing order or reversal goes out only if its
+				// position existed at the firing (holdClosing).
+				var held []Leg
+				send, held = x.holdClosing(ctx, p, send)
+				out = append(out, held...)
+				if len(send) > 0 {
+					resends++
+					d.opts.Logger.Warn("orders confirmed absent at the venue; sending them with the same clientOid", zap.String("kind", p.Kind), zap.Strings("clientOid", send))
+				}
 			}
 			if len(refused) > 0 && d.opts.Clock.Now().Sub(since) > x.opts.RateLimitBudget {
 				out = append(out, d.fail(Leg{Kind: p.Kind, Op: p.Op, Request: p.Request, ClientOIDs: refused},

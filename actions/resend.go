@@ -148,15 +148,16 @@ func (x *Executor) narrowClose(ctx context.Context, p Plan) (narrowed, error) {
 		return n, fmt.Errorf("read the %s positions: %w", req.ProductType, err)
 	}
 	for _, pos := range ps {
-		size, err := pos.Total.Decimal()
 		// In one-way mode the venue ignores holdSide: the request closed
 		// the symbol's one position whatever its direction.
-		other := req.HoldSide != "" && pos.PosMode != exchange.OneWayMode && pos.HoldSide != req.HoldSide
-		if (err == nil && !size.IsPositive()) || (req.Symbol != "" && pos.Symbol != req.Symbol) || other {
+		side := req.HoldSide
+		if pos.PosMode == exchange.OneWayMode {
+			side = ""
+		}
+		if !openPosition(pos, req.Symbol, side) {
 			continue
 		}
-		what := fmt.Sprintf("position %s %s %s", pos.Symbol, pos.HoldSide, pos.Total)
-		if !x.existedAtFiring(&n, p, what, pos.CTime) {
+		if !x.existedAtFiring(&n, p, positionName(pos), pos.CTime) {
 			continue
 		}
 		// holdSide names this position alone in hedge mode; in one-way
@@ -165,6 +166,20 @@ func (x *Executor) narrowClose(ctx context.Context, p Plan) (narrowed, error) {
 		n.plans = append(n.plans, x.narrowPlan(p, exchange.OpClosePositions, one, pos.Symbol))
 	}
 	return n, nil
+}
+
+// openPosition reports whether pos is open and is the position of symbol
+// on side ("" for either: any symbol, any side).
+func openPosition(pos exchange.Position, symbol string, side exchange.HoldSide) bool {
+	size, err := pos.Total.Decimal()
+	// A size that does not parse is counted as open: not acting on it
+	// would hide a position the rule meant.
+	return (err != nil || size.IsPositive()) && (symbol == "" || pos.Symbol == symbol) && (side == "" || pos.HoldSide == side)
+}
+
+// positionName names pos in logs and notes.
+func positionName(pos exchange.Position) string {
+	return fmt.Sprintf("position %s %s %s", pos.Symbol, pos.HoldSide, pos.Total)
 }
 
 // narrowPlan is the request req of op, sent again in place of p.

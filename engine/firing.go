@@ -227,7 +227,8 @@ func (e *Engine) send(ctx context.Context, px planner, pf *pendingFiring) {
 // doubt are settled by client order id, the legs not yet sent are sent.
 // restart says the intent comes from the journal of an earlier run: every
 // leg without an answer may have reached the venue. A cancel or close in
-// doubt is sent again only for what existed at the firing (actions.Plan.At).
+// doubt, or a closing order confirmed absent, is sent again only for what
+// existed at the firing (actions.Plan.At).
 func (e *Engine) settle(ctx context.Context, px planner, f *Firing, in *Intent, restart bool) {
 	run := func() {
 		for k := range in.Legs {
@@ -238,7 +239,8 @@ func (e *Engine) settle(ctx context.Context, px planner, f *Firing, in *Intent, 
 			p := l.Plan
 			if p.At.IsZero() {
 				// Recorded before plans carried their firing's time: a
-				// cancel or close sent again needs it (actions.Plan.At).
+				// cancel, close or closing order sent again needs it
+				// (actions.Plan.At).
 				p.At = in.At
 			}
 			var legs []actions.Leg
