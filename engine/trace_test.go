@@ -101,29 +101,7 @@ func TestTraceShowsAgesAtItsTick(t *testing.T) {
 		{"an age read as well", `any(orders("TSLAUSDT"), .age_seconds > 0)`, `orders("TSLAUSDT")`, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			clk := clock.NewVirtual(t0)
-			body := "rules:\n  - name: r\n    when: '" + tc.when + "'\n    for: 30s\n    actions:\n      - cancel_all: {}\n"
-			rs, errs := rules.LoadBytes(context.Background(), "r.yaml", []byte(body), rules.LoadOptions{})
-			if rs == nil {
-				t.Fatalf("rules: %v", errs)
-			}
-			rec := &recorder{}
-			e, err := New(Options{Rules: rs, Source: &answersSource{answers: fetchedOnce()}, Executor: rec, Clock: clk})
-			if err != nil {
-				t.Fatal(err)
-			}
-			for range 4 { // t0, +10s, +20s, +30s: the rule fires at the last
-				e.Step(context.Background(), clk.Now())
-				clk.Advance(10 * time.Second)
-			}
-			if len(rec.firings) != 1 {
-				t.Fatalf("firings %v, want one", rec.firings)
-			}
-			traces := e.Traces("r")
-			fired := traces[len(traces)-1]
-			if fired.Reason != ReasonFired {
-				t.Fatalf("last trace %+v, want the firing", fired)
-			}
+			e, fired := fireOnFetchedOnce(t, tc.when, nil)
 			const want = 90.0 // created a minute before the fetch, fired 30s after it
 			if got := agesShown(fired.Values[tc.term]); len(got) != 1 || got[0] != want {
 				t.Errorf("the firing's trace shows %s with ages %v, want [%v] (values %v)", tc.term, got, want, fired.Values)
@@ -145,6 +123,37 @@ func TestTraceShowsAgesAtItsTick(t *testing.T) {
 	}
 }
 
+// fireOnFetchedOnce runs rule r, `when` held for 30s, over fetchedOnce on a
+// virtual clock until it fires 30s after the fetch, and returns the engine
+// and the firing's trace. logger may be nil.
+func fireOnFetchedOnce(t *testing.T, when string, logger *zap.Logger) (*Engine, Trace) {
+	t.Helper()
+	clk := clock.NewVirtual(t0)
+	body := "rules:\n  - name: r\n    when: '" + when + "'\n    for: 30s\n    actions:\n      - cancel_all: {}\n"
+	rs, errs := rules.LoadBytes(context.Background(), "r.yaml", []byte(body), rules.LoadOptions{})
+	if rs == nil {
+		t.Fatalf("rules: %v", errs)
+	}
+	rec := &recorder{}
+	e, err := New(Options{Rules: rs, Source: &answersSource{answers: fetchedOnce()}, Executor: rec, Clock: clk, Logger: logger})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 4 { // t0, +10s, +20s, +30s: the rule fires at the last
+		e.Step(context.Background(), clk.Now())
+		clk.Advance(10 * time.Second)
+	}
+	if len(rec.firings) != 1 {
+		t.Fatalf("firings %v, want one", rec.firings)
+	}
+	traces := e.Traces("r")
+	fired := traces[len(traces)-1]
+	if fired.Reason != ReasonFired {
+		t.Fatalf("last trace %+v, want the firing", fired)
+	}
+	return e, fired
+}
+
 // TestTraceJSONUsesRuleNames: an object a term gives whole is written to
 // JSON - the firing's trace, the firing's log line and the values of engine
 // why - with the field names of the rule language (age_seconds, client_oid),
@@ -163,31 +172,9 @@ func TestTraceJSONUsesRuleNames(t *testing.T) {
 		{"spot records", `len(spot_records) > 0`, `spot_records`, "spot_record", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			clk := clock.NewVirtual(t0)
-			body := "rules:\n  - name: r\n    when: '" + tc.when + "'\n    for: 30s\n    actions:\n      - cancel_all: {}\n"
-			rs, errs := rules.LoadBytes(context.Background(), "r.yaml", []byte(body), rules.LoadOptions{})
-			if rs == nil {
-				t.Fatalf("rules: %v", errs)
-			}
 			var logged bytes.Buffer
 			logger := zap.New(zapcore.NewCore(zapcore.NewJSONEncoder(zap.NewProductionEncoderConfig()), zapcore.AddSync(&logged), zapcore.InfoLevel))
-			rec := &recorder{}
-			e, err := New(Options{Rules: rs, Source: &answersSource{answers: fetchedOnce()}, Executor: rec, Clock: clk, Logger: logger})
-			if err != nil {
-				t.Fatal(err)
-			}
-			for range 4 { // t0, +10s, +20s, +30s: the rule fires at the last
-				e.Step(context.Background(), clk.Now())
-				clk.Advance(10 * time.Second)
-			}
-			if len(rec.firings) != 1 {
-				t.Fatalf("firings %v, want one", rec.firings)
-			}
-			traces := e.Traces("r")
-			fired := traces[len(traces)-1]
-			if fired.Reason != ReasonFired {
-				t.Fatalf("last trace %+v, want the firing", fired)
-			}
+			e, fired := fireOnFetchedOnce(t, tc.when, logger)
 			want := objectFields(t, tc.object)
 
 			b, err := json.Marshal(fired)
