@@ -1,9 +1,16 @@
 package engine
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"maps"
+	"slices"
 	"testing"
 	"time"
+
+	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
 
 	"github.com/tickrules/tickrules/clock"
 	"github.com/tickrules/tickrules/exchange"
@@ -94,29 +101,7 @@ func TestTraceShowsAgesAtItsTick(t *testing.T) {
 		{"an age read as well", `any(orders("TSLAUSDT"), .age_seconds > 0)`, `orders("TSLAUSDT")`, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			clk := clock.NewVirtual(t0)
-			body := "rules:\n  - name: r\n    when: '" + tc.when + "'\n    for: 30s\n    actions:\n      - cancel_all: {}\n"
-			rs, errs := rules.LoadBytes(context.Background(), "r.yaml", []byte(body), rules.LoadOptions{})
-			if rs == nil {
-				t.Fatalf("rules: %v", errs)
-			}
-			rec := &recorder{}
-			e, err := New(Options{Rules: rs, Source: &answersSource{answers: fetchedOnce()}, Executor: rec, Clock: clk})
-			if err != nil {
-				t.Fatal(err)
-			}
-			for range 4 { // t0, +10s, +20s, +30s: the rule fires at the last
-				e.Step(context.Background(), clk.Now())
-				clk.Advance(10 * time.Second)
-			}
-			if len(rec.firings) != 1 {
-				t.Fatalf("firings %v, want one", rec.firings)
-			}
-			traces := e.Traces("r")
-			fired := traces[len(traces)-1]
-			if fired.Reason != ReasonFired {
-				t.Fatalf("last trace %+v, want the firing", fired)
-			}
+			e, fired := fireOnFetchedOnce(t, tc.when, nil)
 			const want = 90.0 // created a minute before the fetch, fired 30s after it
 			if got := agesShown(fired.Values[tc.term]); len(got) != 1 || got[0] != want {
 				t.Errorf("the firing's trace shows %s with ages %v, want [%v] (values %v)", tc.term, got, want, fired.Values)
@@ -135,5 +120,142 @@ func TestTraceShowsAgesAtItsTick(t *testing.T) {
 				t.Errorf("reused %d results, want %d", stats["r"].Reused, wantReused)
 			}
 		})
+	}
+}
+
+// fireOnFetchedOnce runs rule r, `when` held for 30s, over fetchedOnce on a
+// virtual clock until it fires 30s after the fetch, and returns the engine
+// and the firing's trace. logger may be nil.
+func fireOnFetchedOnce(t *testing.T, when string, logger *zap.Logger) (*Engine, Trace) {
+	t.Helper()
+	clk := clock.NewVirtual(t0)
+	body := "rules:\n  - name: r\n    when: '" + when + "'\n    for: 30s\n    actions:\n      - cancel_all: {}\n"
+	rs, errs := rules.LoadBytes(context.Background(), "r.yaml", []byte(body), rules.LoadOptions{})
+	if rs == nil {
+		t.Fatalf("rules: %v", errs)
+	}
+	rec := &recorder{}
+	e, err := New(Options{Rules: rs, Source: &answersSource{answers: fetchedOnce()}, Executor: rec, Clock: clk, Logger: logger})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 4 { // t0, +10s, +20s, +30s: the rule fires at the last
+		e.Step(context.Background(), clk.Now())
+		clk.Advance(10 * time.Second)
+	}
+	if len(rec.firings) != 1 {
+		t.Fatalf("firings %v, want one", rec.firings)
+	}
+	traces := e.Traces("r")
+	fired := traces[len(traces)-1]
+	if fired.Reason != ReasonFired {
+		t.Fatalf("last trace %+v, want the firing", fired)
+	}
+	return e, fired
+}
+
+// TestTraceJSONUsesRuleNames: an object a term gives whole is written to
+// JSON - the firing's trace, the firing's log line and the values of engine
+// why - with the field names of the rule language (age_seconds, client_oid),
+// not the Go names (AgeSeconds, ClientOID), so a trader can read why a rule
+// fired in the words of the rule.
+func TestTraceJSONUsesRuleNames(t *testing.T) {
+	for _, tc := range []struct {
+		name, when, term, object string
+		one                      bool // the term gives one object, not a list
+	}{
+		{"orders", `len(orders("TSLAUSDT")) > 0`, `orders("TSLAUSDT")`, "order", false},
+		{"one order", `orders("TSLAUSDT")[0] != nil`, `orders("TSLAUSDT")[0]`, "order", true},
+		{"all orders", `len(all_orders) > 0`, `all_orders`, "order", false},
+		{"positions", `len(positions) > 0`, `positions`, "position", false},
+		{"strategy orders", `len(strategy_orders("TSLAUSDT")) > 0`, `strategy_orders("TSLAUSDT")`, "strategy_order", false},
+		{"spot records", `len(spot_records) > 0`, `spot_records`, "spot_record", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var logged bytes.Buffer
+			logger := zap.New(zapcore.NewCore(zapcore.NewJSONEncoder(zap.NewProductionEncoderConfig()), zapcore.AddSync(&logged), zapcore.InfoLevel))
+			e, fired := fireOnFetchedOnce(t, tc.when, logger)
+			want := objectFields(t, tc.object)
+
+			b, err := json.Marshal(fired)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var trace struct {
+				Values map[string]json.RawMessage `json:"values"`
+			}
+			if err := json.Unmarshal(b, &trace); err != nil {
+				t.Fatal(err)
+			}
+			checkObjectJSON(t, "the firing's trace", trace.Values[tc.term], tc.one, want)
+
+			st, _, _ := e.RuleStatus("r")
+			b, err = json.Marshal(st)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := json.Unmarshal(b, &trace); err != nil {
+				t.Fatal(err)
+			}
+			checkObjectJSON(t, "engine why", trace.Values[tc.term], tc.one, want)
+
+			var line []byte
+			for l := range bytes.Lines(logged.Bytes()) {
+				if bytes.Contains(l, []byte(`"rule fired"`)) {
+					line = l
+				}
+			}
+			if line == nil {
+				t.Fatalf("no rule fired line in the log:\n%s", logged.Bytes())
+			}
+			if err := json.Unmarshal(line, &trace); err != nil {
+				t.Fatalf("log line %s: %v", line, err)
+			}
+			checkObjectJSON(t, "the log line", trace.Values[tc.term], tc.one, want)
+		})
+	}
+}
+
+// objectFields returns the rule names of the fields of the named object.
+func objectFields(t *testing.T, name string) []string {
+	t.Helper()
+	for _, o := range marketdata.Objects() {
+		if o.Name == name {
+			names := o.FieldNames()
+			slices.Sort(names)
+			return names
+		}
+	}
+	t.Fatalf("no object %s", name)
+	return nil
+}
+
+// checkObjectJSON checks that raw, a list of one object or one object, has
+// exactly the fields named want, and the age the object had at the firing.
+func checkObjectJSON(t *testing.T, where string, raw json.RawMessage, one bool, want []string) {
+	t.Helper()
+	var objs []map[string]any
+	if one {
+		var o map[string]any
+		if err := json.Unmarshal(raw, &o); err != nil {
+			t.Errorf("%s: %s is not an object: %v", where, raw, err)
+			return
+		}
+		objs = append(objs, o)
+	} else if err := json.Unmarshal(raw, &objs); err != nil {
+		t.Errorf("%s: %s is not a list of objects: %v", where, raw, err)
+		return
+	}
+	if len(objs) != 1 {
+		t.Errorf("%s: %s, want one object", where, raw)
+		return
+	}
+	keys := slices.Sorted(maps.Keys(objs[0]))
+	if !slices.Equal(keys, want) {
+		t.Errorf("%s shows the fields %v, want the rule names %v", where, keys, want)
+	}
+	const age = 90.0 // created a minute before the fetch, fired 30s after it
+	if got := objs[0]["age_seconds"]; got != age {
+		t.Errorf("%s: age_seconds %v, want %v", where, got, age)
 	}
 }

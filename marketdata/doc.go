@@ -22,4 +22,10 @@
 // The field tables (Objects) document every field with its type and unit; the
 // expression environment and the generated reference are derived from them
 // and a test checks them against the struct tags.
+//
+// Each field a condition can read has a json tag equal to its expr tag, and
+// the other exported fields are json:"-": a trace (log line, status API,
+// backtest report) shows an object a term gives whole in the names the
+// trader writes in rules, and nothing a rule cannot name. A test keeps the
+// two tags equal.
 package marketdata

@@ -10,15 +10,15 @@ import (
 // Balance is the futures account of one margin coin of a product type.
 // Amounts are in the margin coin.
 type Balance struct {
-	MarginCoin           string  `expr:"margin_coin"`
-	ProductType          string  `expr:"product_type"`
-	Available            float64 `expr:"available"`
-	Locked               float64 `expr:"locked"`
-	Equity               float64 `expr:"equity"`
-	UnrealizedPnL        float64 `expr:"unrealized_pnl"`
-	CrossedMaxAvailable  float64 `expr:"crossed_max_available"`
-	IsolatedMaxAvailable float64 `expr:"isolated_max_available"`
-	PositionMode         string  `expr:"position_mode"`
+	MarginCoin           string  `expr:"margin_coin" json:"margin_coin"`
+	ProductType          string  `expr:"product_type" json:"product_type"`
+	Available            float64 `expr:"available" json:"available"`
+	Locked               float64 `expr:"locked" json:"locked"`
+	Equity               float64 `expr:"equity" json:"equity"`
+	UnrealizedPnL        float64 `expr:"unrealized_pnl" json:"unrealized_pnl"`
+	CrossedMaxAvailable  float64 `expr:"crossed_max_available" json:"crossed_max_available"`
+	IsolatedMaxAvailable float64 `expr:"isolated_max_available" json:"isolated_max_available"`
+	PositionMode         string  `expr:"position_mode" json:"position_mode"`
 }
 
 // BalancesInput is one fetch of the accounts of a product type.
@@ -71,8 +71,8 @@ func (s *State) PositionMode(pt exchange.ProductType) (string, error) {
 // inclusive) up to the next tier's start; Rate is the discount rate as the
 // exchange gives it.
 type DiscountTier struct {
-	StartValue float64 `expr:"start_value"`
-	Rate       float64 `expr:"rate"`
+	StartValue float64 `expr:"start_value" json:"start_value"`
+	Rate       float64 `expr:"rate" json:"rate"`
 }
 
 // DiscountTiers returns the tiers of coin, by ascending start value.
@@ -109,15 +109,15 @@ func (s *State) DiscountRate(coin string, value float64) (float64, error) {
 // SpotRecord is one spot financial record. Amount, Fee and Balance are in
 // Coin; Time is when it was booked.
 type SpotRecord struct {
-	ID         string    `expr:"id"`
-	Coin       string    `expr:"coin"`
-	Type       string    `expr:"type"`
-	Amount     float64   `expr:"amount"`
-	Fee        float64   `expr:"fee"`
-	Balance    float64   `expr:"balance"`
-	BizOrderID string    `expr:"biz_order_id"`
-	Time       time.Time `expr:"time"`
-	AgeSeconds float64   `expr:"age_seconds"`
+	ID         string    `expr:"id" json:"id"`
+	Coin       string    `expr:"coin" json:"coin"`
+	Type       string    `expr:"type" json:"type"`
+	Amount     float64   `expr:"amount" json:"amount"`
+	Fee        float64   `expr:"fee" json:"fee"`
+	Balance    float64   `expr:"balance" json:"balance"`
+	BizOrderID string    `expr:"biz_order_id" json:"biz_order_id"`
+	Time       time.Time `expr:"time" json:"time"`
+	AgeSeconds float64   `expr:"age_seconds" json:"age_seconds"`
 }
 
 func newSpotRecord(w *exchange.SpotRecord, now time.Time) (*SpotRecord, error) {

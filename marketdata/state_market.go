@@ -5,17 +5,17 @@ import "time"
 // Market is the US stock market session at the time of the State. Times and
 // minutes are from State.Now, never from the wall clock.
 type Market struct {
-	Session              string    `expr:"session"`
-	IsOpen               bool      `expr:"is_open"`
-	IsHoliday            bool      `expr:"is_holiday"`
-	IsWeekend            bool      `expr:"is_weekend"`
-	Holiday              string    `expr:"holiday"`
-	MinutesSinceOpen     float64   `expr:"minutes_since_open"`
-	MinutesToClose       float64   `expr:"minutes_to_close"`
-	NextSession          string    `expr:"next_session"`
-	NextSessionStart     time.Time `expr:"next_session_start"`
-	MinutesToNextSession float64   `expr:"minutes_to_next_session"`
-	DST                  bool      `expr:"dst"`
+	Session              string    `expr:"session" json:"session"`
+	IsOpen               bool      `expr:"is_open" json:"is_open"`
+	IsHoliday            bool      `expr:"is_holiday" json:"is_holiday"`
+	IsWeekend            bool      `expr:"is_weekend" json:"is_weekend"`
+	Holiday              string    `expr:"holiday" json:"holiday"`
+	MinutesSinceOpen     float64   `expr:"minutes_since_open" json:"minutes_since_open"`
+	MinutesToClose       float64   `expr:"minutes_to_close" json:"minutes_to_close"`
+	NextSession          string    `expr:"next_session" json:"next_session"`
+	NextSessionStart     time.Time `expr:"next_session_start" json:"next_session_start"`
+	MinutesToNextSession float64   `expr:"minutes_to_next_session" json:"minutes_to_next_session"`
+	DST                  bool      `expr:"dst" json:"dst"`
 
 	have Need
 }

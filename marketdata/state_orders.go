@@ -12,23 +12,23 @@ import (
 // Order is a pending (live or partially filled) futures order. Price is 0 for
 // a market order (order_type tells which); sizes are in base coin.
 type Order struct {
-	ID          string  `expr:"id"`
-	ClientOID   string  `expr:"client_oid"`
-	Symbol      string  `expr:"symbol"`
-	ProductType string  `expr:"product_type"`
-	Side        string  `expr:"side"`
-	TradeSide   string  `expr:"trade_side"`
-	PosSide     string  `expr:"pos_side"`
-	OrderType   string  `expr:"order_type"`
-	Force       string  `expr:"force"`
-	Price       float64 `expr:"price"`
-	Size        float64 `expr:"size"`
-	Filled      float64 `expr:"filled"`
-	Remaining   float64 `expr:"remaining"`
-	Status      string  `expr:"status"`
-	TakeProfit  float64 `expr:"take_profit"`
-	StopLoss    float64 `expr:"stop_loss"`
-	AgeSeconds  float64 `expr:"age_seconds"`
+	ID          string  `expr:"id" json:"id"`
+	ClientOID   string  `expr:"client_oid" json:"client_oid"`
+	Symbol      string  `expr:"symbol" json:"symbol"`
+	ProductType string  `expr:"product_type" json:"product_type"`
+	Side        string  `expr:"side" json:"side"`
+	TradeSide   string  `expr:"trade_side" json:"trade_side"`
+	PosSide     string  `expr:"pos_side" json:"pos_side"`
+	OrderType   string  `expr:"order_type" json:"order_type"`
+	Force       string  `expr:"force" json:"force"`
+	Price       float64 `expr:"price" json:"price"`
+	Size        float64 `expr:"size" json:"size"`
+	Filled      float64 `expr:"filled" json:"filled"`
+	Remaining   float64 `expr:"remaining" json:"remaining"`
+	Status      string  `expr:"status" json:"status"`
+	TakeProfit  float64 `expr:"take_profit" json:"take_profit"`
+	StopLoss    float64 `expr:"stop_loss" json:"stop_loss"`
+	AgeSeconds  float64 `expr:"age_seconds" json:"age_seconds"`
 
 	born time.Time // when it was created, for AgeSeconds (zero: not known)
 }
@@ -87,73 +87,73 @@ func (s *State) Orders(symbol string) ([]*Order, error) {
 // OCO, trailing stop, iceberg or TWAP). Only the parameter list of its type is
 // non-empty. Prices are in quote coin, Size in base coin.
 type StrategyOrder struct {
-	ID                string  `expr:"id"`
-	ClientOID         string  `expr:"client_oid"`
-	Symbol            string  `expr:"symbol"`
-	Category          string  `expr:"category"`
-	Type              string  `expr:"type"`
-	Side              string  `expr:"side"`
-	Size              float64 `expr:"size"`
-	Status            string  `expr:"status"`
-	TakeProfit        float64 `expr:"take_profit"`
-	StopLoss          float64 `expr:"stop_loss"`
-	TPTriggerBy       string  `expr:"tp_trigger_by"`
-	SLTriggerBy       string  `expr:"sl_trigger_by"`
-	TPOrderType       string  `expr:"tp_order_type"`
-	SLOrderType       string  `expr:"sl_order_type"`
-	TPLimitPrice      float64 `expr:"tp_limit_price"`
-	SLLimitPrice      float64 `expr:"sl_limit_price"`
-	TriggerBy         string  `expr:"trigger_by"`
-	TriggerPrice      float64 `expr:"trigger_price"`
-	TriggerOrderType  string  `expr:"trigger_order_type"`
-	TriggerOrderPrice float64 `expr:"trigger_order_price"`
-	AgeSeconds        float64 `expr:"age_seconds"`
+	ID                string  `expr:"id" json:"id"`
+	ClientOID         string  `expr:"client_oid" json:"client_oid"`
+	Symbol            string  `expr:"symbol" json:"symbol"`
+	Category          string  `expr:"category" json:"category"`
+	Type              string  `expr:"type" json:"type"`
+	Side              string  `expr:"side" json:"side"`
+	Size              float64 `expr:"size" json:"size"`
+	Status            string  `expr:"status" json:"status"`
+	TakeProfit        float64 `expr:"take_profit" json:"take_profit"`
+	StopLoss          float64 `expr:"stop_loss" json:"stop_loss"`
+	TPTriggerBy       string  `expr:"tp_trigger_by" json:"tp_trigger_by"`
+	SLTriggerBy       string  `expr:"sl_trigger_by" json:"sl_trigger_by"`
+	TPOrderType       string  `expr:"tp_order_type" json:"tp_order_type"`
+	SLOrderType       string  `expr:"sl_order_type" json:"sl_order_type"`
+	TPLimitPrice      float64 `expr:"tp_limit_price" json:"tp_limit_price"`
+	SLLimitPrice      float64 `expr:"sl_limit_price" json:"sl_limit_price"`
+	TriggerBy         string  `expr:"trigger_by" json:"trigger_by"`
+	TriggerPrice      float64 `expr:"trigger_price" json:"trigger_price"`
+	TriggerOrderType  string  `expr:"trigger_order_type" json:"trigger_order_type"`
+	TriggerOrderPrice float64 `expr:"trigger_order_price" json:"trigger_order_price"`
+	AgeSeconds        float64 `expr:"age_seconds" json:"age_seconds"`
 
-	OCO          []*OCOLeg       `expr:"oco"`
-	TrailingStop []*TrailingStop `expr:"trailing_stop"`
-	Iceberg      []*Iceberg      `expr:"iceberg"`
-	TWAP         []*TWAP         `expr:"twap"`
+	OCO          []*OCOLeg       `expr:"oco" json:"oco"`
+	TrailingStop []*TrailingStop `expr:"trailing_stop" json:"trailing_stop"`
+	Iceberg      []*Iceberg      `expr:"iceberg" json:"iceberg"`
+	TWAP         []*TWAP         `expr:"twap" json:"twap"`
 
 	born time.Time // when it was created, for AgeSeconds (zero: not known)
 }
 
 // OCOLeg is one leg of an OCO strategy order.
 type OCOLeg struct {
-	LimitPrice   float64 `expr:"limit_price"`
-	TriggerPrice float64 `expr:"trigger_price"`
-	OrderType    string  `expr:"order_type"`
-	OrderPrice   float64 `expr:"order_price"`
+	LimitPrice   float64 `expr:"limit_price" json:"limit_price"`
+	TriggerPrice float64 `expr:"trigger_price" json:"trigger_price"`
+	OrderType    string  `expr:"order_type" json:"order_type"`
+	OrderPrice   float64 `expr:"order_price" json:"order_price"`
 }
 
 // TrailingStop holds the parameters of a trailing-stop strategy order.
 type TrailingStop struct {
-	ActivationPrice float64 `expr:"activation_price"`
-	ActivationType  string  `expr:"activation_type"`
-	TrailType       string  `expr:"trail_type"`
-	TrailVariance   float64 `expr:"trail_variance"`
-	OrderType       string  `expr:"order_type"`
-	OrderPrice      float64 `expr:"order_price"`
+	ActivationPrice float64 `expr:"activation_price" json:"activation_price"`
+	ActivationType  string  `expr:"activation_type" json:"activation_type"`
+	TrailType       string  `expr:"trail_type" json:"trail_type"`
+	TrailVariance   float64 `expr:"trail_variance" json:"trail_variance"`
+	OrderType       string  `expr:"order_type" json:"order_type"`
+	OrderPrice      float64 `expr:"order_price" json:"order_price"`
 }
 
 // Iceberg holds the parameters of an iceberg strategy order.
 type Iceberg struct {
-	SplitMode         string  `expr:"split_mode"`
-	QtyPerOrder       float64 `expr:"qty_per_order"`
-	SplitOrderNumbers float64 `expr:"split_order_numbers"`
-	OrderPreference   string  `expr:"order_preference"`
-	ExecutionStrategy string  `expr:"execution_strategy"`
-	Distance          float64 `expr:"distance"`
-	FixedPrice        float64 `expr:"fixed_price"`
-	PriceLimit        float64 `expr:"price_limit"`
+	SplitMode         string  `expr:"split_mode" json:"split_mode"`
+	QtyPerOrder       float64 `expr:"qty_per_order" json:"qty_per_order"`
+	SplitOrderNumbers float64 `expr:"split_order_numbers" json:"split_order_numbers"`
+	OrderPreference   string  `expr:"order_preference" json:"order_preference"`
+	ExecutionStrategy string  `expr:"execution_strategy" json:"execution_strategy"`
+	Distance          float64 `expr:"distance" json:"distance"`
+	FixedPrice        float64 `expr:"fixed_price" json:"fixed_price"`
+	PriceLimit        float64 `expr:"price_limit" json:"price_limit"`
 }
 
 // TWAP holds the parameters of a TWAP strategy order.
 type TWAP struct {
-	DurationMinutes float64 `expr:"duration_minutes"`
-	IntervalSeconds float64 `expr:"interval_seconds"`
-	OrderType       string  `expr:"order_type"`
-	TriggerPrice    float64 `expr:"trigger_price"`
-	TerminatePrice  float64 `expr:"termination_price"`
+	DurationMinutes float64 `expr:"duration_minutes" json:"duration_minutes"`
+	IntervalSeconds float64 `expr:"interval_seconds" json:"interval_seconds"`
+	OrderType       string  `expr:"order_type" json:"order_type"`
+	TriggerPrice    float64 `expr:"trigger_price" json:"trigger_price"`
+	TerminatePrice  float64 `expr:"termination_price" json:"termination_price"`
 }
 
 // StrategyOrdersInput is one fetch of strategy orders of a category.

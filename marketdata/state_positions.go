@@ -22,30 +22,31 @@ const (
 // margin coin. A flat position (size 0) is returned when the positions of its
 // product type were fetched and none is open; its other fields need NeedOpen.
 type Position struct {
-	Symbol           string  `expr:"symbol"`
-	Side             string  `expr:"side"`
-	ProductType      string  `expr:"product_type"`
-	IsOpen           bool    `expr:"is_open"`
-	Size             float64 `expr:"size"`
-	UnrealizedPnL    float64 `expr:"unrealized_pnl"`
-	Available        float64 `expr:"available"`
-	EntryPrice       float64 `expr:"entry_price"`
-	MarkPrice        float64 `expr:"mark_price"`
-	UnrealizedPnLPct float64 `expr:"unrealized_pnl_pct"`
-	ROE              float64 `expr:"roe"`
-	Leverage         float64 `expr:"leverage"`
-	MarginMode       string  `expr:"margin_mode"`
-	MarginCoin       string  `expr:"margin_coin"`
-	Margin           float64 `expr:"margin"`
-	LiquidationPrice float64 `expr:"liquidation_price"`
-	BreakEvenPrice   float64 `expr:"break_even_price"`
-	PositionMode     string  `expr:"position_mode"`
-	AgeSeconds       float64 `expr:"age_seconds"`
+	Symbol           string  `expr:"symbol" json:"symbol"`
+	Side             string  `expr:"side" json:"side"`
+	ProductType      string  `expr:"product_type" json:"product_type"`
+	IsOpen           bool    `expr:"is_open" json:"is_open"`
+	Size             float64 `expr:"size" json:"size"`
+	UnrealizedPnL    float64 `expr:"unrealized_pnl" json:"unrealized_pnl"`
+	Available        float64 `expr:"available" json:"available"`
+	EntryPrice       float64 `expr:"entry_price" json:"entry_price"`
+	MarkPrice        float64 `expr:"mark_price" json:"mark_price"`
+	UnrealizedPnLPct float64 `expr:"unrealized_pnl_pct" json:"unrealized_pnl_pct"`
+	ROE              float64 `expr:"roe" json:"roe"`
+	Leverage         float64 `expr:"leverage" json:"leverage"`
+	MarginMode       string  `expr:"margin_mode" json:"margin_mode"`
+	MarginCoin       string  `expr:"margin_coin" json:"margin_coin"`
+	Margin           float64 `expr:"margin" json:"margin"`
+	LiquidationPrice float64 `expr:"liquidation_price" json:"liquidation_price"`
+	BreakEvenPrice   float64 `expr:"break_even_price" json:"break_even_price"`
+	PositionMode     string  `expr:"position_mode" json:"position_mode"`
+	AgeSeconds       float64 `expr:"age_seconds" json:"age_seconds"`
 
 	// At is when the positions of this product type were fetched with this
 	// answer; a later poll that brought the same answer does not move it
-	// (State.Part has the time of the latest poll).
-	At time.Time
+	// (State.Part has the time of the latest poll). Rules cannot read it,
+	// so a trace does not show it.
+	At time.Time `json:"-"`
 
 	have Need
 	born time.Time // when it was opened, for AgeSeconds (zero: not known)

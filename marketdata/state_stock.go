@@ -19,31 +19,32 @@ const DefaultTradeWindow = 5 * time.Minute
 // recent platform fills. Prices are in the pair's quote coin, sizes in shares
 // (base coin). Which groups are known is recorded per pair; see Need.
 type Stock struct {
-	Symbol          string   `expr:"symbol"`
-	Code            string   `expr:"code"`
-	Name            string   `expr:"name"`
-	TradingPeriods  []string `expr:"trading_periods"`
-	WeekendTradable bool     `expr:"weekend_tradable"`
-	TradableNow     bool     `expr:"tradable_now"`
+	Symbol          string   `expr:"symbol" json:"symbol"`
+	Code            string   `expr:"code" json:"code"`
+	Name            string   `expr:"name" json:"name"`
+	TradingPeriods  []string `expr:"trading_periods" json:"trading_periods"`
+	WeekendTradable bool     `expr:"weekend_tradable" json:"weekend_tradable"`
+	TradableNow     bool     `expr:"tradable_now" json:"tradable_now"`
 
-	Bid            float64 `expr:"bid"`
-	Ask            float64 `expr:"ask"`
-	Mid            float64 `expr:"mid"`
-	Spread         float64 `expr:"spread"`
-	SpreadBps      float64 `expr:"spread_bps"`
-	BidSize        float64 `expr:"bid_size"`
-	AskSize        float64 `expr:"ask_size"`
-	Imbalance      float64 `expr:"imbalance"`
-	BookAgeSeconds float64 `expr:"book_age_seconds"`
+	Bid            float64 `expr:"bid" json:"bid"`
+	Ask            float64 `expr:"ask" json:"ask"`
+	Mid            float64 `expr:"mid" json:"mid"`
+	Spread         float64 `expr:"spread" json:"spread"`
+	SpreadBps      float64 `expr:"spread_bps" json:"spread_bps"`
+	BidSize        float64 `expr:"bid_size" json:"bid_size"`
+	AskSize        float64 `expr:"ask_size" json:"ask_size"`
+	Imbalance      float64 `expr:"imbalance" json:"imbalance"`
+	BookAgeSeconds float64 `expr:"book_age_seconds" json:"book_age_seconds"`
 
-	LastPrice           float64 `expr:"last_price"`
-	LastTradeAgeSeconds float64 `expr:"last_trade_age_seconds"`
-	Volume              float64 `expr:"volume"`
-	TradesCount         int     `expr:"trades_count"`
-	VWAP                float64 `expr:"vwap"`
+	LastPrice           float64 `expr:"last_price" json:"last_price"`
+	LastTradeAgeSeconds float64 `expr:"last_trade_age_seconds" json:"last_trade_age_seconds"`
+	Volume              float64 `expr:"volume" json:"volume"`
+	TradesCount         int     `expr:"trades_count" json:"trades_count"`
+	VWAP                float64 `expr:"vwap" json:"vwap"`
 
-	// InfoAt, BookAt and TradesAt are when each group was fetched (zero: not).
-	InfoAt, BookAt, TradesAt time.Time
+	// InfoAt, BookAt and TradesAt are when each group was fetched (zero:
+	// not). Rules cannot read them, so a trace does not show them.
+	InfoAt, BookAt, TradesAt time.Time `json:"-"`
 
 	bids, asks []BookLevel // for depth; bids descending, asks ascending
 	more       *moreLevels // the rest of the book, when bids and asks are its top

@@ -2,6 +2,7 @@ package ruletest
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -378,8 +379,17 @@ func describeValues(vals map[string]any) string {
 			parts[i] = fmt.Sprintf("%s was %q", k, v)
 		case float64:
 			parts[i] = fmt.Sprintf("%s was %.6g", k, v)
-		default:
+		case bool, nil:
 			parts[i] = fmt.Sprintf("%s was %v", k, v)
+		default:
+			// An object or list the term gives whole, as JSON in the rule
+			// language's field names: %v would print Go pointers.
+			b, err := json.Marshal(v)
+			if err != nil {
+				parts[i] = fmt.Sprintf("%s was %v", k, v)
+				continue
+			}
+			parts[i] = fmt.Sprintf("%s was %s", k, b)
 		}
 	}
 	return strings.Join(parts, ", ")

@@ -2,6 +2,7 @@ package status
 
 import (
 	_ "embed"
+	"encoding/json"
 	"fmt"
 	"html/template"
 	"io"
@@ -54,7 +55,24 @@ func valuesText(v map[string]any) string {
 		if i > 0 {
 			b.WriteString("\n")
 		}
-		fmt.Fprintf(&b, "%s = %v", k, v[k])
+		fmt.Fprintf(&b, "%s = %s", k, valueText(v[k]))
 	}
 	return b.String()
+}
+
+// valueText is one value a condition read. An object or list a term gives
+// whole (orders("TSLAUSDT"), positions) is written as JSON, in the field
+// names of the rule language: %v would print Go pointers on the page, and
+// Go-syntax maps in engine status, which read the same values back from
+// /api/status.
+func valueText(v any) string {
+	switch v.(type) {
+	case nil, string, bool, float64, float32, int, int64, int32, uint, uint64, uint32:
+		return fmt.Sprint(v)
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
 }
