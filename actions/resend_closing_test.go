@@ -202,16 +202,8 @@ func TestSettleClosingOrderActsOnlyOnThePositionOfTheFiring(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			rig := simtest.NewRig(t, simtest.RigOptions{})
-			key := "demo-key"
-			if tt.hedge {
-				key = "demo-hedge-key"
-			}
-			acct := rig.Account(t, key)
+			rig, acct, at := beforeFiring(t, tt.hedge, tt.before)
 			ctx := context.Background()
-			tt.before(t, acct, tt.hedge)
-			rig.Virtual.Advance(time.Minute)
-			at := rig.Virtual.Now() // the firing's tick
 
 			// A restart finds the order never sent (the crash came first):
 			// the venue answers every request. In session, the first

@@ -149,16 +149,8 @@ func TestSettleCancelOrCloseTouchesOnlyWhatExistedAtTheFiring(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			rig := simtest.NewRig(t, simtest.RigOptions{})
-			key := "demo-key"
-			if tt.hedge {
-				key = "demo-hedge-key"
-			}
-			acct := rig.Account(t, key)
+			rig, acct, at := beforeFiring(t, tt.hedge, tt.before)
 			ctx := context.Background()
-			tt.before(t, acct, tt.hedge)
-			rig.Virtual.Advance(time.Minute)
-			at := rig.Virtual.Now() // the firing's tick
 
 			fv := &timeoutVenue{Account: acct, lose: tt.lose, reached: map[exchange.Op]int{}}
 			core, logs := observer.New(zapcore.WarnLevel)
@@ -205,6 +197,22 @@ func TestSettleCancelOrCloseTouchesOnlyWhatExistedAtTheFiring(t *testing.T) {
 			}
 		})
 	}
+}
+
+// beforeFiring builds a simulator with the demo's one-way account (hedge:
+// its hedge account), lets before set it up and moves the clock on a
+// minute to the firing's tick, whose time it returns.
+func beforeFiring(t *testing.T, hedge bool, before func(t *testing.T, acct *sim.Account, hedge bool)) (*simtest.Rig, *sim.Account, time.Time) {
+	t.Helper()
+	rig := simtest.NewRig(t, simtest.RigOptions{})
+	key := "demo-key"
+	if hedge {
+		key = "demo-hedge-key"
+	}
+	acct := rig.Account(t, key)
+	before(t, acct, hedge)
+	rig.Virtual.Advance(time.Minute)
+	return rig, acct, rig.Virtual.Now()
 }
 
 func closeAll(symbol string, side exchange.HoldSide) func() (exchange.Op, any) {
