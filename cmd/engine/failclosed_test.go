@@ -26,48 +26,23 @@ import (
 	"github.com/tickrules/tickrules/sim/simtest"
 )
 
-// engineBuild is the engine binary, built once per test binary into a
-// temporary directory: the fail-closed tests run it as a subprocess, kill
-// it and start it again. TestMain removes the directory
-// (removeEngineBinary).
-var engineBuild struct {
-	once     sync.Once
-	dir, bin string
-	err      error
-}
+// envRunEngine, set to 1 in the environment of a subprocess the fail-closed
+// tests start, makes the test binary run the engine's main instead of the
+// tests (TestMain): the tests kill and restart the very code under test,
+// with no second build of the engine (with the race detector when the
+// tests have it).
+const envRunEngine = "TICKRULES_TEST_RUN_ENGINE"
 
-// engineBinary builds the engine binary on the first call and returns it.
-func engineBinary() (string, error) {
-	engineBuild.once.Do(func() {
-		dir, err := os.MkdirTemp("", "tickrules-engine-")
-		if err != nil {
-			engineBuild.err = err
-			return
-		}
-		engineBuild.dir, engineBuild.bin = dir, filepath.Join(dir, "engine")
-		if out, err := exec.Command("go", "build", "-o", engineBuild.bin, ".").CombinedOutput(); err != nil {
-			engineBuild.err = errors.New(string(out))
-		}
-	})
-	return engineBuild.bin, engineBuild.err
-}
-
-// removeEngineBinary removes what engineBinary built, if a test asked for
-// it; TestMain calls it once every test has ended.
-func removeEngineBinary() {
-	if engineBuild.dir != "" {
-		_ = os.RemoveAll(engineBuild.dir)
-	}
-}
-
-func buildEngine(t *testing.T) string {
+// engineBinary returns the binary the fail-closed tests run as the engine
+// (envRunEngine): this test binary.
+func engineBinary(t *testing.T) string {
 	t.Helper()
 	if testing.Short() {
-		t.Skip("builds and runs the engine binary")
+		t.Skip("runs the engine as a subprocess")
 	}
-	bin, err := engineBinary()
+	bin, err := os.Executable()
 	if err != nil {
-		t.Fatalf("go build: %v", err)
+		t.Fatal(err)
 	}
 	return bin
 }
@@ -150,7 +125,7 @@ type engineProc struct {
 func startEngine(t *testing.T, bin string, env []string, args ...string) *engineProc {
 	t.Helper()
 	cmd := exec.Command(bin, withoutStatusPage(append([]string{"run", "--log-format", "json"}, args...))...)
-	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), envAPIKey + "=demo-key", envSecret + "=demo-secret", envPassphrase + "=demo-passphrase"}, env...)
+	cmd.Env = append([]string{envRunEngine + "=1", "PATH=" + os.Getenv("PATH"), envAPIKey + "=demo-key", envSecret + "=demo-secret", envPassphrase + "=demo-passphrase"}, env...)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -260,7 +235,7 @@ rules:
 // exactly once, by clientOid, and that the rule did not fire again.
 func TestCrashPoints(t *testing.T) {
 	t.Parallel()
-	bin := buildEngine(t)
+	bin := engineBinary(t)
 	cases := []struct{ rules, point string }{
 		{threeLegs, "intent-written"}, {threeLegs, "state-saved"},
 		{threeLegs, "leg-sent:1"}, {threeLegs, "answer-received:1"},
@@ -339,7 +314,7 @@ func TestCrashPoints(t *testing.T) {
 // (TICKRULES_STATE_FAULT fails the writes after the start-up write).
 func TestStateDirUnwritable(t *testing.T) {
 	t.Parallel()
-	bin := buildEngine(t)
+	bin := engineBinary(t)
 	tests := []struct {
 		name   string
 		fault  string
@@ -398,7 +373,7 @@ func TestStateDirUnwritable(t *testing.T) {
 // on.
 func TestSecondEngineRefuses(t *testing.T) {
 	t.Parallel()
-	bin := buildEngine(t)
+	bin := engineBinary(t)
 	v := startVenue(t)
 	rules, state := writeRules(t, threeLegs), t.TempDir()
 	args := []string{"--rules", rules, "--venue", v.url, "--state-dir", state, "--tick", "200ms"}
@@ -474,7 +449,7 @@ func readOnly(t *testing.T, dir string) {
 // the test changes the file system first.
 func TestStateDirRealFileSystem(t *testing.T) {
 	t.Parallel()
-	bin := buildEngine(t)
+	bin := engineBinary(t)
 	tests := []struct {
 		name   string
 		before bool

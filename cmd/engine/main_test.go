@@ -23,8 +23,12 @@ var update = flag.Bool("update", false, "rewrite the golden files under testdata
 const testsAtOnce = 8
 
 // TestMain runs testsAtOnce parallel tests at once where -parallel is not
-// given, and removes the engine binary the fail-closed tests built.
+// given. In a subprocess of the fail-closed tests (envRunEngine) it is the
+// engine instead: main, with the arguments the test gave.
 func TestMain(m *testing.M) {
+	if os.Getenv(envRunEngine) == "1" {
+		main() // exits
+	}
 	flag.Parse()
 	given := false
 	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })
@@ -33,9 +37,7 @@ func TestMain(m *testing.M) {
 			panic(err)
 		}
 	}
-	code := m.Run()
-	removeEngineBinary()
-	os.Exit(code)
+	os.Exit(m.Run())
 }
 
 func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
