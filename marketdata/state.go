@@ -279,7 +279,7 @@ func (s *State) SameData(o *State) bool {
 }
 
 // SameSession reports whether s and o agree on every market field that is
-// not counted in minutes (MovesWithClock in timeMoves): a condition that reads only
+// not counted in minutes (movesWithClock in its row): a condition that reads only
 // those and fetched data has the same value in two States with the same
 // data and the same session.
 func (s *State) SameSession(o *State) bool {
