@@ -279,9 +279,10 @@ func (s *State) SameData(o *State) bool {
 }
 
 // SameSession reports whether s and o agree on every market field that is
-// not counted in minutes (movesWithClock in its row): a condition that reads only
-// those and fetched data has the same value in two States with the same
-// data and the same session.
+// not counted in minutes (those whose row in Objects says movesWithSession):
+// a condition that reads only those and fetched data has the same value in
+// two States with the same data and the same session. A new such field is
+// compared here too; TestSameSessionComparesEveryField fails until it is.
 func (s *State) SameSession(o *State) bool {
 	if o == nil || (s.market == nil) != (o.market == nil) {
 		return false
