@@ -19,9 +19,13 @@
 //   - Each part records when it was fetched (State.Part and the per-object
 //     times), so the engine can refuse to act on stale data.
 //
-// The field tables (Objects) document every field with its type and unit; the
-// expression environment and the generated reference are derived from them
-// and a test checks them against the struct tags.
+// Each field a condition can read is one row of Objects (state_fields.go):
+// its name, type, unit and words, what must be fetched for it to have a value
+// (and so the parts the poller fetches for a rule that reads it), how it
+// moves with time, the values it takes and its reader. The checker, the
+// generated reference, the poller's demand, the time tables and the
+// backtest's compiled conditions are derived from the rows, and tests check
+// the rows against the struct tags expr's VM reads.
 //
 // Each field a condition can read has a json tag equal to its expr tag, and
 // the other exported fields are json:"-": a trace (log line, status API,

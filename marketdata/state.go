@@ -133,43 +133,52 @@ const (
 	NeedNextSession                   // a next session is known (within the calendar's horizon)
 )
 
-var needReasons = []struct {
+// needRows is one row per requirement: the part whose fetch provides it
+// (none for a requirement on the data itself, like an open position), how
+// the reference and traces say it is met, and how a lookup says it is not.
+// A field's row names its requirements (FieldDoc.Needs); the poller's
+// demand takes the parts from here, so a field reads the parts its
+// requirements name and nothing else.
+var needRows = []struct {
 	n      Need
-	reason string
+	parts  PartSet
+	met    string // "the order book was fetched and has both sides"
+	reason string // "the order book was not fetched or has an empty side"
 }{
-	{NeedInfo, "the stock pair info was not fetched"},
-	{NeedBook, "the order book was not fetched or has an empty side"},
-	{NeedTrades, "the platform fills were not fetched"},
-	{NeedLastTrade, "no fill is known"},
-	{NeedWindowTrades, "no fill in the trade window"},
-	{NeedMarket, "the market session was not fetched"},
-	{NeedSessionOpen, "the market is closed"},
-	{NeedOpen, "the position is flat (or, for net, open on both sides)"},
-	{NeedNextSession, "no next session is known"},
+	{NeedInfo, PartSet(0).Add(PartStockInfo), "the stock pair info was fetched", "the stock pair info was not fetched"},
+	{NeedBook, PartSet(0).Add(PartStockBook), "the order book was fetched and has both sides", "the order book was not fetched or has an empty side"},
+	{NeedTrades, PartSet(0).Add(PartStockTrades), "the platform fills were fetched", "the platform fills were not fetched"},
+	{NeedLastTrade, PartSet(0).Add(PartStockTrades), "a fill is known", "no fill is known"},
+	{NeedWindowTrades, PartSet(0).Add(PartStockTrades), "a fill is in the trade window", "no fill in the trade window"},
+	{NeedMarket, PartSet(0).Add(PartMarket), "the market session was fetched", "the market session was not fetched"},
+	{NeedSessionOpen, 0, "a session is in progress", "the market is closed"},
+	{NeedOpen, 0, "the position is open", "the position is flat (or, for net, open on both sides)"},
+	{NeedNextSession, 0, "a next session is known", "no next session is known"},
 }
 
 // String lists the requirements in plain words, for the reference and
 // traces: "the order book was fetched and has both sides; ...".
 func (n Need) String() string {
 	var parts []string
-	for _, r := range needReasons {
+	for _, r := range needRows {
 		if n&r.n != 0 {
-			parts = append(parts, needWords[r.n])
+			parts = append(parts, r.met)
 		}
 	}
 	return strings.Join(parts, "; ")
 }
 
-var needWords = map[Need]string{
-	NeedInfo:         "the stock pair info was fetched",
-	NeedBook:         "the order book was fetched and has both sides",
-	NeedTrades:       "the platform fills were fetched",
-	NeedLastTrade:    "a fill is known",
-	NeedWindowTrades: "a fill is in the trade window",
-	NeedMarket:       "the market session was fetched",
-	NeedSessionOpen:  "a session is in progress",
-	NeedOpen:         "the position is open",
-	NeedNextSession:  "a next session is known",
+// Parts returns the parts that must be fetched for the requirements in n
+// to be met: what a condition reading a field with these requirements
+// makes the poller fetch.
+func (n Need) Parts() PartSet {
+	var s PartSet
+	for _, r := range needRows {
+		if n&r.n != 0 {
+			s = s.Union(r.parts)
+		}
+	}
+	return s
 }
 
 // check returns a *MissingError naming what when have lacks part of need.
@@ -178,7 +187,7 @@ func check(what string, have, need Need) error {
 	if lack == 0 {
 		return nil
 	}
-	for _, r := range needReasons {
+	for _, r := range needRows {
 		if lack&r.n != 0 {
 			return missing(what, r.reason)
 		}
@@ -270,9 +279,10 @@ func (s *State) SameData(o *State) bool {
 }
 
 // SameSession reports whether s and o agree on every market field that is
-// not counted in minutes (MovesWithClock in timeMoves): a condition that reads only
-// those and fetched data has the same value in two States with the same
-// data and the same session.
+// not counted in minutes (those whose row in Objects says movesWithSession):
+// a condition that reads only those and fetched data has the same value in
+// two States with the same data and the same session. A new such field is
+// compared here too; TestSameSessionComparesEveryField fails until it is.
 func (s *State) SameSession(o *State) bool {
 	if o == nil || (s.market == nil) != (o.market == nil) {
 		return false

@@ -458,6 +458,9 @@ func TestFieldTableMatchesStructs(t *testing.T) {
 				if f.Doc == "" {
 					t.Errorf("field %s has no doc", f.Name)
 				}
+				if len(f.Values) > 0 && f.Type != "text" && f.Type != "list of text" {
+					t.Errorf("field %s of type %s lists values", f.Name, f.Type)
+				}
 				if f.Type == "number" && f.Unit == "" && f.Name != "trail_variance" && f.Name != "distance" {
 					t.Errorf("number field %s has no unit", f.Name)
 				}
@@ -468,6 +471,73 @@ func TestFieldTableMatchesStructs(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestFieldRowsRead checks each row's reader against the struct field
+// expr's VM reads: it takes the object's Go type and gives that field's
+// value, so compiled conditions and the VM read the same. Only that field
+// is set, so a reader of any other field gives a zero value instead.
+func TestFieldRowsRead(t *testing.T) {
+	for _, o := range Objects() {
+		t.Run(o.Name, func(t *testing.T) {
+			gt := o.GoType()
+			for _, f := range o.Fields {
+				obj := reflect.New(gt)
+				read := reflect.ValueOf(f.Read)
+				if read.Kind() != reflect.Func || read.Type().NumIn() != 1 || read.Type().In(0) != obj.Type() || read.Type().NumOut() != 1 {
+					t.Errorf("field %s: Read is %T, want a func(%s) of one result", f.Name, f.Read, obj.Type())
+					continue
+				}
+				sf, ok := fieldTagged(gt, f.Name)
+				if !ok {
+					t.Errorf("field %s: no struct field is tagged expr:%q", f.Name, f.Name)
+					continue
+				}
+				setNonZero(t, obj.Elem().FieldByIndex(sf.Index))
+				got := read.Call([]reflect.Value{obj})[0].Interface()
+				if want := obj.Elem().FieldByIndex(sf.Index).Interface(); !reflect.DeepEqual(got, want) {
+					t.Errorf("field %s: Read gives %v, the struct field %s holds %v", f.Name, got, sf.Name, want)
+				}
+			}
+		})
+	}
+}
+
+// fieldTagged returns the struct field of t tagged expr:name.
+func fieldTagged(t reflect.Type, name string) (reflect.StructField, bool) {
+	for i := range t.NumField() {
+		if f := t.Field(i); f.Tag.Get("expr") == name {
+			return f, true
+		}
+	}
+	return reflect.StructField{}, false
+}
+
+// setNonZero sets v to a value other than its type's zero.
+func setNonZero(t *testing.T, v reflect.Value) {
+	t.Helper()
+	switch {
+	case v.Type() == reflect.TypeFor[time.Time]():
+		v.Set(reflect.ValueOf(time.Unix(1000, 0)))
+	case v.Kind() == reflect.String:
+		v.SetString("set")
+	case v.Kind() == reflect.Bool:
+		v.SetBool(true)
+	case v.Kind() == reflect.Float64:
+		v.SetFloat(1.5)
+	case v.Kind() == reflect.Int:
+		v.SetInt(3)
+	case v.Kind() == reflect.Slice && v.Type().Elem().Kind() == reflect.Pointer:
+		s := reflect.MakeSlice(v.Type(), 1, 1)
+		s.Index(0).Set(reflect.New(v.Type().Elem().Elem()))
+		v.Set(s)
+	case v.Kind() == reflect.Slice:
+		s := reflect.MakeSlice(v.Type(), 1, 1)
+		setNonZero(t, s.Index(0))
+		v.Set(s)
+	default:
+		t.Fatalf("field of type %s: teach setNonZero to set it", v.Type())
 	}
 }
 
@@ -526,9 +596,40 @@ func TestNeedString(t *testing.T) {
 	if got := (NeedBook | NeedMarket).String(); got != "the order book was fetched and has both sides; the market session was fetched" {
 		t.Errorf("got %q", got)
 	}
-	for _, r := range needReasons {
-		if needWords[r.n] == "" {
-			t.Errorf("need %d has no words", r.n)
+}
+
+// TestNeedRows checks that every requirement has one row, with words for
+// when it is met and when it is not, and the parts that provide it.
+func TestNeedRows(t *testing.T) {
+	seen := Need(0)
+	for _, r := range needRows {
+		if r.n == 0 || r.n&(r.n-1) != 0 || seen&r.n != 0 {
+			t.Errorf("need %b: a row must name one requirement, once", r.n)
 		}
+		seen |= r.n
+		if r.met == "" || r.reason == "" {
+			t.Errorf("need %b has no words", r.n)
+		}
+	}
+	if all := NeedNextSession<<1 - 1; seen != all {
+		t.Errorf("the rows cover %b, the requirements are %b", seen, all)
+	}
+	for _, tc := range []struct {
+		name string
+		need Need
+		want string
+	}{
+		{"nothing", 0, ""},
+		{"the book", NeedBook, "stock_book"},
+		{"the trade window and the last fill", NeedWindowTrades | NeedLastTrade, "stock_trades"},
+		{"tradable_now's", NeedInfo | NeedMarket, "market,stock_info"},
+		{"an open session", NeedSessionOpen, ""},
+		{"an open position", NeedOpen, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := tc.need.Parts().String(); got != tc.want {
+				t.Errorf("parts %q, want %q", got, tc.want)
+			}
+		})
 	}
 }

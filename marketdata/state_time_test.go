@@ -78,6 +78,11 @@ func TestTimeFieldsExist(t *testing.T) {
 		case m.kind == MovesWithData && m.object == "market":
 			t.Errorf("market.%s cannot move with fetched data", m.field)
 		}
+		f, _ := Object(m.object)
+		fd, _ := f.Field(m.field)
+		if (m.kind == MovesWithClock) != (fd.Clock != 0) {
+			t.Errorf("%s.%s moves as %d with clock value %d: every field that follows the clock, and only such a field, is a clock value", m.object, m.field, m.kind, fd.Clock)
+		}
 		all |= m.bit
 	}
 	if all != AllTimeFields {

@@ -15,38 +15,29 @@ import (
 
 // enumFields returns the text values of the State that take a fixed set of
 // values, by "object.field" (or the variable or function name), with the
-// values they take. The values come from the exchange's enum tables (what
+// values they take. The fields' values are in their rows
+// (marketdata.FieldDoc.Values), taken from the exchange's enum tables (what
 // the State copies from the venue's answers), so they have one source.
 // Fields the venue may fill with values outside its documented enum
-// (trade_side, strategy status) are left out: comparing them is not
-// checked rather than wrongly rejected.
+// (trade_side, strategy status) have none: comparing them is not checked
+// rather than wrongly rejected.
 func enumFields() map[string][]string {
-	ev := exchange.EnumValues()
 	weekdays := make([]string, 7)
 	for d := time.Sunday; d <= time.Saturday; d++ {
 		weekdays[(int(d)+6)%7] = d.String() // Monday first
 	}
-	return map[string][]string{
-		"market.session":         append(slices.Clone(ev["tradingPeriod"]), marketdata.SessionClosed),
-		"market.next_session":    ev["tradingPeriod"],
-		"stock.trading_periods":  ev["tradingPeriod"],
-		"position.side":          ev["posSide"],
-		"position.product_type":  ev["productType"],
-		"position.margin_mode":   ev["marginMode"],
-		"position.position_mode": ev["posMode"],
-		"order.product_type":     ev["productType"],
-		"order.side":             ev["side"],
-		"order.pos_side":         ev["posSide"],
-		"order.order_type":       ev["orderType"],
-		"order.force":            ev["force"],
-		"order.status":           ev["status (orders-pending filter)"],
-		"strategy_order.type":    ev["type (strategy)"],
-		"strategy_order.side":    ev["posSide"],
-		"balance.product_type":   ev["productType"],
-		"balance.position_mode":  ev["posMode"],
-		"weekday":                weekdays,
-		"position_mode":          ev["posMode"],
+	out := map[string][]string{
+		"weekday":       weekdays,
+		"position_mode": exchange.EnumValues()["posMode"],
 	}
+	for _, o := range marketdata.Objects() {
+		for _, f := range o.Fields {
+			if len(f.Values) > 0 {
+				out[o.Name+"."+f.Name] = f.Values
+			}
+		}
+	}
+	return out
 }
 
 // enumSubject returns the enumField key of n and how to name it in a

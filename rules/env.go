@@ -69,17 +69,19 @@ type VarDoc struct {
 }
 
 // Variables returns the documentation of every variable, in reference
-// order. A test checks it against the expression environment.
+// order: the time of the tick, then the variables backed by a State lookup
+// (documented in their rows of the function table), then symbol. A test
+// checks it against the expression environment.
 func Variables() []VarDoc {
-	return []VarDoc{
+	out := []VarDoc{
 		{"now", "time", "", "the time of the tick, in US Eastern time (never the wall clock)", "now.Hour() >= 15", false},
 		{"now_ms", "number", "milliseconds since 1970-01-01 UTC", "the time of the tick as a Unix timestamp", "now_ms > 0", false},
 		{"weekday", "text", "", "the Eastern weekday: Monday ... Sunday", `weekday == "Friday"`, false},
-		{"market", "market", "", "the US market session; see the market fields", `market.session == "regular"`, false},
-		{"positions", "list of position", "", "every open futures position of the fetched product types (each side separately)", `any(positions, .unrealized_pnl_pct < -0.05)`, false},
-		{"all_orders", "list of order", "", "every pending order of every futures contract of the fetched product types, by symbol and then oldest first", `count(all_orders, .age_seconds > 600) > 0`, false},
-		{"all_strategy_orders", "list of strategy_order", "", "every pending strategy order (take-profit/stop-loss, trigger, ...) of the fetched product types, by symbol", `none(all_strategy_orders, .symbol == "TSLAUSDT")`, false},
-		{"spot_records", "list of spot_record", "", "the fetched spot financial records, newest first", `count(spot_records, .type == "Deposit") > 0`, false},
-		{"symbol", "text", "", "the symbol of this instance of a for_each rule", `position(symbol, "long").size == 0`, true},
 	}
+	for _, f := range functions() {
+		if f.variable != "" {
+			out = append(out, VarDoc{f.variable, f.doc.Returns, f.doc.Unit, f.doc.Doc, f.doc.Example, false})
+		}
+	}
+	return append(out, VarDoc{"symbol", "text", "", "the symbol of this instance of a for_each rule", `position(symbol, "long").size == 0`, true})
 }

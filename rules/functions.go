@@ -276,6 +276,7 @@ func functions() []*function {
 		// The variables backed by State lookups.
 		{
 			variable: "market",
+			doc:      FuncDoc{Returns: "market", Doc: "the US market session; see the market fields", Example: `market.session == "regular"`},
 			object:   "market",
 			parts:    part(marketdata.PartMarket),
 			impl: func(p ...any) (any, error) {
@@ -288,6 +289,7 @@ func functions() []*function {
 		},
 		{
 			variable:   "positions",
+			doc:        FuncDoc{Returns: "list of position", Doc: "every open futures position of the fetched product types (each side separately)", Example: `any(positions, .unrealized_pnl_pct < -0.05)`},
 			allFutures: true,
 			parts:      part(marketdata.PartPositions),
 			impl: func(p ...any) (any, error) {
@@ -298,6 +300,7 @@ func functions() []*function {
 		},
 		{
 			variable:   "all_orders",
+			doc:        FuncDoc{Returns: "list of order", Doc: "every pending order of every futures contract of the fetched product types, by symbol and then oldest first", Example: `count(all_orders, .age_seconds > 600) > 0`},
 			allFutures: true,
 			parts:      part(marketdata.PartOrders),
 			impl: func(p ...any) (any, error) {
@@ -310,6 +313,7 @@ func functions() []*function {
 		},
 		{
 			variable:   "all_strategy_orders",
+			doc:        FuncDoc{Returns: "list of strategy_order", Doc: "every pending strategy order (take-profit/stop-loss, trigger, ...) of the fetched product types, by symbol", Example: `none(all_strategy_orders, .symbol == "TSLAUSDT")`},
 			allFutures: true,
 			parts:      part(marketdata.PartStrategyOrders),
 			impl: func(p ...any) (any, error) {
@@ -322,6 +326,7 @@ func functions() []*function {
 		},
 		{
 			variable: "spot_records",
+			doc:      FuncDoc{Returns: "list of spot_record", Doc: "the fetched spot financial records, newest first", Example: `count(spot_records, .type == "Deposit") > 0`},
 			parts:    part(marketdata.PartSpotRecords),
 			impl: func(p ...any) (any, error) {
 				return stateOf(p[0]).SpotRecords()

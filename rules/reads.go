@@ -279,7 +279,8 @@ func (w *walker) clockLimit(value, limit ast.Node) {
 		if !okID || id.Value != "market" || !okProp {
 			return
 		}
-		cv = clockValue(prop.Value)
+		fd, _ := w.c.objects["market"].Field(prop.Value)
+		cv = fd.Clock
 	case *ast.CallNode:
 		id, okID := v.Callee.(*ast.IdentifierNode)
 		if !okID || len(v.Arguments) != 1 {
@@ -292,7 +293,7 @@ func (w *walker) clockLimit(value, limit ast.Node) {
 		if _, err := marketdata.ParseClock(arg.Value); err != nil {
 			return
 		}
-		cv, at = clockValue(id.Value), arg.Value
+		cv, at = clockFunction(id.Value), arg.Value
 	}
 	if cv == 0 {
 		return
@@ -301,17 +302,11 @@ func (w *walker) clockLimit(value, limit ast.Node) {
 	w.reads.ClockLimits = append(w.reads.ClockLimits, marketdata.ClockLimit{Value: cv, At: at, Limit: n})
 }
 
-// clockValue is the clock value of a field of market or of a function of
-// the time of day called name; 0 when it is none. (A market field called
-// minutes_until, or a function called minutes_to_close, fails the checker.)
-func clockValue(name string) marketdata.ClockValue {
+// clockFunction is the clock value of the function of the time of day
+// called name; 0 when it is none. The fields of market that are clock
+// values say so in their rows (marketdata.FieldDoc.Clock).
+func clockFunction(name string) marketdata.ClockValue {
 	switch name {
-	case "minutes_since_open":
-		return marketdata.ClockMinutesSinceOpen
-	case "minutes_to_close":
-		return marketdata.ClockMinutesToClose
-	case "minutes_to_next_session":
-		return marketdata.ClockMinutesToNextSession
 	case "minutes_until":
 		return marketdata.ClockMinutesUntil
 	case "minutes_since":
@@ -399,7 +394,7 @@ func (w *walker) object(n ast.Node, f *function, shown string) {
 		w.errorf(m.Property, Suggest(prop.Value, obj.FieldNames()), "%s has no field %s", f.object, prop.Value)
 		return
 	}
-	w.reads.Parts = w.reads.Parts.Union(f.parts).Union(partsOfNeed(f.object, fd.Needs))
+	w.reads.Parts = w.reads.Parts.Union(f.parts).Union(fd.Parts())
 }
 
 // member marks the program as reading time when it reaches, by any path, a
@@ -472,27 +467,6 @@ func (c *Compiler) object(t reflect.Type) string {
 		return ""
 	}
 	return ""
-}
-
-// partsOfNeed maps the requirements of a field to the parts that provide them.
-func partsOfNeed(object string, n marketdata.Need) marketdata.PartSet {
-	var s marketdata.PartSet
-	if object != "stock" {
-		return s
-	}
-	if n&marketdata.NeedInfo != 0 {
-		s = s.Add(marketdata.PartStockInfo)
-	}
-	if n&marketdata.NeedBook != 0 {
-		s = s.Add(marketdata.PartStockBook)
-	}
-	if n&(marketdata.NeedTrades|marketdata.NeedLastTrade|marketdata.NeedWindowTrades) != 0 {
-		s = s.Add(marketdata.PartStockTrades)
-	}
-	if n&marketdata.NeedMarket != 0 {
-		s = s.Add(marketdata.PartMarket)
-	}
-	return s
 }
 
 func exampleField(f *function) string {
