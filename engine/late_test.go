@@ -1,0 +1,58 @@
+package engine
+
+import (
+	"testing"
+	"time"
+
+	"github.com/tickrules/tickrules/exchange"
+	"github.com/tickrules/tickrules/marketdata"
+)
+
+// TestBeforeOrders: a rule whose last orders went out late waits while a
+// part it reads that those orders change (orders, positions, balances,
+// strategy orders) was fetched at or before they went out; parts the
+// orders cannot change (market data) never make it wait, and neither does
+// a rule without late orders.
+func TestBeforeOrders(t *testing.T) {
+	sent := t0.Add(24 * time.Second)
+	st, err := marketdata.NewState(marketdata.BuildInput{Now: sent.Add(2 * time.Second),
+		Orders:    []marketdata.OrdersInput{{ProductType: exchange.USDTFutures, At: sent.Add(time.Second)}},
+		Positions: []marketdata.PositionsInput{{ProductType: exchange.USDTFutures, At: sent}},
+		Books:     []marketdata.BookInput{{Symbol: "TSLAUSDT", At: t0}},
+	}, marketdata.BuildOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	set := func(parts ...marketdata.Part) marketdata.PartSet {
+		var s marketdata.PartSet
+		for _, p := range parts {
+			s = s.Add(p)
+		}
+		return s
+	}
+	late := RuleState{Phase: PhaseFiring, LastFired: t0, Firings: 1, OrdersAt: sent}
+	tests := []struct {
+		name  string
+		state RuleState
+		reads marketdata.PartSet
+		want  marketdata.Part
+		wait  bool
+	}{
+		{"no late orders", RuleState{Phase: PhaseFiring, LastFired: t0, Firings: 1}, set(marketdata.PartPositions), 0, false},
+		{"orders fetched after them", late, set(marketdata.PartOrders), 0, false},
+		{"positions fetched as they went out", late, set(marketdata.PartOrders, marketdata.PartPositions), marketdata.PartPositions, true},
+		{"old market data only", late, set(marketdata.PartStockBook), 0, false},
+		{"old book and fresh orders", late, set(marketdata.PartStockBook, marketdata.PartOrders), 0, false},
+		{"balances never fetched", late, set(marketdata.PartBalances), marketdata.PartBalances, true},
+		{"orders fetched before them", RuleState{Phase: PhaseFiring, LastFired: t0, Firings: 1, OrdersAt: sent.Add(2 * time.Second)},
+			set(marketdata.PartOrders), marketdata.PartOrders, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, wait := beforeOrders(tt.state, st, tt.reads)
+			if wait != tt.wait || (wait && p != tt.want) {
+				t.Fatalf("beforeOrders = %s, %v; want %s, %v", p, wait, tt.want, tt.wait)
+			}
+		})
+	}
+}
