@@ -29,7 +29,8 @@ const (
 
 // Timing is the part of a rule that drives its state machine.
 type Timing struct {
-	For      time.Duration // the condition must hold this long before firing
+	// For: the condition must hold this long before firing.
+	For time.Duration
 	// Cooldown: after a firing, no new firing for this long (counted from
 	// when its orders went out, when that was later: RuleState.CooldownFrom).
 	Cooldown time.Duration
