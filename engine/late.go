@@ -15,8 +15,8 @@ import (
 // Meanwhile the rule's cooldown may have run out and the poller may have
 // fetched the orders before they were at the venue: the rule would see no
 // orders and place its ladder a second time, under new client order ids
-// that no duplicate check catches. So the time the orders were known to be
-// at the venue is kept (RuleState.OrdersAt, persisted), the cooldown runs
+// that no duplicate check catches. So the time the orders were settled
+// is kept (RuleState.OrdersAt, persisted), the cooldown runs
 // from it (RuleState.CooldownFrom), and the rule waits for account data
 // fetched after it (ReasonBeforeOrders).
 
@@ -58,7 +58,7 @@ func beforeOrdersDetail(s RuleState, st *marketdata.State, p marketdata.Part) st
 }
 
 // ordersLate records that the orders of in, a firing finished after its
-// tick, are at the venue now: its rule's OrdersAt becomes now (when in is
+// tick, are settled now: its rule's OrdersAt becomes now (when in is
 // the rule's latest firing) and the rule states are saved before the
 // caller takes in out of the journal, so a crash in between finishes the
 // firing again rather than forget when its orders went out. A failed save

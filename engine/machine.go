@@ -79,12 +79,12 @@ type RuleState struct {
 	OncePeriod string `json:"once_period,omitempty"`
 	// Firings counts firings over the rule's life.
 	Firings int64 `json:"firings"`
-	// OrdersAt is when the orders of the last firing were known to be at
-	// the venue, when that was after the tick that fired it: a firing
-	// finished after a restart, or whose answer was unclear and was
-	// settled by client order id (zero otherwise, and cleared by the next
-	// firing). The cooldown runs from it (CooldownFrom), and the rule does
-	// not fire on account data fetched before it (see late.go).
+	// OrdersAt is when the orders of the last firing were settled (at the
+	// venue, or known not to be), when that was after the tick that fired
+	// it: a firing finished after a restart, or whose answer was unclear
+	// and was settled by client order id (zero otherwise, and cleared by
+	// the next firing). The cooldown runs from it (CooldownFrom), and the
+	// rule does not fire on account data fetched before it (see late.go).
 	OrdersAt time.Time `json:"orders_at,omitzero"`
 }
 
