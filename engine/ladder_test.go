@@ -47,8 +47,7 @@ type ladderRig struct {
 	acct  *sim.Account
 	rules string // the rule directory
 	state string // the state directory
-	run   *ladderRun
-	runs  []*ladderRun
+	run   *ladderRun // the run started last
 }
 
 // ladderRun is one engine process. Killing it stops it where it is, as
@@ -98,17 +97,17 @@ func (g *ladderRig) start(crashAt string, killAtLookup int32) *ladderRun {
 	run := &ladderRun{killed: make(chan struct{}), killAtLookup: killAtLookup}
 	run.ctx, run.cancel = context.WithCancel(context.Background())
 	g.t.Cleanup(run.cancel) // ends the lookups of killed runs
-	dead := StateOptions{Fault: func(string) error {
+	writes := StateOptions{Fault: func(string) error {
 		if run.dead.Load() {
 			return errKilled
 		}
 		return nil
 	}}
-	store, err := OpenStore(g.state, dead)
+	store, err := OpenStore(g.state, writes)
 	if err != nil {
 		g.t.Fatal(err)
 	}
-	journal, err := OpenJournal(g.state, dead)
+	journal, err := OpenJournal(g.state, writes)
 	if err != nil {
 		g.t.Fatal(err)
 	}
@@ -129,13 +128,13 @@ func (g *ladderRig) start(crashAt string, killAtLookup int32) *ladderRun {
 		g.t.Fatal(err)
 	}
 	g.run = run
-	g.runs = append(g.runs, run)
 	return run
 }
 
 // second is one second of engine run: the engine's tick, then the polls
 // that are due (the two run apart, and here the tick comes first), then
-// the clock moves on and the settling off the tick loop catches up. It
+// the clock moves on; the settling off the tick loop catches up before
+// and after the clock moves, so every run takes the same course. It
 // returns whether the rule fired on the tick.
 func (g *ladderRig) second() bool {
 	g.t.Helper()
@@ -144,6 +143,7 @@ func (g *ladderRig) second() bool {
 	if !run.dead.Load() {
 		_ = run.asm.Poller.PollDue(run.ctx)
 	}
+	g.catchUp(run)
 	g.v.Advance(time.Second)
 	g.catchUp(run)
 	return fired
@@ -165,8 +165,8 @@ func (g *ladderRig) step(run *ladderRun) (fired bool) {
 	return len(run.asm.Engine.Step(run.ctx, g.v.Now())) > 0
 }
 
-// catchUp waits until every firing run settles off the tick loop waits on
-// the clock again or is done, or the run was killed.
+// catchUp waits until every firing that run settles off the tick loop
+// waits on the clock (its next lookup) or is done, or the run was killed.
 func (g *ladderRig) catchUp(run *ladderRun) {
 	g.t.Helper()
 	for range 100 {
@@ -268,14 +268,14 @@ func afterLateOrders(t *testing.T, g *ladderRig, sent time.Time, restart bool) {
 	if n := len(g.pending()); n != 2 {
 		t.Fatalf("the venue holds %d orders, want the ladder's 2", n)
 	}
-	if got := g.saved(); !got.OrdersAt.Equal(sent) || got.Firings != 1 {
-		t.Fatalf("saved state %+v, want one firing whose orders went out at %s", got, sent)
-	}
 	if g.second() {
 		t.Fatalf("the rule fired again 1s after its late orders went out: %d orders at the venue", len(g.pending()))
 	}
 	if tr := g.run.asm.Engine.Traces("ladder"); tr[len(tr)-1].Reason != ReasonBeforeOrders {
 		t.Errorf("the tick after the orders went out: %+v, want %q", tr[len(tr)-1], ReasonBeforeOrders)
+	}
+	if got := g.saved(); !got.OrdersAt.Equal(sent) || got.Firings != 1 {
+		t.Fatalf("saved state %+v, want one firing whose orders went out at %s", got, sent)
 	}
 	for range 2 {
 		if g.second() {
