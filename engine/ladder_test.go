@@ -45,8 +45,8 @@ type ladderRig struct {
 	t     *testing.T
 	v     *clock.Virtual
 	acct  *sim.Account
-	rules string // the rule directory
-	state string // the state directory
+	rules string     // the rule directory
+	state string     // the state directory
 	run   *ladderRun // the run started last
 }
 
