@@ -20,12 +20,14 @@ import (
 // from it (RuleState.CooldownFrom), and the rule waits for account data
 // fetched after it (ReasonBeforeOrders).
 //
-// once and for need nothing more. A once rule's late firing still counts
-// in the session or day it fired in (Intent.Period): recovery abandons it
-// when that period is over (passed), so its orders never go out in a
-// period it did not fire in, and OncePeriod stays the firing's. A for:
-// hold cannot start on data older than the orders: the outcome is Unknown
-// meanwhile, which ends a hold, so it holds on newer data only.
+// once and for need nothing more. A once rule's late firing counts in the
+// session or day it fired in (OncePeriod stays the firing's). After a
+// restart, recovery abandons it once that period is over (passed); settled
+// while running, its orders may go out just after the period ends, and
+// the rule's first firing in the new period then waits, like any other,
+// for account data fetched after them. A for: hold cannot start on data
+// older than the orders: the outcome is Unknown meanwhile, which ends a
+// hold, so it holds on newer data only.
 
 // ReasonBeforeOrders is the trace reason of a rule whose last orders went
 // out after the tick that fired it and whose account data (orders,
