@@ -79,11 +79,10 @@ func (e *Engine) ordersLate(in *Intent, onLoop bool) {
 		defer e.mu.Unlock()
 	}
 	now := e.opts.Clock.Now()
-	for _, r := range e.rules {
-		if r.rule.Name != in.Rule || r.state.Firings != in.Seq || !now.After(r.state.OrdersAt) {
-			continue
-		}
-		r.state.OrdersAt = now
-		e.saveStates(now)
+	r := e.ruleNamed(in.Rule)
+	if r == nil || r.state.Firings != in.Seq || !now.After(r.state.OrdersAt) {
+		return
 	}
+	r.state.OrdersAt = now
+	e.saveStates(now)
 }
