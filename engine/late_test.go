@@ -56,3 +56,52 @@ func TestBeforeOrders(t *testing.T) {
 		})
 	}
 }
+
+// TestOrdersLate: a firing finished late sets its rule's OrdersAt and saves
+// it, only when it is the rule's latest firing, the rule is still loaded
+// and the time moves forward.
+func TestOrdersLate(t *testing.T) {
+	fired := RuleState{Phase: PhaseFiring, Since: t0, LastFired: t0, Firings: 2}
+	now := t0.Add(24 * time.Second)
+	tests := []struct {
+		name  string
+		rule  string
+		seq   int64
+		prior time.Time // the rule's OrdersAt before
+		want  time.Time
+	}{
+		{"the latest firing", "btc", 2, time.Time{}, now},
+		{"an earlier firing", "btc", 1, time.Time{}, time.Time{}},
+		{"a removed rule", "gone", 2, time.Time{}, time.Time{}},
+		{"a later OrdersAt stays", "btc", 2, now.Add(time.Second), now.Add(time.Second)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			store, err := NewStore(t.TempDir())
+			if err != nil {
+				t.Fatal(err)
+			}
+			st := fired
+			st.OrdersAt = tt.prior
+			if err := store.Save(map[string]RuleState{"btc": st}); err != nil {
+				t.Fatal(err)
+			}
+			e, err := New(Options{Rules: ruleSet(t, orderRule("btc", "now_ms < 0", "BTCUSDT", 0)), Source: &fakeSource{}, Executor: &okVenue{},
+				Clock: &steppedClock{now: now}, Store: store})
+			if err != nil {
+				t.Fatal(err)
+			}
+			e.ordersLate(&Intent{ID: "x", Rule: tt.rule, Seq: tt.seq}, false)
+			if got := e.States()["btc"].OrdersAt; !got.Equal(tt.want) {
+				t.Errorf("OrdersAt %v, want %v", got, tt.want)
+			}
+			saved, err := store.Load()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := saved["btc"].OrdersAt; !got.Equal(tt.want) {
+				t.Errorf("saved OrdersAt %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
