@@ -15,10 +15,10 @@ import (
 // Meanwhile the rule's cooldown may have run out and the poller may have
 // fetched the orders before they were at the venue: the rule would see no
 // orders and place its ladder a second time, under new client order ids
-// that no duplicate check catches. So the time the orders were settled
-// is kept (RuleState.OrdersAt, persisted), the cooldown runs
-// from it (RuleState.CooldownFrom), and the rule waits for account data
-// fetched after it (ReasonBeforeOrders).
+// that no duplicate check catches. So the time the orders were settled is
+// kept (RuleState.OrdersAt, persisted), the cooldown runs from it
+// (RuleState.CooldownFrom), and the rule waits for account data fetched
+// after it (ReasonBeforeOrders).
 //
 // once and for need nothing more. A once rule's late firing counts in the
 // session or day it fired in (OncePeriod stays the firing's). After a
