@@ -1,4 +1,4 @@
-package engine
+package engine_test
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 
 	"github.com/tickrules/tickrules/actions"
 	"github.com/tickrules/tickrules/clock"
+	"github.com/tickrules/tickrules/engine"
 	"github.com/tickrules/tickrules/exchange"
 	"github.com/tickrules/tickrules/sim"
 	"github.com/tickrules/tickrules/sim/simtest"
@@ -33,8 +34,8 @@ rules:
             - {open: long, type: limit, size: 0.001, price: 29990}
 `
 
-// errKilled is the panic of a run killed on the tick loop (the crash
-// hook's SIGKILL, in process).
+// errKilled is the panic of a run killed on the tick loop (SIGKILL, in
+// process).
 var errKilled = errors.New("killed")
 
 // ladderRig is engine run, started again after every kill on one state
@@ -54,11 +55,15 @@ type ladderRig struct {
 // SIGKILL would: its state directory refuses its writes from then on, and
 // an order lookup it makes blocks until the test ends.
 type ladderRun struct {
-	asm    *Assembly
+	asm    *engine.Assembly
 	ctx    context.Context
 	cancel context.CancelFunc
 	dead   atomic.Bool
 	killed chan struct{} // closed when the run is killed
+	// killAtSend kills the run at its first order request, before the
+	// venue gets it: the intent and the rule state are on disk, no order
+	// went out (the crash point state-saved of TICKRULES_CRASH_AT).
+	killAtSend bool
 	// killAtLookup is the order lookup by clientOid at which the run is
 	// killed (0: never); lookups counts them.
 	killAtLookup int32
@@ -90,40 +95,30 @@ func (r *ladderRun) kill() {
 	}
 }
 
-// start starts a run on the rig's state directory; crashAt, when not
-// empty, kills it at that crash point (TICKRULES_CRASH_AT).
-func (g *ladderRig) start(crashAt string, killAtLookup int32) *ladderRun {
+// start starts a run on the rig's state directory (see ladderRun for
+// killAtSend and killAtLookup).
+func (g *ladderRig) start(killAtSend bool, killAtLookup int32) *ladderRun {
 	g.t.Helper()
-	run := &ladderRun{killed: make(chan struct{}), killAtLookup: killAtLookup}
+	run := &ladderRun{killed: make(chan struct{}), killAtSend: killAtSend, killAtLookup: killAtLookup}
 	run.ctx, run.cancel = context.WithCancel(context.Background())
 	g.t.Cleanup(run.cancel) // ends the lookups of killed runs
-	writes := StateOptions{Fault: func(string) error {
+	writes := engine.StateOptions{Fault: func(string) error {
 		if run.dead.Load() {
 			return errKilled
 		}
 		return nil
 	}}
-	store, err := OpenStore(g.state, writes)
+	store, err := engine.OpenStore(g.state, writes)
 	if err != nil {
 		g.t.Fatal(err)
 	}
-	journal, err := OpenJournal(g.state, writes)
+	journal, err := engine.OpenJournal(g.state, writes)
 	if err != nil {
 		g.t.Fatal(err)
-	}
-	var crash *CrashHook
-	if crashAt != "" {
-		if crash, err = ParseCrashAt(crashAt); err != nil {
-			g.t.Fatal(err)
-		}
-		crash.kill = func() {
-			run.kill()
-			panic(errKilled)
-		}
 	}
 	venue := &ladderVenue{Venue: g.acct, run: run}
-	run.asm, err = Assemble(run.ctx, AssembleOptions{Reader: g.acct, Catalog: g.acct, Accounts: g.acct, Trader: venue, Clock: g.v,
-		RuleDirs: []string{g.rules}, Store: store, Journal: journal, Crash: crash}, Options{SettleOffLoop: true})
+	run.asm, err = engine.Assemble(run.ctx, engine.AssembleOptions{Reader: g.acct, Catalog: g.acct, Accounts: g.acct, Trader: venue, Clock: g.v,
+		RuleDirs: []string{g.rules}, Store: store, Journal: journal}, engine.Options{SettleOffLoop: true})
 	if err != nil {
 		g.t.Fatal(err)
 	}
@@ -204,9 +199,9 @@ func (g *ladderRig) pending() []string {
 	return out
 }
 
-// ladderVenue is the venue of one run: it kills the run at its
-// killAtLookup-th order lookup, and answers the first batch of orders
-// unclearly when the run says so.
+// ladderVenue is the venue of one run: it kills the run at its first
+// batch of orders or at its killAtLookup-th order lookup, and answers the
+// first batch of orders unclearly, as the run says.
 type ladderVenue struct {
 	actions.Venue
 	run *ladderRun
@@ -222,6 +217,10 @@ func (l *ladderVenue) OrderDetail(ctx context.Context, req exchange.OrderDetailR
 }
 
 func (l *ladderVenue) BatchPlaceOrder(ctx context.Context, req exchange.BatchPlaceOrderRequest) (exchange.BatchPlaceOrderResult, error) {
+	if l.run.killAtSend {
+		l.run.kill()
+		panic(errKilled)
+	}
 	if l.run.dead.Load() {
 		return exchange.BatchPlaceOrderResult{}, errKilled
 	}
@@ -244,9 +243,9 @@ func (g *ladderRig) cancelLadder() {
 }
 
 // saved returns the ladder's state in the rule-state file.
-func (g *ladderRig) saved() RuleState {
+func (g *ladderRig) saved() engine.RuleState {
 	g.t.Helper()
-	s, err := NewStore(g.state)
+	s, err := engine.NewStore(g.state)
 	if err != nil {
 		g.t.Fatal(err)
 	}
@@ -271,8 +270,8 @@ func afterLateOrders(t *testing.T, g *ladderRig, sent time.Time, restart bool) {
 	if g.second() {
 		t.Fatalf("the rule fired again 1s after its late orders went out: %d orders at the venue", len(g.pending()))
 	}
-	if tr := g.run.asm.Engine.Traces("ladder"); tr[len(tr)-1].Reason != ReasonBeforeOrders {
-		t.Errorf("the tick after the orders went out: %+v, want %q", tr[len(tr)-1], ReasonBeforeOrders)
+	if tr := g.run.asm.Engine.Traces("ladder"); tr[len(tr)-1].Reason != engine.ReasonBeforeOrders {
+		t.Errorf("the tick after the orders went out: %+v, want %q", tr[len(tr)-1], engine.ReasonBeforeOrders)
 	}
 	if got := g.saved(); !got.OrdersAt.Equal(sent) || got.Firings != 1 {
 		t.Fatalf("saved state %+v, want one firing whose orders went out at %s", got, sent)
@@ -284,7 +283,7 @@ func afterLateOrders(t *testing.T, g *ladderRig, sent time.Time, restart bool) {
 	}
 	if restart {
 		g.run.kill()
-		g.start("", 0)
+		g.start(false, 0)
 	}
 	g.cancelLadder()
 	for i := 0; ; i++ {
@@ -312,11 +311,11 @@ func afterLateOrders(t *testing.T, g *ladderRig, sent time.Time, restart bool) {
 // 5 s cooldown runs from when they went out, across a restart too.
 func TestNoDoubleLadderAfterRecovery(t *testing.T) {
 	g := newLadderRig(t)
-	first := g.start(CrashStateSaved, 0)
+	first := g.start(true, 0)
 	_ = first.asm.Poller.PollDue(first.ctx)
 	for i := 0; !first.dead.Load(); i++ {
 		if i == 5 {
-			t.Fatal("the first run did not reach the crash point")
+			t.Fatal("the first run did not fire and die at its first order request")
 		}
 		g.second()
 	}
@@ -326,7 +325,7 @@ func TestNoDoubleLadderAfterRecovery(t *testing.T) {
 		if restart == 3 {
 			killAt = 0
 		}
-		run := g.start("", killAt)
+		run := g.start(false, killAt)
 		for i := 0; ; i++ {
 			if i == 30 {
 				t.Fatalf("restart %d: neither killed nor recovered in 30 s", restart+1)
@@ -355,7 +354,7 @@ func TestNoDoubleLadderAfterRecovery(t *testing.T) {
 // polled before the orders went out, and its cooldown runs from them.
 func TestNoDoubleLadderAfterUnclearAnswer(t *testing.T) {
 	g := newLadderRig(t)
-	run := g.start("", 0)
+	run := g.start(false, 0)
 	run.unclear.Store(true)
 	_ = run.asm.Poller.PollDue(run.ctx)
 	if !g.second() {
