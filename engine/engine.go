@@ -476,12 +476,15 @@ func (e *Engine) evaluate(r *ruleRun, st *marketdata.State, ready bool, tr *Trac
 	r.stats.Evaluations++
 	period, perr := e.period(r.timing.Once, st)
 	part, stale := e.stale(st, r)
+	var old bool // account data older than the rule's late orders (late.go)
 	if stale {
 		r.stats.Stale++
 		tr.Detail = "stale or missing data: " + part.String()
 	} else if perr != nil {
 		r.stats.Errors++
 		tr.Detail = perr.Error()
+	} else if part, old = beforeOrders(r.state, st, r.reads); old {
+		tr.Detail = beforeOrdersDetail(r.state, st, part)
 	} else {
 		ok, err := e.condition(r, st)
 		switch {
@@ -504,6 +507,8 @@ func (e *Engine) evaluate(r *ruleRun, st *marketdata.State, ready bool, tr *Trac
 	r.state, fired, tr.Reason = Step(r.state, r.timing, tr.At, out, period)
 	if tr.Reason == ReasonUnknown && stale {
 		tr.Reason = ReasonStale
+	} else if tr.Reason == ReasonUnknown && old {
+		tr.Reason = ReasonBeforeOrders
 	}
 	tr.Phase = r.state.Phase
 	if r.state.Phase != before || fired {

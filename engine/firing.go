@@ -268,6 +268,9 @@ func (e *Engine) settle(ctx context.Context, px planner, f *Firing, in *Intent, 
 				return
 			}
 		}
+		// Its orders went out (or were found at the venue) after its
+		// tick: the rule's cooldown and data run from now (late.go).
+		e.ordersLate(in, !e.opts.SettleOffLoop)
 		e.finish(f, in)
 	}
 	if !e.opts.SettleOffLoop {

@@ -29,8 +29,11 @@ const (
 
 // Timing is the part of a rule that drives its state machine.
 type Timing struct {
-	For      time.Duration // the condition must hold this long before firing
-	Cooldown time.Duration // after a firing, no new firing for this long
+	// For: the condition must hold this long before firing.
+	For time.Duration
+	// Cooldown: after a firing, no new firing for this long (counted from
+	// when its orders went out, when that was later: RuleState.CooldownFrom).
+	Cooldown time.Duration
 	Once     Once
 }
 
@@ -76,6 +79,23 @@ type RuleState struct {
 	OncePeriod string `json:"once_period,omitempty"`
 	// Firings counts firings over the rule's life.
 	Firings int64 `json:"firings"`
+	// OrdersAt is when the orders of the last firing were settled (at the
+	// venue, or known not to be), when that was after the tick that fired
+	// it: a firing finished after a restart, or whose answer was unclear
+	// and was settled by client order id (zero otherwise, and cleared by
+	// the next firing). The cooldown runs from it (CooldownFrom), and the
+	// rule does not fire on account data fetched before it (see late.go).
+	OrdersAt time.Time `json:"orders_at,omitzero"`
+}
+
+// CooldownFrom is when the rule's cooldown starts: its last firing, or,
+// when its orders went out later than that (OrdersAt), when they did, so a
+// firing sent late is not followed at once by the next one.
+func (s RuleState) CooldownFrom() time.Time {
+	if s.OrdersAt.After(s.LastFired) {
+		return s.OrdersAt
+	}
+	return s.LastFired
 }
 
 // Step advances s by one tick at now with the condition's outcome; period is
@@ -88,7 +108,7 @@ func Step(s RuleState, t Timing, now time.Time, out Outcome, period string) (Rul
 	}
 	// Cooldown runs on time alone; when it ends the rule starts over.
 	if s.Phase == PhaseCooldown {
-		if now.Sub(s.LastFired) < t.Cooldown {
+		if now.Sub(s.CooldownFrom()) < t.Cooldown {
 			return s, false, ReasonCooldown
 		}
 		s.Phase, s.Since = PhaseInactive, now
@@ -100,7 +120,7 @@ func Step(s RuleState, t Timing, now time.Time, out Outcome, period string) (Rul
 		}
 		return s, false, ReasonUnknown
 	case False:
-		if s.Phase == PhaseFiring && t.Cooldown > 0 && now.Sub(s.LastFired) < t.Cooldown {
+		if s.Phase == PhaseFiring && t.Cooldown > 0 && now.Sub(s.CooldownFrom()) < t.Cooldown {
 			s.Phase, s.Since = PhaseCooldown, now
 			return s, false, ReasonFalse
 		}
@@ -113,7 +133,7 @@ func Step(s RuleState, t Timing, now time.Time, out Outcome, period string) (Rul
 	switch s.Phase {
 	case PhaseFiring:
 		if t.Cooldown > 0 {
-			if now.Sub(s.LastFired) < t.Cooldown {
+			if now.Sub(s.CooldownFrom()) < t.Cooldown {
 				return s, false, ReasonCooldown
 			}
 			// Cooldown over and still true: hold again from now, as if new.
@@ -131,7 +151,7 @@ func Step(s RuleState, t Timing, now time.Time, out Outcome, period string) (Rul
 		// Stay pending: the rule fires as soon as a new period begins.
 		return s, false, ReasonOnce
 	}
-	s.Phase, s.Since, s.LastFired = PhaseFiring, now, now
+	s.Phase, s.Since, s.LastFired, s.OrdersAt = PhaseFiring, now, now, time.Time{}
 	s.Firings++
 	if t.Once != "" {
 		s.OncePeriod = period

@@ -109,6 +109,53 @@ func TestStep(t *testing.T) {
 	}
 }
 
+// TestStepLateOrders: a firing whose orders went out 24 s after it
+// (RuleState.OrdersAt: recovered after a restart, or settled after an
+// unclear answer) has its cooldown run from when they went out, not from
+// the firing; without a cooldown the rule stays edge-triggered; the next
+// firing clears OrdersAt, which belongs to the firing before.
+func TestStepLateOrders(t *testing.T) {
+	start := time.Date(2026, 3, 9, 13, 30, 0, 0, time.UTC) // runScript's t0
+	fired := RuleState{Phase: PhaseFiring, Since: start, LastFired: start, Firings: 1, OrdersAt: start.Add(24 * time.Second)}
+	tests := []struct {
+		name   string
+		timing Timing
+		start  RuleState
+		ticks  []tick
+	}{
+		{"cooldown from the orders", Timing{Cooldown: 5 * time.Second}, fired, []tick{
+			{25, "T", "", false, PhaseFiring, ReasonCooldown},
+			{28, "T", "", false, PhaseFiring, ReasonCooldown},
+			{29, "T", "", true, PhaseFiring, ReasonFired},
+			{30, "T", "", false, PhaseFiring, ReasonCooldown},
+			{34, "T", "", true, PhaseFiring, ReasonFired}, // from the new firing
+		}},
+		{"cooldown phase from the orders", Timing{Cooldown: 5 * time.Second}, fired, []tick{
+			{25, "F", "", false, PhaseCooldown, ReasonFalse},
+			{28, "T", "", false, PhaseCooldown, ReasonCooldown},
+			{29, "T", "", true, PhaseFiring, ReasonFired},
+		}},
+		{"no cooldown: still edge-triggered", Timing{}, fired, []tick{
+			{25, "T", "", false, PhaseFiring, ReasonStillTrue},
+			{26, "F", "", false, PhaseInactive, ReasonFalse},
+			{27, "T", "", true, PhaseFiring, ReasonFired},
+		}},
+		{"orders before the firing (clock moved back): from the firing", Timing{Cooldown: 5 * time.Second},
+			RuleState{Phase: PhaseFiring, Since: start, LastFired: start, Firings: 1, OrdersAt: start.Add(-time.Second)}, []tick{
+				{4, "T", "", false, PhaseFiring, ReasonCooldown},
+				{5, "T", "", true, PhaseFiring, ReasonFired},
+			}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			end := runScript(t, tt.timing, tt.start, tt.ticks)
+			if !end.OrdersAt.IsZero() {
+				t.Errorf("after a new firing OrdersAt is %s, want it cleared", end.OrdersAt)
+			}
+		})
+	}
+}
+
 // TestStepRestart saves the state in the middle of a sequence, restores it
 // from JSON as a restarted engine would, and checks the rule neither fires
 // twice nor forgets its hold.

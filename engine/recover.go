@@ -44,10 +44,8 @@ func (e *Engine) recover(ctx context.Context, px planner, st *marketdata.State, 
 	e.recovering = nil
 	for _, in := range ins {
 		var rule *rules.Rule
-		for _, r := range e.rules {
-			if r.rule.Name == in.Rule {
-				rule = r.rule
-			}
+		if r := e.ruleNamed(in.Rule); r != nil {
+			rule = r.rule
 		}
 		if why := e.passed(in, rule, st, now); why != "" {
 			var oids []string
@@ -88,4 +86,15 @@ func (e *Engine) passed(in *Intent, rule *rules.Rule, st *marketdata.State, now 
 		return fmt.Sprintf("it fired %s ago, more than %s (RecoverWithin)", now.Sub(in.At).Round(time.Second), e.opts.RecoverWithin)
 	}
 	return ""
+}
+
+// ruleNamed returns the runtime of the rule named name (nil: none, as after
+// a reload that removed it); e.mu is held.
+func (e *Engine) ruleNamed(name string) *ruleRun {
+	for _, r := range e.rules {
+		if r.rule.Name == name {
+			return r
+		}
+	}
+	return nil
 }

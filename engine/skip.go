@@ -44,7 +44,7 @@ func (r *ruleRun) repeatOf(tr *Trace) repeat {
 	}
 	switch tr.Reason {
 	case ReasonCooldown:
-		out.until = r.state.LastFired.Add(r.timing.Cooldown).UnixNano()
+		out.until = r.state.CooldownFrom().Add(r.timing.Cooldown).UnixNano()
 	case ReasonHolding:
 		out.until = r.state.Since.Add(r.timing.For).UnixNano()
 	case ReasonFalse, ReasonStillTrue, ReasonUnknown:

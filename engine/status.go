@@ -147,12 +147,12 @@ func nextFiring(r *ruleRun, reason Reason, st *marketdata.State) (until, at time
 	switch reason {
 	case ReasonFired, ReasonStillTrue:
 		if t.Cooldown > 0 {
-			until = s.LastFired.Add(t.Cooldown)
+			until = s.CooldownFrom().Add(t.Cooldown)
 			return until, until.Add(t.For), "after the cooldown, when the condition holds again"
 		}
 		return time.Time{}, time.Time{}, "when the condition turns false and then true again"
 	case ReasonCooldown:
-		until = s.LastFired.Add(t.Cooldown)
+		until = s.CooldownFrom().Add(t.Cooldown)
 		return until, until.Add(t.For), "at the end of the cooldown if the condition holds"
 	case ReasonHolding:
 		until = s.Since.Add(t.For)
@@ -171,6 +171,8 @@ func nextFiring(r *ruleRun, reason Reason, st *marketdata.State) (until, at time
 		return time.Time{}, time.Time{}, "in the next session, if the condition holds"
 	case ReasonStale:
 		return time.Time{}, time.Time{}, "when fresh data arrives and the condition holds"
+	case ReasonBeforeOrders:
+		return time.Time{}, time.Time{}, "when the account data shows its last orders and the condition holds"
 	case ReasonDisabled:
 		return time.Time{}, time.Time{}, "never: the rule is disabled"
 	case ReasonNotStarted:

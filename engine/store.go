@@ -71,6 +71,11 @@ func AccountDir(base, venue, apiKey string) string {
 	return filepath.Join(base, host, hex.EncodeToString(sum[:8]))
 }
 
+// storeVersion is the version of the rule-state file Save writes.
+// Version 2 added orders_at (RuleState.OrdersAt); a version 1 file, which
+// has none, still loads.
+const storeVersion = 2
+
 // storeFile is the on-disk form, versioned so a later format can migrate.
 type storeFile struct {
 	Version int                  `json:"version"`
@@ -78,7 +83,7 @@ type storeFile struct {
 }
 
 // Load reads the saved states; a missing file is an empty set. A file that
-// does not parse as version 1, has no rules object, or holds impossible
+// does not parse as version 1 or 2, has no rules object, or holds impossible
 // values is an error wrapping ErrBadStateFile (times in the future are
 // left to the engine, which knows the venue's time: see Future).
 func (s *Store) Load() (map[string]RuleState, error) {
@@ -109,8 +114,8 @@ func DecodeStates(b []byte) (map[string]RuleState, error) {
 	if err := strictJSON(b, &f); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrBadStateFile, err)
 	}
-	if f.Version == nil || *f.Version != 1 {
-		return nil, fmt.Errorf("%w: not a version 1 rule-state file", ErrBadStateFile)
+	if f.Version == nil || *f.Version < 1 || *f.Version > storeVersion {
+		return nil, fmt.Errorf("%w: not a version 1 or 2 rule-state file", ErrBadStateFile)
 	}
 	if f.Rules == nil {
 		return nil, fmt.Errorf(`%w: "rules" is missing or null`, ErrBadStateFile)
@@ -127,6 +132,9 @@ func DecodeStates(b []byte) (map[string]RuleState, error) {
 		if err := st.check(); err != nil {
 			return nil, fmt.Errorf("%w: rule %q: %v", ErrBadStateFile, name, err)
 		}
+		if *f.Version == 1 && !st.OrdersAt.IsZero() {
+			return nil, fmt.Errorf("%w: rule %q: orders_at is a version 2 field", ErrBadStateFile, name)
+		}
 		out[name] = st
 	}
 	return out, nil
@@ -142,8 +150,8 @@ func (s RuleState) check() error {
 	if s.Firings < 0 {
 		return fmt.Errorf("negative firing count %d", s.Firings)
 	}
-	if s.Firings == 0 && !s.LastFired.IsZero() {
-		return errors.New("last_fired is set but the rule never fired")
+	if s.Firings == 0 && (!s.LastFired.IsZero() || !s.OrdersAt.IsZero()) {
+		return errors.New("last_fired or orders_at is set but the rule never fired")
 	}
 	return nil
 }
@@ -166,6 +174,13 @@ func (s RuleState) Future(now time.Time) (RuleState, string) {
 		what += "since " + s.Since.UTC().Format(time.RFC3339)
 		s.Since = now
 	}
+	if s.OrdersAt.After(now.Add(clockSkew)) {
+		if what != "" {
+			what += " and "
+		}
+		what += "orders_at " + s.OrdersAt.UTC().Format(time.RFC3339)
+		s.OrdersAt = now
+	}
 	return s, what
 }
 
@@ -184,7 +199,7 @@ func strictJSON(b []byte, v any) error {
 
 // Save writes states durably.
 func (s *Store) Save(states map[string]RuleState) error {
-	b, err := json.MarshalIndent(storeFile{Version: 1, Rules: states}, "", "  ")
+	b, err := json.MarshalIndent(storeFile{Version: storeVersion, Rules: states}, "", "  ")
 	if err != nil {
 		return err
 	}

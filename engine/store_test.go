@@ -25,8 +25,12 @@ func TestDecodeStates(t *testing.T) {
 		{"rules null", `{"version":1,"rules":null}`, `"rules" is missing or null`},
 		{"rules missing", `{"version":1}`, `"rules" is missing or null`},
 		{"a rule null", `{"version":1,"rules":{"a":null}}`, `rule "a": null state`},
-		{"no version", `{"rules":{}}`, "not a version 1"},
-		{"version 2", `{"version":2,"rules":{}}`, "not a version 1"},
+		{"version 2", `{"version":2,"rules":{"a":{"phase":"firing","since":"2026-03-09T14:30:00Z","last_fired":"2026-03-09T14:30:00Z","firings":1,"orders_at":"2026-03-09T14:30:24Z"}}}`, ""},
+		{"version 1 with orders_at", `{"version":1,"rules":{"a":{"phase":"firing","since":"2026-03-09T14:30:00Z","last_fired":"2026-03-09T14:30:00Z","firings":1,"orders_at":"2026-03-09T14:30:24Z"}}}`, "orders_at is a version 2 field"},
+		{"no version", `{"rules":{}}`, "not a version 1 or 2"},
+		{"version 0", `{"version":0,"rules":{}}`, "not a version 1 or 2"},
+		{"version 3", `{"version":3,"rules":{}}`, "not a version 1 or 2"},
+		{"orders but never fired", `{"version":2,"rules":{"a":{"phase":"inactive","since":"2026-03-09T14:30:00Z","firings":0,"orders_at":"2026-03-09T14:30:24Z"}}}`, "never fired"},
 		{"not json", `{not json`, "invalid character"},
 		{"two values", `{"version":1,"rules":{}} {}`, "data after"},
 		{"unknown field", `{"version":1,"rules":{},"extra":1}`, "unknown field"},
@@ -46,6 +50,48 @@ func TestDecodeStates(t *testing.T) {
 				t.Fatalf("error %v, want ErrBadStateFile with %q", err, tt.want)
 			}
 		})
+	}
+}
+
+// TestStoreKeepsOrdersAt: a saved state reads back the same, orders_at
+// included, in a version 2 file; a version 1 file written before it
+// existed still loads, without it.
+func TestStoreKeepsOrdersAt(t *testing.T) {
+	dir := t.TempDir()
+	s, err := NewStore(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := time.Date(2026, 3, 9, 14, 30, 0, 0, time.UTC)
+	want := map[string]RuleState{
+		"late":   {Phase: PhaseFiring, Since: at, LastFired: at, Firings: 1, OrdersAt: at.Add(24 * time.Second)},
+		"ontime": {Phase: PhaseCooldown, Since: at, LastFired: at, Firings: 2},
+	}
+	if err := s.Save(want); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, stateFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), `"version": 2`) || strings.Count(string(b), `"orders_at"`) != 1 {
+		t.Errorf("saved file, want version 2 and one orders_at:\n%s", b)
+	}
+	got, err := s.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, st := range want {
+		if !got[name].OrdersAt.Equal(st.OrdersAt) || !got[name].LastFired.Equal(st.LastFired) || got[name].Firings != st.Firings || got[name].Phase != st.Phase {
+			t.Errorf("%s read back as %+v, want %+v", name, got[name], st)
+		}
+	}
+	old := `{"version":1,"rules":{"a":{"phase":"cooldown","since":"2026-03-09T14:30:00Z","last_fired":"2026-03-09T14:30:00Z","firings":3}}}`
+	if err := os.WriteFile(filepath.Join(dir, stateFile), []byte(old), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.Load(); err != nil || got["a"].Firings != 3 || !got["a"].OrdersAt.IsZero() {
+		t.Fatalf("version 1 file: %+v, %v", got, err)
 	}
 }
 
@@ -77,6 +123,7 @@ func TestRuleStateFuture(t *testing.T) {
 		{"within the skew", RuleState{Since: now.Add(30 * time.Second), Firings: 0}, ""},
 		{"fired tomorrow", RuleState{Since: now.Add(-time.Hour), LastFired: now.Add(24 * time.Hour), Firings: 1}, "last_fired 2026-03-10T14:30:00Z"},
 		{"since tomorrow", RuleState{Since: now.Add(24 * time.Hour)}, "since 2026-03-10T14:30:00Z"},
+		{"orders tomorrow", RuleState{Since: now.Add(-time.Hour), LastFired: now.Add(-time.Hour), Firings: 1, OrdersAt: now.Add(24 * time.Hour)}, "orders_at 2026-03-10T14:30:00Z"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -84,7 +131,7 @@ func TestRuleStateFuture(t *testing.T) {
 			if what != tt.want {
 				t.Fatalf("Future = %q, want %q", what, tt.want)
 			}
-			if fixed.LastFired.After(now.Add(clockSkew)) || fixed.Since.After(now.Add(clockSkew)) {
+			if fixed.LastFired.After(now.Add(clockSkew)) || fixed.Since.After(now.Add(clockSkew)) || fixed.OrdersAt.After(now.Add(clockSkew)) {
 				t.Errorf("fixed state %+v is still in the future", fixed)
 			}
 		})
@@ -235,6 +282,7 @@ func FuzzDecodeStates(f *testing.F) {
 	f.Add([]byte(`{"version":1,"rules":null}`))
 	f.Add([]byte(`{"version":1,"rules":{"a":{"phase":"pending","since":"9999-12-31T23:59:59Z","firings":0}}}`))
 	f.Add([]byte(`{"version":1e400}`))
+	f.Add([]byte(`{"version":2,"rules":{"a":{"phase":"cooldown","since":"2026-03-09T14:30:05Z","last_fired":"2026-03-09T14:30:00Z","firings":1,"orders_at":"2026-03-09T14:30:24Z"}}}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		rs, err := DecodeStates(b)
 		if err != nil {
@@ -243,7 +291,7 @@ func FuzzDecodeStates(f *testing.F) {
 			}
 			return
 		}
-		again, err := json.Marshal(storeFile{Version: 1, Rules: rs})
+		again, err := json.Marshal(storeFile{Version: storeVersion, Rules: rs})
 		if err != nil {
 			t.Fatal(err)
 		}
