@@ -11,7 +11,7 @@ import (
 // order of it when no ids are written; it never opens anything.
 func batchCancelKind() Kind {
 	return Kind{
-		Name: rules.BatchCancel, Sends: true,
+		Name: rules.BatchCancel,
 		plan: func(_ context.Context, f *firing, a *rules.Action) []Plan {
 			p := params{f: f, ps: a.Params}
 			c, err := f.contract(p)

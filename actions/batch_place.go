@@ -13,7 +13,7 @@ import (
 // place_order.
 func batchPlaceKind() Kind {
 	return Kind{
-		Name: rules.BatchPlace, Sends: true, Opens: true,
+		Name: rules.BatchPlace, Opens: true,
 		plan: func(ctx context.Context, f *firing, a *rules.Action) []Plan {
 			p := params{f: f, ps: a.Params}
 			c, err := f.contract(p)

@@ -11,7 +11,7 @@ import (
 // list (one request each); it never opens anything.
 func cancelAllKind() Kind {
 	return Kind{
-		Name: rules.CancelAll, Sends: true,
+		Name: rules.CancelAll,
 		plan: func(_ context.Context, f *firing, a *rules.Action) []Plan {
 			return f.cancelAll(a)
 		},

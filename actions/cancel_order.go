@@ -10,7 +10,7 @@ import (
 // cancelOrderKind cancels one order; it never opens anything.
 func cancelOrderKind() Kind {
 	return Kind{
-		Name: rules.CancelOrder, Sends: true,
+		Name: rules.CancelOrder,
 		plan: func(_ context.Context, f *firing, a *rules.Action) []Plan {
 			p := params{f: f, ps: a.Params}
 			c, err := f.contract(p)

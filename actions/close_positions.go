@@ -12,7 +12,7 @@ import (
 // guard.
 func closePositionsKind() Kind {
 	return Kind{
-		Name: rules.ClosePositions, Sends: true,
+		Name: rules.ClosePositions,
 		plan: func(_ context.Context, f *firing, a *rules.Action) []Plan {
 			req, err := f.closeReq(params{f: f, ps: a.Params})
 			if err != nil {

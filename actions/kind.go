@@ -9,23 +9,22 @@ import (
 	"github.com/tickrules/tickrules/rules"
 )
 
-// Kind declares one action kind in one place: the requests it plans,
-// whether it sends anything to the exchange, whether it can open or grow
+// Kind declares one action kind in one place: the requests it plans, how
+// its recorded requests are read back, whether it can open or grow
 // exposure, and how a trader is shown its requests. Each kind is one file
 // of this package (place_order.go, log.go...) and one line of Kinds; the
-// executor, the engine's busy-symbol wait, the status page and the guard
-// test read this declaration instead of keeping their own lists of kinds.
+// executor, the journal, the engine's busy-symbol wait, the status page
+// and the guard test read this declaration instead of keeping their own
+// lists of kinds.
 //
-// Its parameters and the load-time checks between them are its
-// rules.ActionDef (rules/actions.go), which the loader, the JSON Schema and
-// the reference read; Def returns it.
+// Its parameters, its exchange operation (and so whether it sends
+// anything, Sends) and the load-time checks between its parameters are
+// its rules.ActionDef (rules/actions.go), which the loader, the JSON Schema
+// and the reference read; Def returns it. They stay in rules because the
+// loader cannot import this package (this package imports rules).
 type Kind struct {
 	// Name is the action's key in a rule file.
 	Name rules.ActionKind
-	// Sends is false for an action that never reaches the exchange (log,
-	// notify): it never waits for another firing's unsettled orders, needs
-	// no intent on disk and shows as a message, not an order.
-	Sends bool
 	// Opens is true when the action can open or grow exposure (an order
 	// that is not reducing): the kill switch and the safety file's limits
 	// apply to it. An action that cannot (a cancel, a close) goes through
@@ -71,12 +70,18 @@ func KindOf(name string) (Kind, bool) {
 }
 
 // Sends reports whether an action of kind name sends anything to the
-// exchange; an unknown kind counts as sending, the careful answer (a rule
-// that might trade waits for unsettled orders).
+// exchange (Kind.Sends); an unknown kind counts as sending, the careful
+// answer (a rule that might trade waits for unsettled orders).
 func Sends(name string) bool {
 	k, ok := KindOf(name)
-	return !ok || k.Sends
+	return !ok || k.Sends()
 }
+
+// Sends reports whether the kind sends anything to the exchange: whether
+// its definition names an exchange operation. One that does not (log,
+// notify) never waits for another firing's unsettled orders, needs no
+// intent on disk and shows as a message, not an order.
+func (k Kind) Sends() bool { return k.Op() != "" }
 
 // Def returns the kind's parameters and load-time checks.
 func (k Kind) Def() *rules.ActionDef {

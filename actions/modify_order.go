@@ -12,7 +12,7 @@ import (
 // the presets alone opens nothing.
 func modifyOrderKind() Kind {
 	return Kind{
-		Name: rules.ModifyOrder, Sends: true, Opens: true,
+		Name: rules.ModifyOrder, Opens: true,
 		plan: func(ctx context.Context, f *firing, a *rules.Action) []Plan {
 			req, err := f.modify(params{f: f, ps: a.Params})
 			if err != nil {

@@ -11,7 +11,7 @@ import (
 // (or a raw reduce-only order) is reducing and passes the guard.
 func placeOrderKind() Kind {
 	return Kind{
-		Name: rules.PlaceOrder, Sends: true, Opens: true,
+		Name: rules.PlaceOrder, Opens: true,
 		plan: func(ctx context.Context, f *firing, a *rules.Action) []Plan {
 			p := params{f: f, ps: a.Params}
 			req, check, err := f.order(ctx, p, p, "")

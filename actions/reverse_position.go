@@ -14,7 +14,7 @@ import (
 // always guarded as an opening order (reverseCheck).
 func reversePositionKind() Kind {
 	return Kind{
-		Name: rules.ReversePosition, Sends: true, Opens: true,
+		Name: rules.ReversePosition, Opens: true,
 		plan: func(ctx context.Context, f *firing, a *rules.Action) []Plan {
 			p := params{f: f, ps: a.Params}
 			c, err := f.contract(p)
