@@ -1,6 +1,8 @@
 package actions
 
 import (
+	"bytes"
+	"encoding/json"
 	"testing"
 
 	"github.com/tickrules/tickrules/exchange"
@@ -60,4 +62,35 @@ func TestSends(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzPlanJSON: any bytes read as a Plan (the journal file's form) give a
+// plan or an error, never a panic; a plan that reads is written and read
+// back alike (as JSON: a decimal such as 1.0 reads back as 1).
+func FuzzPlanJSON(f *testing.F) {
+	f.Add([]byte(`{"kind":"place_order","op":"place-order","request":{"symbol":"BTCUSDT","size":"1","side":"buy","orderType":"market","clientOid":"tr-a"},"clientOids":["tr-a"]}`))
+	f.Add([]byte(`{"kind":"batch_place","op":"batch-place-order","request":{"symbol":"BTCUSDT","orderList":[{"size":"1","side":"buy","orderType":"limit","price":"2"}]}}`))
+	f.Add([]byte(`{"kind":"cancel_all","op":"batch-cancel-orders","request":{"productType":"USDT-FUTURES","symbol":"BTCUSDT"}}`))
+	f.Add([]byte(`{"kind":"log","op":"","done":{"kind":"log","op":"","request":null,"outcome":"ok","note":"hi"}}`))
+	f.Add([]byte(`{"kind":"place_order","op":"set-leverage","request":{}}`))
+	f.Add([]byte(`{"kind":"modify_order","op":"modify-order","request":{"symbol":"BTCUSDT","newClientOid":"x","newSize":"1.0"},"checks":[{"Symbol":"BTCUSDT","Size":"1.0","Price":"2.50"}]}`))
+	f.Add([]byte(`{"kind":"place_order","op":"place-order","request":{"symbol":5}}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var p Plan
+		if err := json.Unmarshal(b, &p); err != nil {
+			return
+		}
+		again, err := json.Marshal(p)
+		if err != nil {
+			t.Fatalf("a plan that read does not write: %v", err)
+		}
+		var q Plan
+		if err := json.Unmarshal(again, &q); err != nil {
+			t.Fatalf("a plan that read does not read back: %v\n%s", err, again)
+		}
+		twice, err := json.Marshal(q)
+		if err != nil || !bytes.Equal(again, twice) {
+			t.Fatalf("read back differently (%v):\n%s\n%s", err, again, twice)
+		}
+	})
 }
