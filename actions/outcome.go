@@ -28,13 +28,12 @@ const (
 // ended, and the order ids it produced. Reports and traces are built from
 // legs, so a user can always see the exact request behind an order.
 type Leg struct {
-	Kind    string      `json:"kind"` // the action as written in the rule file
-	Op      exchange.Op `json:"op"`
-	Request Request     `json:"request"` // the typed body sent; its JSON is the exact body
-
-	Outcome    Outcome  `json:"outcome"`
-	OrderIDs   []string `json:"orderIds,omitempty"`
-	ClientOIDs []string `json:"clientOids,omitempty"`
+	Kind       string      `json:"kind"` // the action as written in the rule file
+	Op         exchange.Op `json:"op"`
+	Request    Request     `json:"request"` // the typed body sent; its JSON is the exact body
+	Outcome    Outcome     `json:"outcome"`
+	OrderIDs   []string    `json:"orderIds,omitempty"`
+	ClientOIDs []string    `json:"clientOids,omitempty"`
 	// Failures lists the failed items of a batch operation.
 	Failures []exchange.BatchFailure `json:"failures,omitempty"`
 	// Reconciled is true when the outcome was ambiguous and was settled by
