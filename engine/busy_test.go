@@ -4,7 +4,9 @@ import (
 	"context"
 	"slices"
 	"testing"
+	"time"
 
+	"github.com/tickrules/tickrules/actions"
 	"github.com/tickrules/tickrules/rules"
 )
 
@@ -44,5 +46,54 @@ func TestTouchesOnlyActionsThatSend(t *testing.T) {
 				t.Errorf("waits with BTCUSDT busy = %v, want %v", w, tt.waits)
 			}
 		})
+	}
+}
+
+// notifyingVenue is slowVenue with messages: an action that sends nothing
+// (log, notify) is planned as done at once.
+type notifyingVenue struct{ *slowVenue }
+
+func (n notifyingVenue) Plan(ctx context.Context, f *Firing) []actions.Plan {
+	if k := string(f.Rule.Actions[0].Kind); !actions.Sends(k) {
+		return []actions.Plan{{Kind: k, Done: &actions.Leg{Kind: k, Outcome: actions.OK}}}
+	}
+	return n.slowVenue.Plan(ctx, f)
+}
+
+// TestNotifyRuleDoesNotWaitForUnsettledOrders is issue 27's case end to
+// end: while a BTCUSDT order is settled off the tick loop, a rule that only
+// notifies is evaluated on every tick, like one that only logs, instead of
+// waiting for the order.
+func TestNotifyRuleDoesNotWaitForUnsettledOrders(t *testing.T) {
+	v := notifyingVenue{&slowVenue{release: make(chan struct{}), settled: make(chan string, 1)}}
+	rs := ruleSet(t,
+		orderRule("btc", after(0), "BTCUSDT", time.Hour),
+		rules.Rule{Name: "tell", When: after(0), Enabled: true, Actions: []*rules.Action{{Kind: rules.Notify}}},
+	)
+	e, err := New(Options{Rules: rs, Source: &fakeSource{}, Executor: v, Clock: stubClock{}, SettleOffLoop: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	for sec := range 5 {
+		e.Step(ctx, t0.Add(time.Duration(sec)*time.Second))
+	}
+	stats, _, _ := e.Stats()
+	if s := stats["tell"]; s.Evaluations != 5 || s.Waiting != 0 {
+		t.Errorf("tell: %+v, want evaluated on all 5 ticks and never waiting", s)
+	}
+	if s := stats["btc"]; s.Firings != 1 {
+		t.Errorf("btc: %+v, want one firing, unsettled", s)
+	}
+	close(v.release)
+	if got := <-v.settled; got != "btc" {
+		t.Fatalf("settled %s", got)
+	}
+	for {
+		n, changed := e.Settling()
+		if n == 0 {
+			break
+		}
+		<-changed
 	}
 }
