@@ -129,7 +129,7 @@ func (d *Dispatcher) guard(leg *Leg, check OrderCheck) bool {
 // deterministic id of the firing's leg). check describes the order for the
 // risk guard.
 func (d *Dispatcher) Place(ctx context.Context, kind string, req exchange.PlaceOrderRequest, check OrderCheck) Leg {
-	leg := Leg{Kind: kind, Op: exchange.OpPlaceOrder, Request: mustJSON(req), ClientOIDs: []string{req.ClientOID}}
+	leg := Leg{Kind: kind, Op: exchange.OpPlaceOrder, Request: req, ClientOIDs: []string{req.ClientOID}}
 	if req.ClientOID == "" {
 		return d.fail(leg, errors.New("no client order id: refusing to send an order that cannot be reconciled"))
 	}
@@ -146,7 +146,7 @@ func (d *Dispatcher) Place(ctx context.Context, kind string, req exchange.PlaceO
 // describes the position it opens: a reversal is never a reducing order,
 // whatever check says, so the kill switch and every limit apply to it.
 func (d *Dispatcher) Reverse(ctx context.Context, kind string, req exchange.ClickBackhandRequest, check OrderCheck) Leg {
-	leg := Leg{Kind: kind, Op: exchange.OpClickBackhand, Request: mustJSON(req), ClientOIDs: []string{req.ClientOID}}
+	leg := Leg{Kind: kind, Op: exchange.OpClickBackhand, Request: req, ClientOIDs: []string{req.ClientOID}}
 	if req.ClientOID == "" {
 		return d.fail(leg, errors.New("no client order id: refusing to send an order that cannot be reconciled"))
 	}

@@ -63,7 +63,7 @@ func (d *Dispatcher) BatchPlace(ctx context.Context, kind string, req exchange.B
 }
 
 func (d *Dispatcher) batchChunk(ctx context.Context, kind string, req exchange.BatchPlaceOrderRequest, blocked []exchange.BatchFailure) Leg {
-	leg := Leg{Kind: kind, Op: exchange.OpBatchPlaceOrder, Request: mustJSON(req), Failures: blocked}
+	leg := Leg{Kind: kind, Op: exchange.OpBatchPlaceOrder, Request: req, Failures: blocked}
 	for _, it := range req.OrderList {
 		leg.ClientOIDs = append(leg.ClientOIDs, it.ClientOID)
 	}

@@ -59,7 +59,7 @@ func (d *Dispatcher) idempotent(ctx context.Context, leg Leg, send func(context.
 
 // Cancel sends one cancel-order.
 func (d *Dispatcher) Cancel(ctx context.Context, kind string, req exchange.CancelOrderRequest) Leg {
-	leg := Leg{Kind: kind, Op: exchange.OpCancelOrder, Request: mustJSON(req)}
+	leg := Leg{Kind: kind, Op: exchange.OpCancelOrder, Request: req}
 	if req.OrderID != "" {
 		leg.OrderIDs = []string{req.OrderID}
 	}
@@ -89,7 +89,7 @@ func (d *Dispatcher) BatchCancel(ctx context.Context, kind string, req exchange.
 }
 
 func (d *Dispatcher) batchCancelChunk(ctx context.Context, kind string, req exchange.BatchCancelOrdersRequest) Leg {
-	leg := Leg{Kind: kind, Op: exchange.OpBatchCancelOrders, Request: mustJSON(req)}
+	leg := Leg{Kind: kind, Op: exchange.OpBatchCancelOrders, Request: req}
 	return idempotentBatch(ctx, d, leg, req, d.opts.Venue.BatchCancelOrders)
 }
 
@@ -124,7 +124,7 @@ func (d *Dispatcher) batchFailures(leg Leg, res exchange.BatchResult) Leg {
 
 // ClosePositions sends close-positions.
 func (d *Dispatcher) ClosePositions(ctx context.Context, kind string, req exchange.ClosePositionsRequest) Leg {
-	leg := Leg{Kind: kind, Op: exchange.OpClosePositions, Request: mustJSON(req)}
+	leg := Leg{Kind: kind, Op: exchange.OpClosePositions, Request: req}
 	var res exchange.ClosePositionsResult
 	leg = d.idempotent(ctx, leg, func(ctx context.Context) error {
 		var err error
@@ -139,7 +139,7 @@ func (d *Dispatcher) ClosePositions(ctx context.Context, kind string, req exchan
 
 // CancelAll sends cancel-all-orders.
 func (d *Dispatcher) CancelAll(ctx context.Context, kind string, req exchange.CancelAllOrdersRequest) Leg {
-	leg := Leg{Kind: kind, Op: exchange.OpCancelAllOrders, Request: mustJSON(req)}
+	leg := Leg{Kind: kind, Op: exchange.OpCancelAllOrders, Request: req}
 	return idempotentBatch(ctx, d, leg, req, d.opts.Venue.CancelAllOrders)
 }
 
@@ -151,7 +151,7 @@ func (d *Dispatcher) CancelAll(ctx context.Context, kind string, req exchange.Ca
 // risk guard like a placement; a change of the presets alone opens nothing
 // and is not checked, so a stop-loss can still be moved under the kill switch.
 func (d *Dispatcher) Modify(ctx context.Context, kind string, req exchange.ModifyOrderRequest, check OrderCheck) Leg {
-	leg := Leg{Kind: kind, Op: exchange.OpModifyOrder, Request: mustJSON(req), ClientOIDs: []string{req.NewClientOID}}
+	leg := Leg{Kind: kind, Op: exchange.OpModifyOrder, Request: req, ClientOIDs: []string{req.NewClientOID}}
 	if req.NewClientOID == "" {
 		return d.fail(leg, errors.New("no newClientOid: refusing to modify an order that cannot be reconciled"))
 	}

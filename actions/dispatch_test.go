@@ -154,8 +154,8 @@ func TestPlaceReconciles(t *testing.T) {
 			if !strings.Contains(leg.Error, tt.errLike) {
 				t.Errorf("error %q does not say %q", leg.Error, tt.errLike)
 			}
-			if !strings.Contains(string(leg.Request), `"clientOid":"tr-abc-1-0"`) {
-				t.Errorf("leg request %s lacks the clientOid", leg.Request)
+			if !strings.Contains(string(RequestJSON(leg.Request)), `"clientOid":"tr-abc-1-0"`) {
+				t.Errorf("leg request %+v lacks the clientOid", leg.Request)
 			}
 		})
 	}

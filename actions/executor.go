@@ -11,7 +11,6 @@ import (
 	"github.com/expr-lang/expr/vm"
 	"github.com/shopspring/decimal"
 	"go.uber.org/zap"
-	"go.uber.org/zap/zapcore"
 
 	"github.com/tickrules/tickrules/exchange"
 	"github.com/tickrules/tickrules/marketdata"
@@ -47,6 +46,8 @@ type ExecutorOptions struct {
 // through the Dispatcher, one leg at a time, in the order written.
 type Executor struct {
 	opts ExecutorOptions
+	// kinds are the action kinds' declarations by name (Kinds).
+	kinds map[rules.ActionKind]Kind
 }
 
 // NewExecutor returns an Executor for opts.
@@ -57,7 +58,11 @@ func NewExecutor(opts ExecutorOptions) *Executor {
 	if opts.RateLimitBudget <= 0 {
 		opts.RateLimitBudget = time.Minute
 	}
-	return &Executor{opts: opts}
+	kinds := map[rules.ActionKind]Kind{}
+	for _, k := range Kinds() {
+		kinds[k.Name] = k
+	}
+	return &Executor{opts: opts, kinds: kinds}
 }
 
 // Run executes every action of rule for its firing at `at`: Plan, then Send
@@ -77,16 +82,17 @@ func (x *Executor) Run(ctx context.Context, rule *rules.Rule, at time.Time, env 
 // formulas are evaluated, sizes and prices rounded and client order ids
 // derived, so the firing's intent can be recorded before the first order
 // leaves. An action that cannot be built (or a log action) is a Plan that
-// is already done.
+// is already done. Each action is planned by its kind's declaration (Kind).
 func (x *Executor) Plan(ctx context.Context, rule *rules.Rule, at time.Time, env *rules.Env, m *vm.VM, st *marketdata.State) []Plan {
 	f := &firing{x: x, rule: rule, id: Firing{Rule: rule.Name, At: at}, env: env, vm: m, st: st}
 	plans := make([]Plan, 0, len(rule.Actions))
 	for _, a := range rule.Actions {
-		if a.Kind == rules.CancelAll {
-			plans = append(plans, f.cancelAll(a)...)
+		k, ok := x.kinds[a.Kind]
+		if !ok {
+			plans = append(plans, f.failed(a, fmt.Errorf("unknown action %q", a.Kind))...)
 			continue
 		}
-		plans = append(plans, f.action(ctx, a))
+		plans = append(plans, k.plan(ctx, f, a)...)
 	}
 	for i := range plans {
 		plans[i].At = at
@@ -112,116 +118,16 @@ func (f *firing) nextOID() string {
 	return oid
 }
 
-func (f *firing) failed(kind string, op exchange.Op, err error) Plan {
-	f.x.opts.Logger.Error("action not sent", zap.String("rule", f.rule.Name), zap.String("kind", kind), zap.Error(err))
-	return Plan{Kind: kind, Op: op, Done: &Leg{Kind: kind, Op: op, Outcome: Failed, Error: err.Error()}}
-}
-
-func (f *firing) action(ctx context.Context, a *rules.Action) Plan {
+// failed is the done Plan of action a that could not be built: nothing is
+// sent, and its leg says why.
+func (f *firing) failed(a *rules.Action, err error) []Plan {
 	kind := string(a.Kind)
-	def, _ := rules.LookupAction(kind)
 	var op exchange.Op
-	if def != nil {
-		op = def.Op
+	if k, ok := f.x.kinds[a.Kind]; ok {
+		op = k.Op()
 	}
-	p := params{f: f, ps: a.Params}
-	switch a.Kind {
-	case rules.Log:
-		l := f.log(a)
-		return Plan{Kind: kind, Done: &l}
-	case rules.Notify:
-		// The text is only recorded on the leg: engine run hands it to the
-		// notifier off the tick loop; it never goes to the venue.
-		return Plan{Kind: kind, Done: &Leg{Kind: kind, Outcome: OK, Note: f.message(a)}}
-	case rules.PlaceOrder:
-		req, check, err := f.order(ctx, p, p, "")
-		if err != nil {
-			return f.failed(kind, op, err)
-		}
-		return newPlan(kind, exchange.OpPlaceOrder, req, req.Symbol, req.ProductType, []OrderCheck{check}, req.ClientOID)
-	case rules.BatchPlace:
-		c, err := f.contract(p)
-		if err != nil {
-			return f.failed(kind, op, err)
-		}
-		req := exchange.BatchPlaceOrderRequest{Symbol: c.symbol, ProductType: c.pt, MarginCoin: c.coin, MarginMode: c.marginMode, Mode: c.mode}
-		var checks []OrderCheck
-		var oids []string
-		for i, item := range a.Orders {
-			one, check, err := f.order(ctx, p, params{f: f, ps: item}, fmt.Sprintf("orders[%d].", i))
-			if err != nil {
-				return f.failed(kind, op, err)
-			}
-			req.OrderList = append(req.OrderList, exchange.BatchOrder{Size: one.Size, Price: one.Price, Side: one.Side, TradeSide: one.TradeSide,
-				OrderType: one.OrderType, Force: one.Force, ClientOID: one.ClientOID, ReduceOnly: one.ReduceOnly,
-				PresetStopSurplusPrice: one.PresetStopSurplusPrice, PresetStopLossPrice: one.PresetStopLossPrice, STPMode: one.STPMode})
-			checks = append(checks, check)
-			oids = append(oids, one.ClientOID)
-		}
-		return newPlan(kind, exchange.OpBatchPlaceOrder, req, req.Symbol, req.ProductType, checks, oids...)
-	case rules.ModifyOrder:
-		req, err := f.modify(p)
-		if err != nil {
-			return f.failed(kind, op, err)
-		}
-		check, err := f.modifyCheck(ctx, req)
-		if err != nil {
-			return f.failed(kind, op, err)
-		}
-		return newPlan(kind, exchange.OpModifyOrder, req, req.Symbol, req.ProductType, []OrderCheck{check}, req.NewClientOID)
-	case rules.CancelOrder:
-		c, err := f.contract(p)
-		if err != nil {
-			return f.failed(kind, op, err)
-		}
-		req := exchange.CancelOrderRequest{Symbol: c.symbol, ProductType: c.pt, MarginCoin: c.coin}
-		if req.OrderID, err = p.text("order_id"); err == nil {
-			req.ClientOID, err = p.text("client_oid")
-		}
-		if err != nil {
-			return f.failed(kind, op, err)
-		}
-		return newPlan(kind, exchange.OpCancelOrder, req, req.Symbol, req.ProductType, nil)
-	case rules.BatchCancel:
-		c, err := f.contract(p)
-		if err != nil {
-			return f.failed(kind, op, err)
-		}
-		req := exchange.BatchCancelOrdersRequest{ProductType: c.pt, Symbol: c.symbol, MarginCoin: c.coin}
-		ids, err := p.ids("orders")
-		if err != nil {
-			return f.failed(kind, op, err)
-		}
-		oids, err := p.ids("client_oids")
-		if err != nil {
-			return f.failed(kind, op, err)
-		}
-		for _, id := range ids {
-			req.OrderIDList = append(req.OrderIDList, exchange.OrderRef{OrderID: id})
-		}
-		for _, id := range oids {
-			req.OrderIDList = append(req.OrderIDList, exchange.OrderRef{ClientOID: id})
-		}
-		// A request without ids cancels every pending order of the
-		// contract: ids formulas that found nothing must send nothing.
-		if len(req.OrderIDList) == 0 && (p.has("orders") || p.has("client_oids")) {
-			return Plan{Kind: kind, Op: op, Done: &Leg{Kind: kind, Op: op, Outcome: OK, Note: "no order ids to cancel: nothing sent"}}
-		}
-		return newPlan(kind, exchange.OpBatchCancelOrders, req, req.Symbol, req.ProductType, nil)
-	case rules.ReversePosition:
-		c, err := f.contract(p)
-		if err != nil {
-			return f.failed(kind, op, err)
-		}
-		return f.reverse(ctx, kind, p, c)
-	case rules.ClosePositions:
-		req, err := f.closeReq(p)
-		if err != nil {
-			return f.failed(kind, op, err)
-		}
-		return newPlan(kind, exchange.OpClosePositions, req, req.Symbol, req.ProductType, nil)
-	}
-	return f.failed(kind, op, fmt.Errorf("unknown action %q", kind))
+	f.x.opts.Logger.Error("action not sent", zap.String("rule", f.rule.Name), zap.String("kind", kind), zap.Error(err))
+	return []Plan{{Kind: kind, Op: op, Done: &Leg{Kind: kind, Op: op, Outcome: Failed, Error: err.Error()}}}
 }
 
 // contractInfo is what an action needs to know of its contract and account.
@@ -257,41 +163,6 @@ func productTypeNames() string {
 		names = append(names, string(pt))
 	}
 	return strings.Join(names, ", ")
-}
-
-// cancelAll plans one cancel-all-orders request per product type: one, or
-// each of a list. With a list, a margin coin inherited from the file's
-// defaults is not sent: it belongs to one product type only (the loader
-// rejects one written on the action).
-func (f *firing) cancelAll(a *rules.Action) []Plan {
-	kind, op := string(a.Kind), exchange.OpCancelAllOrders
-	p := params{f: f, ps: a.Params}
-	pts := []exchange.ProductType{}
-	if v := a.Params["product_type"]; v != nil && !v.IsFormula() {
-		if list, ok := v.Literal.([]string); ok {
-			for _, s := range list {
-				pts = append(pts, exchange.ProductType(s))
-			}
-		}
-	}
-	coin, err := p.text("margin_coin")
-	if err != nil {
-		return []Plan{f.failed(kind, op, err)}
-	}
-	if len(pts) == 0 {
-		pt, err := f.productType(p)
-		if err != nil {
-			return []Plan{f.failed(kind, op, err)}
-		}
-		pts = append(pts, pt)
-	} else if len(pts) > 1 {
-		coin = ""
-	}
-	plans := make([]Plan, 0, len(pts))
-	for _, pt := range pts {
-		plans = append(plans, newPlan(kind, op, exchange.CancelAllOrdersRequest{ProductType: pt, MarginCoin: coin}, "", pt, nil))
-	}
-	return plans
 }
 
 // contract resolves the symbol (or the for_each symbol), its product type,
@@ -513,67 +384,6 @@ func (f *firing) modify(p params) (exchange.ModifyOrderRequest, error) {
 		*dst = exchange.NumOf(v)
 	}
 	return req, nil
-}
-
-func (f *firing) reverse(ctx context.Context, kind string, p params, c contractInfo) Plan {
-	req := exchange.ClickBackhandRequest{Symbol: c.symbol, MarginCoin: c.coin, ProductType: c.pt, Mode: c.mode, ClientOID: f.nextOID()}
-	dir, _ := p.text("side")
-	if dir == "" && c.mode == exchange.OneWayMode {
-		// One-way: the side follows the open position.
-		if pos, err := f.st.Position(c.symbol, marketdata.SideLong, 0); err == nil && pos.Size > 0 {
-			dir = "long"
-		} else {
-			dir = "short"
-		}
-	}
-	side, ts, err := ReverseSide(exchange.HoldSide(dir), c.mode)
-	if err != nil {
-		return f.failed(kind, exchange.OpClickBackhand, err)
-	}
-	req.Side, req.TradeSide = side, ts
-	if p.has("size") && c.mode == exchange.HedgeMode {
-		v, err := p.number("size")
-		if err == nil {
-			v, err = c.prec.RoundSize(v)
-		}
-		if err != nil {
-			return f.failed(kind, exchange.OpClickBackhand, fmt.Errorf("size: %w", err))
-		}
-		req.Size = exchange.NumOf(v)
-	}
-	check, err := f.reverseCheck(ctx, c, req, dir)
-	if err != nil {
-		return f.failed(kind, exchange.OpClickBackhand, err)
-	}
-	return newPlan(kind, exchange.OpClickBackhand, req, req.Symbol, req.ProductType, []OrderCheck{check}, req.ClientOID)
-}
-
-func (f *firing) closeReq(p params) (exchange.ClosePositionsRequest, error) {
-	pt, err := f.productType(p)
-	if err != nil {
-		return exchange.ClosePositionsRequest{}, err
-	}
-	req := exchange.ClosePositionsRequest{ProductType: pt}
-	if p.has("symbol") || f.rule.Symbol != "" {
-		c, err := f.contract(p)
-		if err != nil {
-			return req, err
-		}
-		req.ProductType, req.Symbol = c.pt, c.symbol
-	}
-	side, _ := p.text("side")
-	req.HoldSide = exchange.HoldSide(side)
-	return req, nil
-}
-
-func (f *firing) log(a *rules.Action) Leg {
-	text := f.message(a)
-	lvl := zapcore.InfoLevel
-	if s, ok := a.Params.Text("level"); ok {
-		_ = lvl.UnmarshalText([]byte(s))
-	}
-	f.x.opts.Logger.Log(lvl, text, zap.String("rule", f.rule.Name))
-	return Leg{Kind: string(rules.Log), Outcome: OK, Note: text}
 }
 
 // message renders the message of a log or notify action: its text with

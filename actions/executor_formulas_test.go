@@ -69,7 +69,7 @@ func TestPlanFormulasAndProductLists(t *testing.T) {
 				if p.Done != nil {
 					t.Fatalf("plan not sent: %+v", p.Done)
 				}
-				got = append(got, string(p.Request))
+				got = append(got, string(actions.RequestJSON(p.Request)))
 			}
 			if g, w := strings.Join(got, "\n"), strings.Join(tc.want, "\n"); !jsonEqualLines(t, g, w) {
 				t.Errorf("requests\n%s\nwant\n%s", g, w)

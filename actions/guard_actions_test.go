@@ -3,6 +3,7 @@ package actions_test
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -28,8 +29,9 @@ type guardCase struct {
 	opens  bool
 }
 
-// guardCases covers every action kind of rules.Actions(); a kind added there
-// without cases here fails TestEveryActionMeetsTheGuard.
+// guardCases covers every action kind of actions.Kinds(); a kind added there
+// without cases here fails TestEveryActionMeetsTheGuard, and so does a kind
+// whose cases contradict its declaration (Kind.Opens).
 var guardCases = map[rules.ActionKind][]guardCase{
 	rules.PlaceOrder: {
 		{"open", "place_order: {symbol: BTCUSDT, open: long, type: limit, size: 5, price: 20000}", true},
@@ -63,10 +65,15 @@ var guardCases = map[rules.ActionKind][]guardCase{
 // cancels, closes and logs must go through both.
 func TestEveryActionMeetsTheGuard(t *testing.T) {
 	t.Parallel()
-	for _, def := range rules.Actions() {
+	for _, kind := range actions.Kinds() {
+		def := kind.Def()
 		cases := guardCases[def.Kind]
 		if len(cases) == 0 {
 			t.Errorf("action kind %s has no guard case: add one to guardCases", def.Kind)
+		}
+		opening := slices.ContainsFunc(cases, func(c guardCase) bool { return c.opens })
+		if opening != kind.Opens {
+			t.Errorf("action kind %s declares Opens %v, but its guard cases say %v", def.Kind, kind.Opens, opening)
 		}
 		for _, c := range cases {
 			for _, killed := range []bool{true, false} {

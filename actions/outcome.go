@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 
@@ -27,12 +28,12 @@ const (
 // ended, and the order ids it produced. Reports and traces are built from
 // legs, so a user can always see the exact request behind an order.
 type Leg struct {
-	Kind       string          `json:"kind"` // the action as written in the rule file
-	Op         exchange.Op     `json:"op"`
-	Request    json.RawMessage `json:"request"` // the exact JSON body sent
-	Outcome    Outcome         `json:"outcome"`
-	OrderIDs   []string        `json:"orderIds,omitempty"`
-	ClientOIDs []string        `json:"clientOids,omitempty"`
+	Kind       string      `json:"kind"` // the action as written in the rule file
+	Op         exchange.Op `json:"op"`
+	Request    Request     `json:"request"` // the typed body sent; its JSON is the exact body
+	Outcome    Outcome     `json:"outcome"`
+	OrderIDs   []string    `json:"orderIds,omitempty"`
+	ClientOIDs []string    `json:"clientOids,omitempty"`
 	// Failures lists the failed items of a batch operation.
 	Failures []exchange.BatchFailure `json:"failures,omitempty"`
 	// Reconciled is true when the outcome was ambiguous and was settled by
@@ -51,6 +52,26 @@ type Leg struct {
 	// Note explains an ok outcome that did less than asked (nothing to cancel).
 	Note  string `json:"note,omitempty"`
 	Error string `json:"error,omitempty"`
+}
+
+// UnmarshalJSON reads a Leg from the journal file, like Plan.UnmarshalJSON:
+// strictly, with its request decoded once by operation.
+func (l *Leg) UnmarshalJSON(b []byte) error {
+	type plain Leg // without this method
+	var raw struct {
+		plain
+		Request json.RawMessage `json:"request"`
+	}
+	if err := strictUnmarshal(b, &raw); err != nil {
+		return fmt.Errorf("leg: %w", err)
+	}
+	req, err := decodeRequest(raw.Op, raw.Request)
+	if err != nil {
+		return fmt.Errorf("leg of %s: %w", raw.Kind, err)
+	}
+	*l = Leg(raw.plain)
+	l.Request = req
+	return nil
 }
 
 // Ambiguous reports whether err leaves it unknown if the exchange applied the

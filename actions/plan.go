@@ -1,6 +1,7 @@
 package actions
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -8,17 +9,19 @@ import (
 	"time"
 
 	"github.com/tickrules/tickrules/exchange"
+	"github.com/tickrules/tickrules/rules"
 )
 
 // Plan is one request of a firing, built and rounded but not sent: what the
 // engine records in its journal before the first order of the firing
 // leaves, and what Send and Settle send from, after a restart too. Request
-// is the exact JSON body; ClientOIDs are the deterministic ids that find the
-// orders again at the venue.
+// is the typed request body (JSON only in the journal file, see
+// UnmarshalJSON); ClientOIDs are the deterministic ids that find the orders
+// again at the venue.
 type Plan struct {
 	Kind        string               `json:"kind"` // the action as written in the rule file
 	Op          exchange.Op          `json:"op"`
-	Request     json.RawMessage      `json:"request,omitempty"`
+	Request     Request              `json:"request,omitempty"`
 	Symbol      string               `json:"symbol,omitempty"`
 	ProductType exchange.ProductType `json:"productType,omitempty"`
 	// Checks describe the orders for the risk guard, one per order (a
@@ -34,8 +37,14 @@ type Plan struct {
 	At time.Time `json:"at,omitzero"`
 }
 
-func newPlan(kind string, op exchange.Op, req any, symbol string, pt exchange.ProductType, checks []OrderCheck, oids ...string) Plan {
-	return Plan{Kind: kind, Op: op, Request: mustJSON(req), Symbol: symbol, ProductType: pt, Checks: checks, ClientOIDs: oids}
+// newPlan is the one Plan of action a that sends req.
+func newPlan(a *rules.Action, req Request, symbol string, pt exchange.ProductType, checks []OrderCheck, oids ...string) []Plan {
+	kind := string(a.Kind)
+	var op exchange.Op
+	if k, ok := KindOf(kind); ok {
+		op = k.Op()
+	}
+	return []Plan{{Kind: kind, Op: op, Request: req, Symbol: symbol, ProductType: pt, Checks: checks, ClientOIDs: oids}}
 }
 
 // Lookupable reports whether the outcome of p can be found at the venue by
@@ -48,11 +57,8 @@ func (p Plan) Lookupable() bool {
 	case exchange.OpPlaceOrder, exchange.OpBatchPlaceOrder, exchange.OpClickBackhand:
 		return len(p.ClientOIDs) > 0
 	case exchange.OpModifyOrder:
-		var req exchange.ModifyOrderRequest
-		if err := json.Unmarshal(p.Request, &req); err != nil {
-			return false
-		}
-		return req.NewClientOID != "" && (req.NewSize != "" || req.NewPrice != "")
+		req, ok := p.Request.(exchange.ModifyOrderRequest)
+		return ok && req.NewClientOID != "" && (req.NewSize != "" || req.NewPrice != "")
 	}
 	return false
 }
@@ -63,9 +69,9 @@ func (p Plan) only(oids []string) (Plan, error) {
 	if p.Op != exchange.OpBatchPlaceOrder {
 		return p, nil
 	}
-	var req exchange.BatchPlaceOrderRequest
-	if err := json.Unmarshal(p.Request, &req); err != nil {
-		return p, fmt.Errorf("%s: recorded request: %w", p.Op, err)
+	req, err := requestOf[exchange.BatchPlaceOrderRequest](p)
+	if err != nil {
+		return p, fmt.Errorf("%s: %w", p.Op, err)
 	}
 	items, checks := req.OrderList[:0:0], []OrderCheck(nil)
 	for i, it := range req.OrderList {
@@ -78,7 +84,7 @@ func (p Plan) only(oids []string) (Plan, error) {
 	}
 	req.OrderList = items
 	out := p
-	out.Request, out.Checks, out.ClientOIDs = mustJSON(req), checks, oids
+	out.Request, out.Checks, out.ClientOIDs = req, checks, oids
 	return out, nil
 }
 
@@ -88,7 +94,7 @@ func (x *Executor) Send(ctx context.Context, p Plan) []Leg {
 	return sendPlan(ctx, x.opts.Dispatcher, p)
 }
 
-// sendPlan decodes the recorded request of p and hands it to d.
+// sendPlan hands the request of p to d.
 func sendPlan(ctx context.Context, d *Dispatcher, p Plan) []Leg {
 	if p.Done != nil {
 		return []Leg{*p.Done}
@@ -101,40 +107,53 @@ func sendPlan(ctx context.Context, d *Dispatcher, p Plan) []Leg {
 		// refused by any size limit rather than passed as size zero.
 		return OrderCheck{Symbol: p.Symbol, SizeUnknown: true}
 	}
-	var legs []Leg
-	var err error
-	switch p.Op {
-	case exchange.OpPlaceOrder:
-		legs, err = decoded(p, func(r exchange.PlaceOrderRequest) []Leg { return []Leg{d.Place(ctx, p.Kind, r, check(0))} })
-	case exchange.OpBatchPlaceOrder:
-		legs, err = decoded(p, func(r exchange.BatchPlaceOrderRequest) []Leg { return d.BatchPlace(ctx, p.Kind, r, p.Checks) })
-	case exchange.OpModifyOrder:
-		legs, err = decoded(p, func(r exchange.ModifyOrderRequest) []Leg { return []Leg{d.Modify(ctx, p.Kind, r, check(0))} })
-	case exchange.OpCancelOrder:
-		legs, err = decoded(p, func(r exchange.CancelOrderRequest) []Leg { return []Leg{d.Cancel(ctx, p.Kind, r)} })
-	case exchange.OpBatchCancelOrders:
-		legs, err = decoded(p, func(r exchange.BatchCancelOrdersRequest) []Leg { return d.BatchCancel(ctx, p.Kind, r) })
-	case exchange.OpClickBackhand:
-		legs, err = decoded(p, func(r exchange.ClickBackhandRequest) []Leg { return []Leg{d.Reverse(ctx, p.Kind, r, check(0))} })
-	case exchange.OpClosePositions:
-		legs, err = decoded(p, func(r exchange.ClosePositionsRequest) []Leg { return []Leg{d.ClosePositions(ctx, p.Kind, r)} })
-	case exchange.OpCancelAllOrders:
-		legs, err = decoded(p, func(r exchange.CancelAllOrdersRequest) []Leg { return []Leg{d.CancelAll(ctx, p.Kind, r)} })
-	default:
-		err = fmt.Errorf("operation %q is not one an action sends", p.Op)
-	}
-	if err == nil {
-		return legs
+	switch r := p.Request.(type) {
+	case exchange.PlaceOrderRequest:
+		return []Leg{d.Place(ctx, p.Kind, r, check(0))}
+	case exchange.BatchPlaceOrderRequest:
+		return d.BatchPlace(ctx, p.Kind, r, p.Checks)
+	case exchange.ModifyOrderRequest:
+		return []Leg{d.Modify(ctx, p.Kind, r, check(0))}
+	case exchange.CancelOrderRequest:
+		return []Leg{d.Cancel(ctx, p.Kind, r)}
+	case exchange.BatchCancelOrdersRequest:
+		return d.BatchCancel(ctx, p.Kind, r)
+	case exchange.ClickBackhandRequest:
+		return []Leg{d.Reverse(ctx, p.Kind, r, check(0))}
+	case exchange.ClosePositionsRequest:
+		return []Leg{d.ClosePositions(ctx, p.Kind, r)}
+	case exchange.CancelAllOrdersRequest:
+		return []Leg{d.CancelAll(ctx, p.Kind, r)}
 	}
 	leg := Leg{Kind: p.Kind, Op: p.Op, Request: p.Request, ClientOIDs: p.ClientOIDs}
-	return []Leg{d.fail(leg, fmt.Errorf("recorded request: %w (not sent)", err))}
+	return []Leg{d.fail(leg, fmt.Errorf("operation %q with a %T is not a request an action sends (not sent)", p.Op, p.Request))}
 }
 
-// decoded decodes the recorded request of p as R and hands it to send.
-func decoded[R any](p Plan, send func(R) []Leg) ([]Leg, error) {
-	var req R
-	if err := json.Unmarshal(p.Request, &req); err != nil {
-		return nil, err
+// UnmarshalJSON reads a Plan from the journal file: strictly (an unknown
+// field is an error, as in the rest of the journal), with its request
+// decoded once into the type its operation takes. Journals written before
+// requests were typed have the same form and read the same way.
+func (p *Plan) UnmarshalJSON(b []byte) error {
+	type plain Plan // without this method
+	var raw struct {
+		plain
+		Request json.RawMessage `json:"request,omitempty"`
 	}
-	return send(req), nil
+	if err := strictUnmarshal(b, &raw); err != nil {
+		return fmt.Errorf("plan: %w", err)
+	}
+	req, err := decodeRequest(raw.Op, raw.Request)
+	if err != nil {
+		return fmt.Errorf("plan of %s: %w", raw.Kind, err)
+	}
+	*p = Plan(raw.plain)
+	p.Request = req
+	return nil
+}
+
+// strictUnmarshal decodes one JSON value into v, refusing unknown fields.
+func strictUnmarshal(b []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	return dec.Decode(v)
 }

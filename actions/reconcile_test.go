@@ -66,7 +66,7 @@ func TestSettle(t *testing.T) {
 			}
 			d := NewDispatcher(DispatcherOptions{Venue: fv, Clock: v, Defer: true})
 			x := NewExecutor(ExecutorOptions{Dispatcher: d, RateLimitBudget: 10 * time.Second})
-			p := newPlan("place_order", exchange.OpPlaceOrder, req, req.Symbol, req.ProductType, []OrderCheck{{Symbol: req.Symbol}}, req.ClientOID)
+			p := testPlan("place_order", exchange.OpPlaceOrder, req, req.Symbol, req.ProductType, []OrderCheck{{Symbol: req.Symbol}}, req.ClientOID)
 			var prior []Leg
 			if !tt.restart {
 				prior = x.Send(context.Background(), p) // never waits on the clock
@@ -90,4 +90,9 @@ func TestSettle(t *testing.T) {
 			}
 		})
 	}
+}
+
+// testPlan is a Plan of kind sending req with op, as newPlan builds one.
+func testPlan(kind string, op exchange.Op, req Request, symbol string, pt exchange.ProductType, checks []OrderCheck, oids ...string) Plan {
+	return Plan{Kind: kind, Op: op, Request: req, Symbol: symbol, ProductType: pt, Checks: checks, ClientOIDs: oids}
 }

@@ -3,7 +3,6 @@ package actions
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -97,18 +96,19 @@ func (x *Executor) resend(ctx context.Context, p Plan) []Leg {
 // errNotResendable refuses an operation resend does not know how to narrow.
 var errNotResendable = errors.New("not an operation that can be sent again safely")
 
-// recordedError is a recorded request that does not decode: nothing is
-// sent from it.
+// recordedError is a recorded request that is not the request its
+// operation takes: nothing is sent from it.
 type recordedError struct{ err error }
 
 func (e *recordedError) Error() string { return "recorded request: " + e.err.Error() }
 func (e *recordedError) Unwrap() error { return e.err }
 
-// decodeRecorded decodes the recorded request of p.
-func decodeRecorded[R any](p Plan) (R, error) {
-	var req R
-	if err := json.Unmarshal(p.Request, &req); err != nil {
-		return req, &recordedError{err}
+// requestOf returns the request of p as the type R its operation takes (the
+// journal decoded it by operation when it was read).
+func requestOf[R any](p Plan) (R, error) {
+	req, ok := p.Request.(R)
+	if !ok {
+		return req, &recordedError{fmt.Errorf("%s wants a %T, the plan holds a %T", p.Op, req, p.Request)}
 	}
 	return req, nil
 }
@@ -139,7 +139,7 @@ func (x *Executor) existedAtFiring(n *narrowed, p Plan, what string, cTime excha
 // the rule meant to close, and is closed whole.
 func (x *Executor) narrowClose(ctx context.Context, p Plan) (narrowed, error) {
 	var n narrowed
-	req, err := decodeRecorded[exchange.ClosePositionsRequest](p)
+	req, err := requestOf[exchange.ClosePositionsRequest](p)
 	if err != nil {
 		return n, err
 	}
@@ -183,10 +183,8 @@ func positionName(pos exchange.Position) string {
 }
 
 // narrowPlan is the request req of op, sent again in place of p.
-func (x *Executor) narrowPlan(p Plan, op exchange.Op, req any, symbol string) Plan {
-	np := newPlan(p.Kind, op, req, symbol, p.ProductType, nil)
-	np.At = p.At
-	return np
+func (x *Executor) narrowPlan(p Plan, op exchange.Op, req Request, symbol string) Plan {
+	return Plan{Kind: p.Kind, Op: op, Request: req, Symbol: symbol, ProductType: p.ProductType, At: p.At}
 }
 
 // cancelScope is what a recorded cancel aims at: every pending order of a
@@ -219,13 +217,13 @@ func (s cancelScope) matches(o exchange.PendingOrder) bool {
 func scopeOf(p Plan) (cancelScope, error) {
 	switch p.Op {
 	case exchange.OpCancelAllOrders:
-		req, err := decodeRecorded[exchange.CancelAllOrdersRequest](p)
+		req, err := requestOf[exchange.CancelAllOrdersRequest](p)
 		return cancelScope{pt: req.ProductType, coin: req.MarginCoin}, err
 	case exchange.OpBatchCancelOrders:
-		req, err := decodeRecorded[exchange.BatchCancelOrdersRequest](p)
+		req, err := requestOf[exchange.BatchCancelOrdersRequest](p)
 		return cancelScope{pt: req.ProductType, symbol: req.Symbol, coin: req.MarginCoin, refs: req.OrderIDList}, err
 	}
-	req, err := decodeRecorded[exchange.CancelOrderRequest](p)
+	req, err := requestOf[exchange.CancelOrderRequest](p)
 	return cancelScope{pt: req.ProductType, symbol: req.Symbol, coin: req.MarginCoin,
 		refs: []exchange.OrderRef{{OrderID: req.OrderID, ClientOID: req.ClientOID}}}, err
 }
@@ -278,7 +276,7 @@ func (x *Executor) narrowCancel(ctx context.Context, p Plan) (narrowed, error) {
 // renamed by another modify) is not touched either.
 func (x *Executor) narrowModify(ctx context.Context, p Plan) (narrowed, error) {
 	var n narrowed
-	req, err := decodeRecorded[exchange.ModifyOrderRequest](p)
+	req, err := requestOf[exchange.ModifyOrderRequest](p)
 	if err != nil {
 		return n, err
 	}

@@ -58,13 +58,13 @@ func closingTargets(p Plan) (map[string]closingTarget, error) {
 	targets := map[string]closingTarget{}
 	switch p.Op {
 	case exchange.OpPlaceOrder:
-		req, err := decodeRecorded[exchange.PlaceOrderRequest](p)
+		req, err := requestOf[exchange.PlaceOrderRequest](p)
 		if side := closedSide(req.Side, req.TradeSide, req.ReduceOnly); err == nil && side != "" {
 			targets[req.ClientOID] = closingTarget{req.Symbol, side}
 		}
 		return targets, err
 	case exchange.OpBatchPlaceOrder:
-		req, err := decodeRecorded[exchange.BatchPlaceOrderRequest](p)
+		req, err := requestOf[exchange.BatchPlaceOrderRequest](p)
 		for _, it := range req.OrderList {
 			if side := closedSide(it.Side, it.TradeSide, it.ReduceOnly); side != "" {
 				targets[it.ClientOID] = closingTarget{req.Symbol, side}
@@ -72,7 +72,7 @@ func closingTargets(p Plan) (map[string]closingTarget, error) {
 		}
 		return targets, err
 	case exchange.OpClickBackhand:
-		req, err := decodeRecorded[exchange.ClickBackhandRequest](p)
+		req, err := requestOf[exchange.ClickBackhandRequest](p)
 		t := closingTarget{symbol: req.Symbol}
 		// Hedge mode (tradeSide open): the side names the position
 		// reversed (ReverseSide). One-way: the venue reverses the symbol's

@@ -214,7 +214,7 @@ func TestSettleClosingOrderActsOnlyOnThePositionOfTheFiring(t *testing.T) {
 			d := NewDispatcher(DispatcherOptions{Venue: fv, Clock: rig.Virtual, Defer: true, Logger: zap.New(core)})
 			x := NewExecutor(ExecutorOptions{Dispatcher: d, Logger: zap.New(core)})
 			op, req := tt.plan(tt.hedge)
-			p := newPlan("place_order", op, req, btc, exchange.USDTFutures, []OrderCheck{{Symbol: btc, Reducing: true}}, "tr-rule-1-0")
+			p := testPlan("place_order", op, req, btc, exchange.USDTFutures, []OrderCheck{{Symbol: btc, Reducing: true}}, "tr-rule-1-0")
 			p.At = at
 
 			var prior []Leg
@@ -278,7 +278,7 @@ func TestSettleOpeningOrderIsSentAgain(t *testing.T) {
 	d := NewDispatcher(DispatcherOptions{Venue: fv, Clock: rig.Virtual, Defer: true, Logger: zap.NewNop()})
 	x := NewExecutor(ExecutorOptions{Dispatcher: d, Logger: zap.NewNop()})
 	op, req := openLong(false)
-	p := newPlan("place_order", op, req, "BTCUSDT", exchange.USDTFutures, []OrderCheck{{Symbol: "BTCUSDT"}}, "tr-rule-1-0")
+	p := testPlan("place_order", op, req, "BTCUSDT", exchange.USDTFutures, []OrderCheck{{Symbol: "BTCUSDT"}}, "tr-rule-1-0")
 	p.At = at
 	var legs []Leg
 	drive(t, rig.Virtual, func() { legs = x.Settle(ctx, p, nil) })

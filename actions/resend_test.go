@@ -157,7 +157,7 @@ func TestSettleCancelOrCloseTouchesOnlyWhatExistedAtTheFiring(t *testing.T) {
 			d := NewDispatcher(DispatcherOptions{Venue: fv, Clock: rig.Virtual, Defer: true, Logger: zap.New(core)})
 			x := NewExecutor(ExecutorOptions{Dispatcher: d, Logger: zap.New(core)})
 			op, req := tt.plan()
-			p := newPlan("rule-action", op, req, "", exchange.USDTFutures, nil)
+			p := testPlan("rule-action", op, req, "", exchange.USDTFutures, nil)
 			p.At = at
 
 			var prior []Leg
@@ -359,7 +359,7 @@ func TestSettleFailsClosed(t *testing.T) {
 				return req
 			}
 			rig.Virtual.Advance(time.Minute)
-			p := newPlan("rule-action", tt.op, withID(tt.req), btc, exchange.USDTFutures, nil)
+			p := testPlan("rule-action", tt.op, withID(tt.req), btc, exchange.USDTFutures, nil)
 			if !tt.noAt {
 				p.At = rig.Virtual.Now()
 			}

@@ -320,12 +320,10 @@ func (r *runner) onFiring(f *engine.Firing) {
 	}
 	c.Firings++
 	for _, l := range f.Legs {
-		a := Action{Kind: l.Kind, Request: l.Request, Outcome: string(l.Outcome), OrderIDs: l.OrderIDs, Error: l.Error, Note: l.Note}
+		// report.json holds the exact JSON body sent (null for a message).
+		a := Action{Kind: l.Kind, Request: actions.RequestJSON(l.Request), Outcome: string(l.Outcome), OrderIDs: l.OrderIDs, Error: l.Error, Note: l.Note}
 		if a.OrderIDs == nil {
 			a.OrderIDs = []string{}
-		}
-		if len(a.Request) == 0 {
-			a.Request = []byte("null")
 		}
 		if l.Outcome != actions.OK {
 			c.Errors++

@@ -163,7 +163,7 @@ func usesOf(rs *rules.RuleSet, cat *rules.Catalog) []productUse {
 			continue
 		}
 		for _, a := range r.Actions {
-			if def, ok := rules.LookupAction(string(a.Kind)); !ok || def.Op == "" {
+			if !actions.Sends(string(a.Kind)) {
 				continue // log and notify send nothing to the exchange
 			}
 			pt, _ := a.Params.Text("product_type")

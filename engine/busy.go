@@ -4,6 +4,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/tickrules/tickrules/actions"
 	"github.com/tickrules/tickrules/rules"
 )
 
@@ -12,11 +13,13 @@ import (
 const anySymbol = "*"
 
 // touches lists the symbols the actions of r may trade (anySymbol when one
-// cannot be known before the rule fires).
+// cannot be known before the rule fires). An action that sends nothing to
+// the exchange (log, notify: its kind's declaration says so) touches none,
+// so a rule that only tells the trader never waits for unsettled orders.
 func touches(r *rules.Rule) []string {
 	var out []string
 	for _, a := range r.Actions {
-		if a.Kind == rules.Log {
+		if !actions.Sends(string(a.Kind)) {
 			continue
 		}
 		sym := r.Symbol

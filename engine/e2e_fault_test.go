@@ -68,8 +68,8 @@ rules:
 					t.Fatalf("%d place-order requests reached the server, want %d: %v", len(reqs), tt.wantPlaces, reqs)
 				}
 				for _, q := range reqs {
-					if q.path != pathPlace || q.body != string(leg.Request) {
-						t.Errorf("request %s %s; the leg sent %s", q.path, q.body, leg.Request)
+					if q.path != pathPlace || q.body != string(actions.RequestJSON(leg.Request)) {
+						t.Errorf("request %s %s; the leg sent %+v", q.path, q.body, leg.Request)
 					}
 				}
 				r.v.Advance(2 * time.Second) // past the visibility delay

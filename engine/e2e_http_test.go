@@ -214,8 +214,8 @@ func checkWire(t *testing.T, reqs []wireRequest, legs []actions.Leg) {
 	}
 	for i, l := range sentLegs {
 		info, _ := exchange.LookupOp(l.Op)
-		if reqs[i].path != info.Path || reqs[i].body != string(l.Request) {
-			t.Errorf("request %d: %s %s\nthe leg says %s %s", i, reqs[i].path, reqs[i].body, info.Path, l.Request)
+		if reqs[i].path != info.Path || reqs[i].body != string(actions.RequestJSON(l.Request)) {
+			t.Errorf("request %d: %s %s\nthe leg says %s %+v", i, reqs[i].path, reqs[i].body, info.Path, l.Request)
 		}
 	}
 }
@@ -285,7 +285,7 @@ rules:
 				if p := r.positions("BTCUSDT"); len(p) != 0 {
 					t.Errorf("positions left: %v", p)
 				}
-				if !hedge && strings.Contains(string(legs[0].Request), "tradeSide") {
+				if !hedge && strings.Contains(string(actions.RequestJSON(legs[0].Request)), "tradeSide") {
 					t.Errorf("one-way request with a tradeSide: %s", legs[0].Request)
 				}
 			},

@@ -84,8 +84,8 @@ rules:
 		t.Fatalf("legs %+v", r.legs)
 	}
 	leg := r.legs[0]
-	if !strings.Contains(string(leg.Request), `"size":"0.0123"`) || strings.Contains(string(leg.Request), "tradeSide") {
-		t.Errorf("request %s: want the size rounded down to 4 places and no tradeSide in one-way mode", leg.Request)
+	if !strings.Contains(string(actions.RequestJSON(leg.Request)), `"size":"0.0123"`) || strings.Contains(string(actions.RequestJSON(leg.Request)), "tradeSide") {
+		t.Errorf("request %+v: want the size rounded down to 4 places and no tradeSide in one-way mode", leg.Request)
 	}
 	pos, err := r.acct.AllPositions(context.Background(), exchange.AllPositionsRequest{ProductType: exchange.USDTFutures})
 	if err != nil || len(pos) != 1 || pos[0].Total != "0.0123" || pos[0].HoldSide != exchange.Long {
@@ -117,7 +117,7 @@ rules:
 		if l.Outcome != actions.OK {
 			t.Fatalf("leg failed: %+v", l)
 		}
-		reqs = append(reqs, string(l.Request))
+		reqs = append(reqs, string(actions.RequestJSON(l.Request)))
 	}
 	if len(reqs) != 2 || !strings.Contains(reqs[0], `"side":"buy","tradeSide":"open"`) || !strings.Contains(reqs[1], `"side":"buy","tradeSide":"close"`) {
 		t.Fatalf("hedge requests:\n%s", strings.Join(reqs, "\n"))

@@ -297,7 +297,7 @@ func symbolOf(oid string, legs []actions.Leg) string {
 			var req struct {
 				Symbol string `json:"symbol"`
 			}
-			_ = json.Unmarshal(l.Request, &req)
+			_ = json.Unmarshal(actions.RequestJSON(l.Request), &req)
 			return req.Symbol
 		}
 	}

@@ -192,7 +192,7 @@ func TestJournalRoundTrip(t *testing.T) {
 	at := time.Date(2026, 3, 9, 14, 30, 0, 0, time.UTC)
 	in := &Intent{ID: "r#1@x", Rule: "r", At: at, Seq: 1, Once: OncePerDay, Period: "2026-03-09",
 		State: RuleState{Phase: PhaseFiring, Since: at, LastFired: at, Firings: 1, OncePeriod: "2026-03-09"},
-		Legs:  []IntentLeg{{Plan: actions.Plan{Kind: "place_order", Op: exchange.OpPlaceOrder, Request: json.RawMessage(`{"clientOid":"tr-a"}`), Symbol: "BTCUSDT", ClientOIDs: []string{"tr-a"}}}}}
+		Legs:  []IntentLeg{{Plan: actions.Plan{Kind: "place_order", Op: exchange.OpPlaceOrder, Request: exchange.PlaceOrderRequest{ClientOID: "tr-a"}, Symbol: "BTCUSDT", ClientOIDs: []string{"tr-a"}}}}}
 	if err := j.Add(at, in); err != nil {
 		t.Fatal(err)
 	}

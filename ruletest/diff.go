@@ -190,9 +190,11 @@ func quoteList(ms []string) string {
 // compareLeg compares expected parameters with one leg: its request body,
 // and for log its message, and the outcome.
 func compareLeg(name string, want []Param, leg actions.Leg) []string {
+	// A rule test names request fields as they are sent (clientOid,
+	// presetStopSurplusPrice), so the request is compared in its wire form.
 	var req map[string]any
-	if len(leg.Request) > 0 {
-		if err := json.Unmarshal(leg.Request, &req); err != nil {
+	if leg.Request != nil {
+		if err := json.Unmarshal(actions.RequestJSON(leg.Request), &req); err != nil {
 			return []string{fmt.Sprintf("%s: the request is not JSON: %v", name, err)}
 		}
 	}
@@ -214,7 +216,7 @@ func compareLeg(name string, want []Param, leg actions.Leg) []string {
 			}
 			continue
 		case "message":
-			if leg.Kind == "log" || leg.Kind == "notify" {
+			if !actions.Sends(leg.Kind) { // a message: log, notify
 				if leg.Note != p.Value {
 					out = append(out, fmt.Sprintf("%s: message was %q, expected %q", name, leg.Note, p.Value))
 				}

@@ -117,7 +117,7 @@ func (r *Recorder) ObserveFiring(rule string, seq int64, at time.Time, legs []ac
 	recs := OrderRecords(rule, at, legs)
 	fr := FiringRecord{At: at, Rule: rule, Seq: seq}
 	for _, l := range legs {
-		if l.Kind == "log" || l.Kind == "notify" {
+		if !actions.Sends(l.Kind) { // a message: log, notify
 			fr.Messages = append(fr.Messages, l.Note)
 		}
 	}

@@ -98,7 +98,7 @@ func (e *engineNotifier) firing(f *engine.Firing, orders []status.OrderRecord) {
 			e.send(notify.Event{Kind: notify.Message, At: f.At, Rule: f.Rule.Name, Text: l.Note})
 			continue
 		}
-		if l.Kind != "log" {
+		if actions.Sends(l.Kind) { // a log line is not something the rule did at the venue
 			did = append(did, l.Kind+" "+string(l.Outcome))
 		}
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/expr-lang/expr/parser"
 	"go.uber.org/zap"
 
+	"github.com/tickrules/tickrules/actions"
 	"github.com/tickrules/tickrules/backtest"
 	"github.com/tickrules/tickrules/clock"
 	"github.com/tickrules/tickrules/engine"
@@ -143,7 +144,7 @@ func dropIDs(v any) any {
 func firingOf(t *testing.T, f *engine.Firing) parityFiring {
 	pf := parityFiring{At: f.At, Rule: f.Rule.Name}
 	for _, l := range f.Legs {
-		pf.Legs = append(pf.Legs, legOf(t, l.Kind, string(l.Outcome), l.Request, l.Note))
+		pf.Legs = append(pf.Legs, legOf(t, l.Kind, string(l.Outcome), actions.RequestJSON(l.Request), l.Note))
 	}
 	return pf
 }

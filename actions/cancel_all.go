@@ -1,0 +1,60 @@
+package actions
+
+import (
+	"context"
+
+	"github.com/tickrules/tickrules/exchange"
+	"github.com/tickrules/tickrules/rules"
+)
+
+// cancelAllKind cancels every pending order of a product type, or of each of a
+// list (one request each); it never opens anything.
+func cancelAllKind() Kind {
+	return Kind{
+		Name: rules.CancelAll,
+		plan: func(_ context.Context, f *firing, a *rules.Action) []Plan {
+			return f.cancelAll(a)
+		},
+		decode: decodeAs[exchange.CancelAllOrdersRequest],
+		show: func(l Leg) []Shown {
+			r, _ := l.Request.(exchange.CancelAllOrdersRequest) // zero for a leg that was never built
+			s := firstIDs(l)
+			s.Symbol, s.Intent = string(r.ProductType), "cancel all"
+			return []Shown{s}
+		},
+	}
+}
+
+// cancelAll plans one cancel-all-orders request per product type: one, or
+// each of a list. With a list, a margin coin inherited from the file's
+// defaults is not sent: it belongs to one product type only (the loader
+// rejects one written on the action).
+func (f *firing) cancelAll(a *rules.Action) []Plan {
+	p := params{f: f, ps: a.Params}
+	pts := []exchange.ProductType{}
+	if v := a.Params["product_type"]; v != nil && !v.IsFormula() {
+		if list, ok := v.Literal.([]string); ok {
+			for _, s := range list {
+				pts = append(pts, exchange.ProductType(s))
+			}
+		}
+	}
+	coin, err := p.text("margin_coin")
+	if err != nil {
+		return f.failed(a, err)
+	}
+	if len(pts) == 0 {
+		pt, err := f.productType(p)
+		if err != nil {
+			return f.failed(a, err)
+		}
+		pts = append(pts, pt)
+	} else if len(pts) > 1 {
+		coin = ""
+	}
+	plans := make([]Plan, 0, len(pts))
+	for _, pt := range pts {
+		plans = append(plans, newPlan(a, exchange.CancelAllOrdersRequest{ProductType: pt, MarginCoin: coin}, "", pt, nil)...)
+	}
+	return plans
+}

@@ -1,0 +1,74 @@
+package actions
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/tickrules/tickrules/exchange"
+	"github.com/tickrules/tickrules/marketdata"
+	"github.com/tickrules/tickrules/rules"
+)
+
+// reversePositionKind reverses a position at market (click-backhand): it
+// closes the position and opens the same size the other way, so it is
+// always guarded as an opening order (reverseCheck).
+func reversePositionKind() Kind {
+	return Kind{
+		Name: rules.ReversePosition, Opens: true,
+		plan: func(ctx context.Context, f *firing, a *rules.Action) []Plan {
+			p := params{f: f, ps: a.Params}
+			c, err := f.contract(p)
+			if err != nil {
+				return f.failed(a, err)
+			}
+			req, dir, err := f.reverse(p, c)
+			if err != nil {
+				return f.failed(a, err)
+			}
+			check, err := f.reverseCheck(ctx, c, req, dir)
+			if err != nil {
+				return f.failed(a, err)
+			}
+			return newPlan(a, req, req.Symbol, req.ProductType, []OrderCheck{check}, req.ClientOID)
+		},
+		decode: decodeAs[exchange.ClickBackhandRequest],
+		show: func(l Leg) []Shown {
+			r, _ := l.Request.(exchange.ClickBackhandRequest) // zero for a leg that was never built
+			s := firstIDs(l)
+			s.Symbol, s.Side, s.Size = r.Symbol, string(r.Side), string(r.Size)
+			s.Intent, s.Type = "reverse "+holdOf(r.Side), "market"
+			return []Shown{s}
+		},
+	}
+}
+
+// reverse builds the click-backhand of a reverse_position and returns the
+// direction of the position it reverses.
+func (f *firing) reverse(p params, c contractInfo) (exchange.ClickBackhandRequest, string, error) {
+	req := exchange.ClickBackhandRequest{Symbol: c.symbol, MarginCoin: c.coin, ProductType: c.pt, Mode: c.mode, ClientOID: f.nextOID()}
+	dir, _ := p.text("side")
+	if dir == "" && c.mode == exchange.OneWayMode {
+		// One-way: the side follows the open position.
+		if pos, err := f.st.Position(c.symbol, marketdata.SideLong, 0); err == nil && pos.Size > 0 {
+			dir = "long"
+		} else {
+			dir = "short"
+		}
+	}
+	side, ts, err := ReverseSide(exchange.HoldSide(dir), c.mode)
+	if err != nil {
+		return req, dir, err
+	}
+	req.Side, req.TradeSide = side, ts
+	if p.has("size") && c.mode == exchange.HedgeMode {
+		v, err := p.number("size")
+		if err == nil {
+			v, err = c.prec.RoundSize(v)
+		}
+		if err != nil {
+			return req, dir, fmt.Errorf("size: %w", err)
+		}
+		req.Size = exchange.NumOf(v)
+	}
+	return req, dir, nil
+}
