@@ -56,8 +56,9 @@ type Options struct {
 	Logger   *zap.Logger
 	// EvaluateEveryTick builds every State afresh from every answer, read
 	// as a live exchange is read (decimal text, every poll asked), and runs
-	// every condition on every tick (engine.Options.EvaluateEveryTick):
-	// slower, and the report is the same byte for byte, which a test checks.
+	// every condition on every tick (engine.Options.ReuseResults off), as
+	// engine run does: slower, and the report is the same byte for byte,
+	// which the equivalence tests check.
 	EvaluateEveryTick bool
 }
 
@@ -191,7 +192,7 @@ func newRunner(ctx context.Context, opts Options) (*runner, error) {
 		// A State may be built every tick from the same answers: parse
 		// each fetched book and list of fills once.
 		Poller: poll.Options{Build: marketdata.BuildOptions{Parsed: marketdata.NewParseCache()}}},
-		engine.Options{Tick: opts.Step, OnFiring: r.onFiring, EvaluateEveryTick: opts.EvaluateEveryTick})
+		engine.Options{Tick: opts.Step, OnFiring: r.onFiring, ReuseResults: !opts.EvaluateEveryTick})
 	if err != nil {
 		return nil, fmt.Errorf("backtest: %w", err)
 	}
