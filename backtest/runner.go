@@ -12,6 +12,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/tickrules/tickrules/actions"
+	"github.com/tickrules/tickrules/backtest/internal/native"
 	"github.com/tickrules/tickrules/clock"
 	"github.com/tickrules/tickrules/engine"
 	"github.com/tickrules/tickrules/exchange"
@@ -183,12 +184,20 @@ func newRunner(ctx context.Context, opts Options) (*runner, error) {
 			return src, nil
 		}
 	}
+	// The backtest's speed-ups: conditions compiled to Go closures, results
+	// reused while what they read is the same, States sharing their data
+	// (the source above) and leaps over quiet seconds. EvaluateEveryTick
+	// runs as engine run does, without any of them.
+	var closures rules.ClosureCompiler
+	if !opts.EvaluateEveryTick {
+		closures = native.NewCompiler()
+	}
 	var cat rules.CatalogReader = acct
 	if opts.Scenario.Source != "" {
 		cat = scenarioCatalog{acct, "the scenario " + opts.Scenario.Source}
 	}
 	r.asm, err = engine.Assemble(ctx, engine.AssembleOptions{Reader: reader, Catalog: cat, Accounts: acct, Trader: acct, Pricer: acct,
-		Clock: waitingClock{v}, Logger: opts.Logger, RuleDirs: opts.RuleDirs, Getenv: opts.Getenv, NewSource: newSource,
+		Clock: waitingClock{v}, Logger: opts.Logger, RuleDirs: opts.RuleDirs, Getenv: opts.Getenv, NewSource: newSource, Closures: closures,
 		// A State may be built every tick from the same answers: parse
 		// each fetched book and list of fills once.
 		Poller: poll.Options{Build: marketdata.BuildOptions{Parsed: marketdata.NewParseCache()}}},

@@ -40,6 +40,10 @@ type AssembleOptions struct {
 	// RuleDirs are loaded with Getenv for ${VAR} references.
 	RuleDirs []string
 	Getenv   func(string) string
+	// Closures, when set, also compiles the rules' conditions and formulas
+	// to faster Go code (rules.LoadOptions.Closures): only the backtest
+	// sets it. Nil runs them on expr's VM, as engine run does.
+	Closures rules.ClosureCompiler
 	Safety   *actions.Safety
 	Store    *Store
 	// Journal records every firing before its orders go out (nil: none).
@@ -114,7 +118,7 @@ func (a *Assembly) catalog() *rules.Catalog {
 // loadWith loads the rule files against cat, leaving out the rules held
 // for the stock pairs when cat has none.
 func (a *Assembly) loadWith(ctx context.Context, cat *rules.Catalog) (*rules.RuleSet, error) {
-	rs, errs := rules.Load(ctx, a.opts.RuleDirs, rules.LoadOptions{Catalog: cat, Getenv: a.opts.Getenv})
+	rs, errs := rules.Load(ctx, a.opts.RuleDirs, rules.LoadOptions{Catalog: cat, Getenv: a.opts.Getenv, Closures: a.opts.Closures})
 	if rs == nil {
 		return nil, fmt.Errorf("%s\n%w", errs.Error(), ErrBadRules)
 	}
@@ -167,7 +171,7 @@ func Assemble(ctx context.Context, opts AssembleOptions, eng Options) (*Assembly
 	a := &Assembly{Catalog: cat, opts: opts, cat: cat}
 	a.Load = func(ctx context.Context) (*rules.RuleSet, error) { return a.loadWith(ctx, a.catalog()) }
 	if cat.StockPairsErr != nil {
-		all, errs := rules.Load(ctx, opts.RuleDirs, rules.LoadOptions{Catalog: cat, Getenv: opts.Getenv})
+		all, errs := rules.Load(ctx, opts.RuleDirs, rules.LoadOptions{Catalog: cat, Getenv: opts.Getenv, Closures: opts.Closures})
 		if all == nil {
 			return nil, fmt.Errorf("%s\n%w", errs.Error(), ErrBadRules)
 		}

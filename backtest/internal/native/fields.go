@@ -86,7 +86,7 @@ func (o objectOf[T]) loop(name string, list any, test fn[bool], threshold *int) 
 
 // item is # inside a list test over Ts.
 func (o objectOf[T]) item() any {
-	return fn[*T](func(e *Env) (*T, error) { return e.item.(*T), nil })
+	return fn[*T](func(e *Env) (*T, error) { return e.Item.(*T), nil })
 }
 
 func (o objectOf[T]) pointerType() reflect.Type { return reflect.TypeFor[*T]() }
