@@ -12,6 +12,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/tickrules/tickrules/actions"
+	"github.com/tickrules/tickrules/assemble"
 	"github.com/tickrules/tickrules/backtest/internal/native"
 	"github.com/tickrules/tickrules/clock"
 	"github.com/tickrules/tickrules/engine"
@@ -136,7 +137,7 @@ type runner struct {
 	v     *clock.Virtual
 	x     *sim.Exchange
 	acct  *sim.Account
-	asm   *engine.Assembly
+	asm   *assemble.Assembly
 	rep   *Report
 	smp   *sampler
 	prog  *progress
@@ -172,10 +173,10 @@ func newRunner(ctx context.Context, opts Options) (*runner, error) {
 	// made for the simulator. The reports of both ways are compared in
 	// tests.
 	var reader poll.Reader = textReader{acct}
-	var newSource func(poll.Options) (engine.PolledSource, error) // nil: the live poller
+	var newSource func(poll.Options) (assemble.PolledSource, error) // nil: the live poller
 	if acct.HasBookNumbers() && !opts.EvaluateEveryTick {
 		reader = newNumericReader(acct)
-		newSource = func(o poll.Options) (engine.PolledSource, error) {
+		newSource = func(o poll.Options) (assemble.PolledSource, error) {
 			src, err := newSimulatorSource(o)
 			if err != nil {
 				return nil, err
@@ -196,7 +197,7 @@ func newRunner(ctx context.Context, opts Options) (*runner, error) {
 	if opts.Scenario.Source != "" {
 		cat = scenarioCatalog{acct, "the scenario " + opts.Scenario.Source}
 	}
-	r.asm, err = engine.Assemble(ctx, engine.AssembleOptions{Reader: reader, Catalog: cat, Accounts: acct, Trader: acct, Pricer: acct,
+	r.asm, err = assemble.New(ctx, assemble.Options{Reader: reader, Catalog: cat, Accounts: acct, Trader: acct, Pricer: acct,
 		Clock: waitingClock{v}, Logger: opts.Logger, RuleDirs: opts.RuleDirs, Getenv: opts.Getenv, NewSource: newSource, Closures: closures,
 		// A State may be built every tick from the same answers: parse
 		// each fetched book and list of fills once.
@@ -208,7 +209,7 @@ func newRunner(ctx context.Context, opts Options) (*runner, error) {
 	for _, rule := range r.asm.Rules.Rules {
 		r.count[rule.Name] = &RuleSummary{Rule: rule.Name}
 	}
-	r.smp = newSampler(acct, r.asm.Catalog, engine.FuturesSymbols(r.asm.Rules), expectedSamples(opts))
+	r.smp = newSampler(acct, r.asm.Catalog, assemble.FuturesSymbols(r.asm.Rules), expectedSamples(opts))
 	r.prog = &progress{w: opts.Progress, wall: opts.Wall, from: opts.From, to: opts.To}
 	return r, nil
 }

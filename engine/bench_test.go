@@ -11,6 +11,7 @@ import (
 	"github.com/expr-lang/expr/vm"
 
 	"github.com/tickrules/tickrules/actions"
+	"github.com/tickrules/tickrules/assemble"
 	"github.com/tickrules/tickrules/clock"
 	"github.com/tickrules/tickrules/engine"
 	"github.com/tickrules/tickrules/exchange"
@@ -66,7 +67,7 @@ func demoWorld(b testing.TB, ruleYAML string) (*sim.Exchange, *sim.Account, *clo
 // polledSource polls the demo once for what rs reads and serves that State.
 func polledSource(b testing.TB, acct *sim.Account, v *clock.Virtual, cat *rules.Catalog, rs *rules.RuleSet) *staticSource {
 	b.Helper()
-	p, err := poll.New(poll.Options{Reader: acct, Clock: v, Demand: engine.Demand(rs, cat), Contracts: cat.Contracts})
+	p, err := poll.New(poll.Options{Reader: acct, Clock: v, Demand: assemble.Demand(rs, cat), Contracts: cat.Contracts})
 	if err != nil {
 		b.Fatal(err)
 	}

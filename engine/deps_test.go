@@ -7,7 +7,8 @@ import (
 )
 
 // TestLiveCodeImportsNoBacktestCode: the packages that trade money (the
-// engine, the poller, the actions) do not depend on any package of the
+// engine, the poller, the actions, and the wiring of a run in assemble) do
+// not depend on any package of the
 // backtest - its compiled conditions (backtest/internal/native), its
 // sources and runner - directly or through another package, so that
 // engine run evaluates every condition plainly, on expr's VM, and a
@@ -17,7 +18,7 @@ func TestLiveCodeImportsNoBacktestCode(t *testing.T) {
 		t.Skip("runs go list")
 	}
 	const module = "github.com/tickrules/tickrules/"
-	cmd := exec.CommandContext(t.Context(), "go", "list", "-deps", module+"engine", module+"poll", module+"actions")
+	cmd := exec.CommandContext(t.Context(), "go", "list", "-deps", module+"engine", module+"poll", module+"actions", module+"assemble")
 	out, err := cmd.Output()
 	if err != nil {
 		t.Fatalf("go list -deps: %v", err)
@@ -34,7 +35,7 @@ func TestLiveCodeImportsNoBacktestCode(t *testing.T) {
 	}
 	// The list must hold the packages asked about, or the test proves
 	// nothing.
-	if ours < 3 {
+	if ours < 4 {
 		t.Fatalf("go list -deps named %d packages of the module:\n%s", ours, out)
 	}
 }

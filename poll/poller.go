@@ -322,15 +322,6 @@ func (p *Poller) nextDue() (time.Time, bool) {
 	return next, len(p.tasks) > 0
 }
 
-// Rebuild makes the next State be built afresh
-// (marketdata.Answers.Rebuild): the engine read a new position mode, which
-// the States take from Options.Build.PositionModes.
-func (p *Poller) Rebuild() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.answers.Rebuild()
-}
-
 // State builds the State of the tick at now from the latest answers
 // (marketdata.Answers.State); each part's fetch time is its tasks' oldest
 // last successful poll. A part with a task tried but never answered (refused

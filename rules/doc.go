@@ -16,7 +16,7 @@
 // position, and expression errors map into the YAML file for plain, quoted
 // and block scalars. Each rule knows what it reads (Rule.Reads) so polling
 // covers exactly that; PollingBudget prices the pollers' plan for it
-// (engine.Demand) against the rate limits.
+// (assemble.Demand) against the rate limits.
 //
 // The loader, the JSON Schema (Schema) and the reference (Reference) are
 // generated from the same tables: FileKeys, DefaultsKeys, RuleKeys, Actions

@@ -19,6 +19,7 @@ import (
 	"github.com/expr-lang/expr/parser"
 	"go.uber.org/zap"
 
+	"github.com/tickrules/tickrules/assemble"
 	"github.com/tickrules/tickrules/backtest"
 	"github.com/tickrules/tickrules/clock"
 	"github.com/tickrules/tickrules/engine"
@@ -307,7 +308,7 @@ func runParityWay(t *testing.T, ctx context.Context, v *venueSet, c *parityClock
 		t.Fatalf("assemble: %v", err)
 	}
 	if v.start != nil {
-		if err := v.start(ctx, engine.FuturesSymbols(asm.Rules)); err != nil {
+		if err := v.start(ctx, assemble.FuturesSymbols(asm.Rules)); err != nil {
 			t.Fatal(err)
 		}
 	}

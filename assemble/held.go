@@ -1,4 +1,4 @@
-package engine
+package assemble
 
 import (
 	"context"
@@ -83,10 +83,6 @@ func (h *heldPolls) Stale(st *marketdata.State, parts marketdata.PartSet) (marke
 
 // Covers implements PolledSource.
 func (h *heldPolls) Covers(d poll.Demand) error { return h.poller().Covers(d) }
-
-// Rebuild is poll.Poller.Rebuild, on the poller running now: a poller
-// made later builds its first State afresh anyway.
-func (h *heldPolls) Rebuild() { h.poller().Rebuild() }
 
 // Parts returns the parts the current poller fetches.
 func (h *heldPolls) Parts() marketdata.PartSet { return h.poller().Parts() }
