@@ -87,12 +87,6 @@ func (a *Answers) Store(same func(*BuildInput) bool, set func(*BuildInput)) {
 	a.changes++
 }
 
-// Rebuild makes the next State be built afresh from the answers held, as
-// if one had changed: a BuildOptions function now answers differently (the
-// engine read a new position mode), and a State that shared the data of
-// the one before would keep the old answer.
-func (a *Answers) Rebuild() { a.changes++ }
-
 // Changes counts the stored answers that differed from the one held: a
 // poller compares it before and after a fetch to know whether the fetch
 // brought anything new.
