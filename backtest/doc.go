@@ -12,6 +12,15 @@
 // due from the simulated account, and the engine steps; the simulator
 // matches resting orders against its price paths as its clock advances.
 //
+// The backtest alone turns on the speed-ups that engine run leaves off, and
+// keeps their code: conditions compiled to Go closures
+// (internal/native, through rules.LoadOptions.Closures), results reused
+// while what a condition reads is the same and leaps over quiet seconds
+// (engine.Options.ReuseResults, Engine.SkipQuiet), and a source of States
+// made for the simulator that shares data between ticks (source.go).
+// Options.EvaluateEveryTick runs without any of them, as engine run
+// evaluates; the equivalence tests compare the two ways report for report.
+//
 // Recordings (recording.go) hold the raw market-data answers a venue gave
 // the pollers, plus futures tickers; replaying one runs the simulator over a
 // Market built from those answers, so the account side (orders, fills,

@@ -14,6 +14,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/tickrules/tickrules/assemble"
 	"github.com/tickrules/tickrules/engine"
 	"github.com/tickrules/tickrules/exchange"
 	"github.com/tickrules/tickrules/marketdata"
@@ -149,9 +150,9 @@ func recordDemand(ctx context.Context, opts RecordOptions, cat *rules.Catalog) (
 	if len(opts.RuleDirs) > 0 {
 		rs, errs := rules.Load(ctx, opts.RuleDirs, rules.LoadOptions{Catalog: cat, Getenv: opts.Getenv})
 		if rs == nil {
-			return d, nil, fmt.Errorf("%s\n%w", errs.Error(), engine.ErrBadRules)
+			return d, nil, fmt.Errorf("%s\n%w", errs.Error(), assemble.ErrBadRules)
 		}
-		full := engine.Demand(rs, cat)
+		full := assemble.Demand(rs, cat)
 		d.StockPairs = full.StockPairs
 		d.Parts = marketdata.PartSet(0).Add(marketdata.PartMarket).Add(marketdata.PartStockInfo)
 		for _, p := range []marketdata.Part{marketdata.PartStockBook, marketdata.PartStockTrades} {
@@ -159,7 +160,7 @@ func recordDemand(ctx context.Context, opts RecordOptions, cat *rules.Catalog) (
 				d.Parts = d.Parts.Add(p)
 			}
 		}
-		names = engine.FuturesSymbols(rs)
+		names = assemble.FuturesSymbols(rs)
 	} else {
 		for _, p := range cat.StockPairs {
 			d.StockPairs = append(d.StockPairs, p.Symbol)

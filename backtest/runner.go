@@ -12,6 +12,8 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/tickrules/tickrules/actions"
+	"github.com/tickrules/tickrules/assemble"
+	"github.com/tickrules/tickrules/backtest/internal/native"
 	"github.com/tickrules/tickrules/clock"
 	"github.com/tickrules/tickrules/engine"
 	"github.com/tickrules/tickrules/exchange"
@@ -56,8 +58,9 @@ type Options struct {
 	Logger   *zap.Logger
 	// EvaluateEveryTick builds every State afresh from every answer, read
 	// as a live exchange is read (decimal text, every poll asked), and runs
-	// every condition on every tick (engine.Options.EvaluateEveryTick):
-	// slower, and the report is the same byte for byte, which a test checks.
+	// every condition on every tick (engine.Options.ReuseResults off), as
+	// engine run does: slower, and the report is the same byte for byte,
+	// which the equivalence tests check.
 	EvaluateEveryTick bool
 }
 
@@ -134,7 +137,7 @@ type runner struct {
 	v     *clock.Virtual
 	x     *sim.Exchange
 	acct  *sim.Account
-	asm   *engine.Assembly
+	asm   *assemble.Assembly
 	rep   *Report
 	smp   *sampler
 	prog  *progress
@@ -170,10 +173,10 @@ func newRunner(ctx context.Context, opts Options) (*runner, error) {
 	// made for the simulator. The reports of both ways are compared in
 	// tests.
 	var reader poll.Reader = textReader{acct}
-	var newSource func(poll.Options) (engine.PolledSource, error) // nil: the live poller
+	var newSource func(poll.Options) (assemble.PolledSource, error) // nil: the live poller
 	if acct.HasBookNumbers() && !opts.EvaluateEveryTick {
 		reader = newNumericReader(acct)
-		newSource = func(o poll.Options) (engine.PolledSource, error) {
+		newSource = func(o poll.Options) (assemble.PolledSource, error) {
 			src, err := newSimulatorSource(o)
 			if err != nil {
 				return nil, err
@@ -182,23 +185,31 @@ func newRunner(ctx context.Context, opts Options) (*runner, error) {
 			return src, nil
 		}
 	}
+	// The backtest's speed-ups: conditions compiled to Go closures, results
+	// reused while what they read is the same, States sharing their data
+	// (the source above) and leaps over quiet seconds. EvaluateEveryTick
+	// runs as engine run does, without any of them.
+	var closures rules.ClosureCompiler
+	if !opts.EvaluateEveryTick {
+		closures = native.NewCompiler()
+	}
 	var cat rules.CatalogReader = acct
 	if opts.Scenario.Source != "" {
 		cat = scenarioCatalog{acct, "the scenario " + opts.Scenario.Source}
 	}
-	r.asm, err = engine.Assemble(ctx, engine.AssembleOptions{Reader: reader, Catalog: cat, Accounts: acct, Trader: acct, Pricer: acct,
-		Clock: waitingClock{v}, Logger: opts.Logger, RuleDirs: opts.RuleDirs, Getenv: opts.Getenv, NewSource: newSource,
+	r.asm, err = assemble.New(ctx, assemble.Options{Reader: reader, Catalog: cat, Accounts: acct, Trader: acct, Pricer: acct,
+		Clock: waitingClock{v}, Logger: opts.Logger, RuleDirs: opts.RuleDirs, Getenv: opts.Getenv, NewSource: newSource, Closures: closures,
 		// A State may be built every tick from the same answers: parse
 		// each fetched book and list of fills once.
 		Poller: poll.Options{Build: marketdata.BuildOptions{Parsed: marketdata.NewParseCache()}}},
-		engine.Options{Tick: opts.Step, OnFiring: r.onFiring, EvaluateEveryTick: opts.EvaluateEveryTick})
+		engine.Options{Tick: opts.Step, OnFiring: r.onFiring, ReuseResults: !opts.EvaluateEveryTick})
 	if err != nil {
 		return nil, fmt.Errorf("backtest: %w", err)
 	}
 	for _, rule := range r.asm.Rules.Rules {
 		r.count[rule.Name] = &RuleSummary{Rule: rule.Name}
 	}
-	r.smp = newSampler(acct, r.asm.Catalog, engine.FuturesSymbols(r.asm.Rules), expectedSamples(opts))
+	r.smp = newSampler(acct, r.asm.Catalog, assemble.FuturesSymbols(r.asm.Rules), expectedSamples(opts))
 	r.prog = &progress{w: opts.Progress, wall: opts.Wall, from: opts.From, to: opts.To}
 	return r, nil
 }

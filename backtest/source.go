@@ -91,7 +91,7 @@ func newSimulatorSource(opts poll.Options) (*simulatorSource, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &simulatorSource{opts: opts, plan: plan, answers: marketdata.NewAnswers(opts.Contracts, opts.Build, opts.RebuildEveryTick)}
+	s := &simulatorSource{opts: opts, plan: plan, answers: marketdata.NewAnswers(opts.Contracts, opts.Build, false)}
 	for _, t := range plan.Tasks {
 		s.tasks = append(s.tasks, simulatorTask{Task: t})
 	}

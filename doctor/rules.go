@@ -13,7 +13,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/tickrules/tickrules/actions"
-	"github.com/tickrules/tickrules/engine"
+	"github.com/tickrules/tickrules/assemble"
 	"github.com/tickrules/tickrules/exchange"
 	"github.com/tickrules/tickrules/marketdata"
 	"github.com/tickrules/tickrules/poll"
@@ -463,7 +463,7 @@ func (d *run) budget() {
 	if d.rs == nil {
 		return
 	}
-	b, err := rules.PollingBudget(engine.Demand(d.rs, d.cat))
+	b, err := rules.PollingBudget(assemble.Demand(d.rs, d.cat))
 	if err != nil {
 		d.rep.add(Fail, "polling budget", "report this as a bug, with the rule files", "cannot be planned (%v)", err)
 		return
@@ -572,7 +572,7 @@ func refused(err error) bool {
 
 // firstPair is the first stock pair the rules read, as a pair symbol.
 func (d *run) firstPair() string {
-	dm := engine.Demand(d.rs, d.cat)
+	dm := assemble.Demand(d.rs, d.cat)
 	if len(dm.StockPairs) == 0 {
 		return ""
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/expr-lang/expr/vm"
 
 	"github.com/tickrules/tickrules/actions"
+	"github.com/tickrules/tickrules/assemble"
 	"github.com/tickrules/tickrules/clock"
 	"github.com/tickrules/tickrules/engine"
 	"github.com/tickrules/tickrules/exchange"
@@ -66,7 +67,7 @@ func demoWorld(b testing.TB, ruleYAML string) (*sim.Exchange, *sim.Account, *clo
 // polledSource polls the demo once for what rs reads and serves that State.
 func polledSource(b testing.TB, acct *sim.Account, v *clock.Virtual, cat *rules.Catalog, rs *rules.RuleSet) *staticSource {
 	b.Helper()
-	p, err := poll.New(poll.Options{Reader: acct, Clock: v, Demand: engine.Demand(rs, cat), Contracts: cat.Contracts})
+	p, err := poll.New(poll.Options{Reader: acct, Clock: v, Demand: assemble.Demand(rs, cat), Contracts: cat.Contracts})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -100,10 +101,10 @@ func BenchmarkStep(b *testing.B) {
 		for _, depth := range []int{1, 32} {
 			b.Run(fmt.Sprintf("rules=%d/engine-depth%d", n, depth), func(b *testing.B) {
 				x := &nopExecutor{}
-				// EvaluateEveryTick: the same State every iteration would
+				// The plain path (no ReuseResults): the same State every iteration would
 				// otherwise let pure conditions reuse their result, and this
 				// measures the cost of running them.
-				eng, err := engine.New(engine.Options{Rules: rs, Source: src, Executor: x, Clock: v, TraceDepth: depth, EvaluateEveryTick: true})
+				eng, err := engine.New(engine.Options{Rules: rs, Source: src, Executor: x, Clock: v, TraceDepth: depth})
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -160,7 +161,7 @@ func BenchmarkStepRatio(b *testing.B) {
 	_, acct, v, cat, rs := demoWorld(b, quietRules(n))
 	src := polledSource(b, acct, v, cat, rs)
 	st := src.st
-	eng, err := engine.New(engine.Options{Rules: rs, Source: src, Executor: &nopExecutor{}, Clock: v, EvaluateEveryTick: true})
+	eng, err := engine.New(engine.Options{Rules: rs, Source: src, Executor: &nopExecutor{}, Clock: v})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -234,8 +235,8 @@ rules:
 	venue := &timedVenue{}
 	d := actions.NewDispatcher(actions.DispatcherOptions{Venue: venue, Clock: v})
 	x := actions.NewExecutor(actions.ExecutorOptions{Dispatcher: d, Catalog: cat, Modes: map[exchange.ProductType]exchange.PosMode{exchange.USDTFutures: exchange.OneWayMode}})
-	// EvaluateEveryTick: the condition runs on every tick, as on a new State.
-	eng, err := engine.New(engine.Options{Rules: rs, Source: src, Executor: engine.ActionsExecutor{X: x}, Clock: v, EvaluateEveryTick: true})
+	// The plain path: the condition runs on every tick, as on a new State.
+	eng, err := engine.New(engine.Options{Rules: rs, Source: src, Executor: engine.ActionsExecutor{X: x}, Clock: v})
 	if err != nil {
 		b.Fatal(err)
 	}

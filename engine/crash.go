@@ -1,16 +1,12 @@
 package engine
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"strconv"
 	"strings"
 	"sync"
 	"syscall"
-
-	"github.com/tickrules/tickrules/actions"
-	"github.com/tickrules/tickrules/exchange"
 )
 
 // Crash points of a firing, in the order they happen (TICKRULES_CRASH_AT).
@@ -71,35 +67,4 @@ func (h *CrashHook) At(point string) {
 	if hit {
 		h.kill()
 	}
-}
-
-// crashVenue marks CrashLegSent after every order request the venue
-// answered, before the answer reaches the dispatcher.
-type crashVenue struct {
-	actions.Venue
-	h *CrashHook
-}
-
-func (c crashVenue) PlaceOrder(ctx context.Context, req exchange.PlaceOrderRequest) (exchange.OrderAck, error) {
-	a, err := c.Venue.PlaceOrder(ctx, req)
-	c.h.At(CrashLegSent)
-	return a, err
-}
-
-func (c crashVenue) ClickBackhand(ctx context.Context, req exchange.ClickBackhandRequest) (exchange.OrderAck, error) {
-	a, err := c.Venue.ClickBackhand(ctx, req)
-	c.h.At(CrashLegSent)
-	return a, err
-}
-
-func (c crashVenue) BatchPlaceOrder(ctx context.Context, req exchange.BatchPlaceOrderRequest) (exchange.BatchPlaceOrderResult, error) {
-	a, err := c.Venue.BatchPlaceOrder(ctx, req)
-	c.h.At(CrashLegSent)
-	return a, err
-}
-
-func (c crashVenue) ModifyOrder(ctx context.Context, req exchange.ModifyOrderRequest) (exchange.OrderAck, error) {
-	a, err := c.Venue.ModifyOrder(ctx, req)
-	c.h.At(CrashLegSent)
-	return a, err
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/tickrules/tickrules/actions"
+	"github.com/tickrules/tickrules/assemble"
 	"github.com/tickrules/tickrules/clock"
 	"github.com/tickrules/tickrules/engine"
 	"github.com/tickrules/tickrules/exchange"
@@ -101,7 +102,7 @@ func newHTTPRig(t *testing.T, mode exchange.PosMode, ruleYAML string, o rigOptio
 		t.Fatalf("position mode: %q, %v; want %s", got, err, mode)
 	}
 	var err error
-	r.poller, err = poll.New(poll.Options{Reader: client, Clock: v, Demand: engine.Demand(rs, cat), Contracts: cat.Contracts})
+	r.poller, err = poll.New(poll.Options{Reader: client, Clock: v, Demand: assemble.Demand(rs, cat), Contracts: cat.Contracts})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/tickrules/tickrules/actions"
+	"github.com/tickrules/tickrules/assemble"
 	"github.com/tickrules/tickrules/clock"
 	"github.com/tickrules/tickrules/engine"
 	"github.com/tickrules/tickrules/exchange"
@@ -45,7 +46,7 @@ func newRigAt(t *testing.T, after time.Duration, apiKey, ruleYAML string) *rig {
 	dir := writeRules(t, "", ruleYAML)
 	r := &rig{t: t, v: v, x: x, acct: acct}
 	// The same wiring as engine run and engine backtest.
-	asm, err := engine.Assemble(context.Background(), engine.AssembleOptions{Reader: acct, Catalog: acct, Accounts: acct,
+	asm, err := assemble.New(context.Background(), assemble.Options{Reader: acct, Catalog: acct, Accounts: acct,
 		Trader: acct, Clock: v, RuleDirs: []string{dir}},
 		engine.Options{OnFiring: func(f *engine.Firing) { r.legs = append(r.legs, f.Legs...) }})
 	if err != nil {

@@ -103,11 +103,16 @@ type Options struct {
 	// OnFiring, when set, is called after the actions of each firing ran
 	// (backtest reports and metrics use it).
 	OnFiring func(*Firing)
-	// EvaluateEveryTick runs every condition on every tick, even one that
-	// reads nothing moving with time on a State whose data did not change,
-	// and has the source build every State afresh. The results cannot
-	// differ; tests compare the two ways.
-	EvaluateEveryTick bool
+	// ReuseResults turns on the backtest's speed-ups, which only
+	// backtest.Run sets: a condition whose data did not change is answered
+	// from its last result (reuse.go), a source that can share data
+	// between ticks is told which time fields the rules read (dataSharer),
+	// and SkipQuiet may record quiet ticks without stepping them (skip.go).
+	// Off, the default and what engine run uses, every condition runs on
+	// expr's VM on every tick over the State the source built for it. The
+	// results cannot differ; the backtest's equivalence tests compare the
+	// two ways.
+	ReuseResults bool
 }
 
 // Engine evaluates the rules on every tick and dispatches the firings.
@@ -288,13 +293,14 @@ func New(opts Options) (*Engine, error) {
 	return e, nil
 }
 
-// shareData tells a source that can share data between ticks whether rs
-// allows it.
+// shareData tells a source that can share data between ticks which time
+// fields rs reads, when the backtest's speed-ups are on (ReuseResults);
+// else every field follows every tick.
 func (e *Engine) shareData(rs *rules.RuleSet) {
 	if s, ok := e.opts.Source.(dataSharer); ok {
-		timed := rs.Reads().DataTimeFields
-		if e.opts.EvaluateEveryTick {
-			timed = marketdata.AllTimeFields
+		timed := marketdata.AllTimeFields
+		if e.opts.ReuseResults {
+			timed = rs.Reads().DataTimeFields
 		}
 		s.SetTimedFields(timed)
 	}
@@ -312,7 +318,7 @@ func (e *Engine) plan(rs *rules.RuleSet, saved map[string]RuleState, stats map[s
 			state:  saved[r.Name],
 			traces: newRing(e.opts.TraceDepth),
 			stats:  stats[r.Name],
-			reuse:  reuseOf(r.Condition.Reads, e.opts.EvaluateEveryTick),
+			reuse:  reuseOf(r.Condition.Reads, !e.opts.ReuseResults),
 			keys:   keysOf(r.Condition.Reads),
 			limits: r.Condition.Reads.ClockLimits,
 			touch:  touches(r),

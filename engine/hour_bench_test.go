@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tickrules/tickrules/assemble"
 	"github.com/tickrules/tickrules/clock"
 	"github.com/tickrules/tickrules/engine"
 	"github.com/tickrules/tickrules/exchange"
@@ -17,7 +18,7 @@ import (
 
 // BenchmarkHourOfPolls runs the example rules for a simulated hour of the
 // regular session against the demo simulator with its rate limits on, the
-// engine wired as engine run wires it (Assemble, the client's rate
+// engine wired as engine run wires it (assemble.New, the client's rate
 // limiter, the poller's and the engine's Run loops), and counts the
 // simulator's answers of 429. Everything runs on one virtual clock, moved
 // on by 10 ms whenever the poller and the engine both wait on it: the
@@ -44,7 +45,7 @@ func BenchmarkHourOfPolls(b *testing.B) {
 			b.Fatal(err)
 		}
 		ctx, cancel := context.WithCancel(context.Background())
-		asm, err := engine.Assemble(ctx, engine.AssembleOptions{Reader: client, Catalog: client, Accounts: client, Trader: client, Pricer: client,
+		asm, err := assemble.New(ctx, assemble.Options{Reader: client, Catalog: client, Accounts: client, Trader: client, Pricer: client,
 			Clock: v, RuleDirs: []string{"../examples/rules"}, Getenv: func(string) string { return "" }}, engine.Options{SettleOffLoop: true})
 		if err != nil {
 			b.Fatal(err)

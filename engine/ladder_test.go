@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/tickrules/tickrules/actions"
+	"github.com/tickrules/tickrules/assemble"
 	"github.com/tickrules/tickrules/clock"
 	"github.com/tickrules/tickrules/engine"
 	"github.com/tickrules/tickrules/exchange"
@@ -55,7 +56,7 @@ type ladderRig struct {
 // SIGKILL would: its state directory refuses its writes from then on, and
 // an order lookup it makes blocks until the test ends.
 type ladderRun struct {
-	asm    *engine.Assembly
+	asm    *assemble.Assembly
 	ctx    context.Context
 	cancel context.CancelFunc
 	dead   atomic.Bool
@@ -117,7 +118,7 @@ func (g *ladderRig) start(killAtSend bool, killAtLookup int32) *ladderRun {
 		g.t.Fatal(err)
 	}
 	venue := &ladderVenue{Venue: g.acct, run: run}
-	run.asm, err = engine.Assemble(run.ctx, engine.AssembleOptions{Reader: g.acct, Catalog: g.acct, Accounts: g.acct, Trader: venue, Clock: g.v,
+	run.asm, err = assemble.New(run.ctx, assemble.Options{Reader: g.acct, Catalog: g.acct, Accounts: g.acct, Trader: venue, Clock: g.v,
 		RuleDirs: []string{g.rules}, Store: store, Journal: journal}, engine.Options{SettleOffLoop: true})
 	if err != nil {
 		g.t.Fatal(err)

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tickrules/tickrules/assemble"
 	"github.com/tickrules/tickrules/engine"
 	"github.com/tickrules/tickrules/exchange"
 	"github.com/tickrules/tickrules/sim"
@@ -22,7 +23,7 @@ import (
 
 // This file is the reaction benchmark: the demo simulator served over
 // loopback HTTP with its rate limits on, the engine wired as engine run
-// wires it (Assemble, the client's rate limiter, the poller and the
+// wires it (assemble.New, the client's rate limiter, the poller and the
 // engine's Run loops), and a probe that places an order resting at the
 // venue and times how long the engine takes to cancel it. It runs on the
 // wall clock, as reaction time is wall time; run it with
@@ -117,7 +118,7 @@ func newReactionRig(b *testing.B) *reactionRig {
 		b.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	asm, err := engine.Assemble(ctx, engine.AssembleOptions{Reader: client, Catalog: client, Accounts: client, Trader: client, Pricer: client,
+	asm, err := assemble.New(ctx, assemble.Options{Reader: client, Catalog: client, Accounts: client, Trader: client, Pricer: client,
 		Clock: clk, RuleDirs: []string{dir}}, engine.Options{SettleOffLoop: true})
 	if err != nil {
 		b.Fatal(err)

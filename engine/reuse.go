@@ -12,8 +12,8 @@ type reuse uint8
 
 const (
 	// reuseNever: the condition reads something that moves on every tick
-	// (now, an age, a minute field in arithmetic), or EvaluateEveryTick is
-	// set.
+	// (now, an age, a minute field in arithmetic), or the backtest's
+	// speed-ups are off (Options.ReuseResults: always in engine run).
 	reuseNever reuse = iota
 	// reuseSameData: the condition reads nothing that moves with time; its
 	// result is the same on every State with the same data it reads

@@ -42,7 +42,7 @@ func TestFalseResultReusedOnSameData(t *testing.T) {
 	)
 	for _, every := range []bool{false, true} {
 		src := &swapSource{st: newData(t)}
-		e, err := New(Options{Rules: rs, Source: src, Executor: &recorder{}, Clock: stubClock{}, EvaluateEveryTick: every})
+		e, err := New(Options{Rules: rs, Source: src, Executor: &recorder{}, Clock: stubClock{}, ReuseResults: !every})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -59,10 +59,10 @@ func TestFalseResultReusedOnSameData(t *testing.T) {
 		}
 		for name, n := range want {
 			if got := stats[name].Reused; got != n {
-				t.Errorf("EvaluateEveryTick=%v: rule %s reused %d results, want %d", every, name, got, n)
+				t.Errorf("plain=%v: rule %s reused %d results, want %d", every, name, got, n)
 			}
 			if got := stats[name].Evaluations; got != 10 {
-				t.Errorf("EvaluateEveryTick=%v: rule %s counted %d evaluations, want 10", every, name, got)
+				t.Errorf("plain=%v: rule %s counted %d evaluations, want 10", every, name, got)
 			}
 		}
 		if tr := e.Traces("pure"); len(tr) != 10 || tr[9].Reason != ReasonFalse {
@@ -87,7 +87,7 @@ func (s *timedSource) SetTimedFields(f marketdata.TimeFieldSet) { s.timed = appe
 
 // TestEngineTimesTheFieldsRead: the engine asks the source to bring to
 // every tick the time fields its rules read, and only those (all of them
-// under EvaluateEveryTick, none when no rule reads one), and asks again on
+// on the plain path, none when no rule reads one), and asks again on
 // a reload.
 func TestEngineTimesTheFieldsRead(t *testing.T) {
 	orders := marketdata.TimeFieldsOf("order", "age_seconds")
@@ -102,7 +102,7 @@ func TestEngineTimesTheFieldsRead(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			src := &timedSource{swapSource: swapSource{st: newData(t)}}
-			e, err := New(Options{Rules: loaded(t, tc.when), Source: src, Executor: &recorder{}, Clock: stubClock{}, EvaluateEveryTick: tc.every})
+			e, err := New(Options{Rules: loaded(t, tc.when), Source: src, Executor: &recorder{}, Clock: stubClock{}, ReuseResults: !tc.every})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -8,8 +8,9 @@ import "time"
 // records the ticks of a leap as Step would have. It stays in the engine
 // because what it records (the counters, the traces, the state machines'
 // own times) is the engine's; the backtest's source of States says when
-// a leap is safe (backtest.simulatorSource.QuietUntil). A live engine
-// never calls SkipQuiet.
+// a leap is safe (backtest.simulatorSource.QuietUntil). It records
+// nothing unless the backtest's speed-ups are on (Options.ReuseResults);
+// a live engine never calls it.
 
 // repeat is what a rule's next ticks will be while nothing it reads
 // changes: its last tick again, until (Unix nanoseconds; 0: no end) its
@@ -81,11 +82,12 @@ func (r *ruleRun) untilCrossing(until int64) int64 {
 // reuses of its result and traces of those ticks, and the ticks end before
 // any cooldown or for: does. A backtest's clock can then leap over the seconds
 // between two price steps. It returns how many ticks it recorded: none
-// when the last Step did not repeat, and the caller then steps each tick.
+// when the last Step did not repeat or Options.ReuseResults is off, and the
+// caller then steps each tick.
 func (e *Engine) SkipQuiet(from time.Time, step time.Duration, n int64) int64 {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if !e.steady || step <= 0 {
+	if !e.opts.ReuseResults || !e.steady || step <= 0 {
 		return 0
 	}
 	at := from.UnixNano()

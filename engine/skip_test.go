@@ -32,7 +32,7 @@ func TestSkipQuietRecordsWhatStepsWould(t *testing.T) {
 	}
 	start := func() run {
 		rec := &recorder{}
-		e, err := New(Options{Rules: rs, Source: &swapSource{st: newData(t)}, Executor: rec, Clock: stubClock{}, TraceDepth: 8})
+		e, err := New(Options{Rules: rs, Source: &swapSource{st: newData(t)}, Executor: rec, Clock: stubClock{}, TraceDepth: 8, ReuseResults: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -81,7 +81,7 @@ func TestSkipQuietRecordsWhatStepsWould(t *testing.T) {
 // or is disabled, or on stale data.
 func TestSkipQuietNeedsASteadyStep(t *testing.T) {
 	quiet := ruleSet(t, rules.Rule{Name: "quiet", When: "1 > 2", Enabled: true})
-	e, err := New(Options{Rules: quiet, Source: &swapSource{st: newData(t)}, Executor: &recorder{}, Clock: stubClock{}})
+	e, err := New(Options{Rules: quiet, Source: &swapSource{st: newData(t)}, Executor: &recorder{}, Clock: stubClock{}, ReuseResults: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +108,7 @@ func TestSkipQuietNeedsASteadyStep(t *testing.T) {
 	}
 	stale := &swapSource{st: newData(t)}
 	stale.stale = true
-	e, err = New(Options{Rules: quiet, Source: stale, Executor: &recorder{}, Clock: stubClock{}})
+	e, err = New(Options{Rules: quiet, Source: stale, Executor: &recorder{}, Clock: stubClock{}, ReuseResults: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,7 +150,7 @@ func TestSkipQuietThroughAFailingCooldown(t *testing.T) {
 			srcs := [2]*swapSource{}
 			for i := range engines {
 				srcs[i] = &swapSource{st: withMarket}
-				if engines[i], err = New(Options{Rules: rs, Source: srcs[i], Executor: &recorder{}, Clock: stubClock{}, TraceDepth: 64}); err != nil {
+				if engines[i], err = New(Options{Rules: rs, Source: srcs[i], Executor: &recorder{}, Clock: stubClock{}, TraceDepth: 64, ReuseResults: true}); err != nil {
 					t.Fatal(err)
 				}
 			}

@@ -14,6 +14,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/tickrules/tickrules/actions"
+	"github.com/tickrules/tickrules/assemble"
 	"github.com/tickrules/tickrules/clock"
 	"github.com/tickrules/tickrules/engine"
 	"github.com/tickrules/tickrules/exchange"
@@ -141,7 +142,7 @@ func TestFaultSoak(t *testing.T) {
 	reads, orders := newClient(clock.Real{}), newClient(clock.Real{})
 	acct, _ := x.Account(creds.APIKey)
 	cat, rs := loadRules(t, acct, soakRules)
-	poller, err := poll.New(poll.Options{Reader: reads, Clock: v, Demand: engine.Demand(rs, cat), Contracts: cat.Contracts})
+	poller, err := poll.New(poll.Options{Reader: reads, Clock: v, Demand: assemble.Demand(rs, cat), Contracts: cat.Contracts})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"maps"
 	"slices"
 	"testing"
@@ -86,7 +87,7 @@ func agesShown(v any) []float64 {
 // `engine why` shows, give the objects a condition takes whole (a list of
 // orders, positions, strategy orders, spot records, one order) with their
 // ages at the tick, not at the fetch, also when the condition reads no age
-// and the ticks after the fetch share its data.
+// and the ticks after the fetch share its data (the backtest's reuse).
 func TestTraceShowsAgesAtItsTick(t *testing.T) {
 	for _, tc := range []struct {
 		name, when, term string
@@ -100,33 +101,37 @@ func TestTraceShowsAgesAtItsTick(t *testing.T) {
 		{"spot records", `len(spot_records) > 0`, `spot_records`, false},
 		{"an age read as well", `any(orders("TSLAUSDT"), .age_seconds > 0)`, `orders("TSLAUSDT")`, true},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			e, fired := fireOnFetchedOnce(t, tc.when, nil)
-			const want = 90.0 // created a minute before the fetch, fired 30s after it
-			if got := agesShown(fired.Values[tc.term]); len(got) != 1 || got[0] != want {
-				t.Errorf("the firing's trace shows %s with ages %v, want [%v] (values %v)", tc.term, got, want, fired.Values)
-			}
-			st, _, _ := e.RuleStatus("r")
-			if got := agesShown(st.Values[tc.term]); len(got) != 1 || got[0] != want {
-				t.Errorf("engine why shows %s with ages %v, want [%v]", tc.term, got, want)
-			}
-			// The trace ages what it shows itself: a condition that reads
-			// no age still runs once per fetch, not on every tick.
-			wantReused := int64(3)
-			if tc.readsAge {
-				wantReused = 0
-			}
-			if stats, _, _ := e.Stats(); stats["r"].Reused != wantReused {
-				t.Errorf("reused %d results, want %d", stats["r"].Reused, wantReused)
-			}
-		})
+		for _, reuse := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/reuse=%v", tc.name, reuse), func(t *testing.T) {
+				e, fired := fireOnFetchedOnce(t, tc.when, nil, reuse)
+				const want = 90.0 // created a minute before the fetch, fired 30s after it
+				if got := agesShown(fired.Values[tc.term]); len(got) != 1 || got[0] != want {
+					t.Errorf("the firing's trace shows %s with ages %v, want [%v] (values %v)", tc.term, got, want, fired.Values)
+				}
+				st, _, _ := e.RuleStatus("r")
+				if got := agesShown(st.Values[tc.term]); len(got) != 1 || got[0] != want {
+					t.Errorf("engine why shows %s with ages %v, want [%v]", tc.term, got, want)
+				}
+				// The trace ages what it shows itself: with the backtest's
+				// reuse, a condition that reads no age still runs once per
+				// fetch, not on every tick; without it, on every tick.
+				wantReused := int64(3)
+				if tc.readsAge || !reuse {
+					wantReused = 0
+				}
+				if stats, _, _ := e.Stats(); stats["r"].Reused != wantReused {
+					t.Errorf("reused %d results, want %d", stats["r"].Reused, wantReused)
+				}
+			})
+		}
 	}
 }
 
 // fireOnFetchedOnce runs rule r, `when` held for 30s, over fetchedOnce on a
 // virtual clock until it fires 30s after the fetch, and returns the engine
-// and the firing's trace. logger may be nil.
-func fireOnFetchedOnce(t *testing.T, when string, logger *zap.Logger) (*Engine, Trace) {
+// and the firing's trace. logger may be nil; reuse turns on the backtest's
+// speed-ups (Options.ReuseResults).
+func fireOnFetchedOnce(t *testing.T, when string, logger *zap.Logger, reuse bool) (*Engine, Trace) {
 	t.Helper()
 	clk := clock.NewVirtual(t0)
 	body := "rules:\n  - name: r\n    when: '" + when + "'\n    for: 30s\n    actions:\n      - cancel_all: {}\n"
@@ -135,7 +140,7 @@ func fireOnFetchedOnce(t *testing.T, when string, logger *zap.Logger) (*Engine, 
 		t.Fatalf("rules: %v", errs)
 	}
 	rec := &recorder{}
-	e, err := New(Options{Rules: rs, Source: &answersSource{answers: fetchedOnce()}, Executor: rec, Clock: clk, Logger: logger})
+	e, err := New(Options{Rules: rs, Source: &answersSource{answers: fetchedOnce()}, Executor: rec, Clock: clk, Logger: logger, ReuseResults: reuse})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -174,7 +179,7 @@ func TestTraceJSONUsesRuleNames(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var logged bytes.Buffer
 			logger := zap.New(zapcore.NewCore(zapcore.NewJSONEncoder(zap.NewProductionEncoderConfig()), zapcore.AddSync(&logged), zapcore.InfoLevel))
-			e, fired := fireOnFetchedOnce(t, tc.when, logger)
+			e, fired := fireOnFetchedOnce(t, tc.when, logger, false)
 			want := objectFields(t, tc.object)
 
 			b, err := json.Marshal(fired)

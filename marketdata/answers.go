@@ -21,10 +21,13 @@ type PartTimes [numParts]time.Time
 // stores what it fetches here and asks for a State every tick. It does no
 // I/O and takes no lock: the caller serialises its calls.
 //
-// While no stored answer changed, the State of a tick shares its data with
-// the State before (State.SameData) and only the time, the session and the
-// ages of the parts are new: the engine then knows, by pointer, that a
-// condition reading nothing that moves with time has the value it had.
+// Built fresh (NewAnswers with fresh: the live poller), every State is
+// made from the answers alone. Otherwise (the backtest's source), while no
+// stored answer changed, the State of a tick shares its data with the
+// State before (State.SameData) and only the time, the session and the
+// ages of the parts are new: the backtest's engine then knows, by pointer,
+// that a condition reading nothing that moves with time has the value it
+// had.
 type Answers struct {
 	build BuildOptions
 	in    BuildInput
@@ -42,15 +45,18 @@ type Answers struct {
 	lastErr          error
 	lastMarket       bool         // whether last knew the market session
 	timed            TimeFieldSet // see SetTimedFields
+	fresh            bool         // see NewAnswers
 }
 
 // NewAnswers returns an empty Answers whose States know contracts (so that
 // a symbol without a position is known to be flat) and are built with opts.
-// With everyTick, every State is built afresh with every field brought to
-// its time, as SetTimedFields(AllTimeFields) does.
-func NewAnswers(contracts []ProductContract, opts BuildOptions, everyTick bool) *Answers {
-	a := &Answers{build: opts, in: BuildInput{Contracts: contracts}}
-	if everyTick {
+// With fresh, every State is built from the answers alone, with every field
+// at its time and the session computed anew (ComputeSession): nothing is
+// shared with the State before and SetTimedFields is ignored. The live
+// poller builds its States so; sharing is the backtest's speed-up.
+func NewAnswers(contracts []ProductContract, opts BuildOptions, fresh bool) *Answers {
+	a := &Answers{build: opts, in: BuildInput{Contracts: contracts}, fresh: fresh}
+	if fresh {
 		a.timed = AllTimeFields
 	}
 	return a
@@ -81,12 +87,6 @@ func (a *Answers) Store(same func(*BuildInput) bool, set func(*BuildInput)) {
 	a.changes++
 }
 
-// Rebuild makes the next State be built afresh from the answers held, as
-// if one had changed: a BuildOptions function now answers differently (the
-// engine read a new position mode), and a State that shared the data of
-// the one before would keep the old answer.
-func (a *Answers) Rebuild() { a.changes++ }
-
 // Changes counts the stored answers that differed from the one held: a
 // poller compares it before and after a fetch to know whether the fetch
 // brought anything new.
@@ -100,7 +100,11 @@ func (a *Answers) Changes() uint64 { return a.changes }
 // their answers stay the same, their other time fields as of the tick they
 // were built at (BuildInput.KeepAges). With none, the States of the ticks
 // between two answers share all their data.
-func (a *Answers) SetTimedFields(f TimeFieldSet) { a.timed = f }
+func (a *Answers) SetTimedFields(f TimeFieldSet) {
+	if !a.fresh {
+		a.timed = f
+	}
+}
 
 // State builds the State of the tick at now from the latest answers; polled
 // says when each part was last polled successfully, which is its fetch time
@@ -115,14 +119,18 @@ func (a *Answers) State(now time.Time, polled *PartTimes) (*State, error) {
 	var serr error
 	if !a.marketAt.IsZero() {
 		var s SessionInfo
-		s, serr = a.session.Compute(now, a.states, a.cal)
+		if a.fresh {
+			s, serr = ComputeSession(now, a.states, a.cal)
+		} else {
+			s, serr = a.session.Compute(now, a.states, a.cal)
+		}
 		if serr == nil {
 			mkt, haveMkt = MarketFetch{Session: s, At: a.marketAt}, true
 		}
 	}
 	var st *State
 	var err error
-	if a.timed == 0 && a.last != nil && a.builtAt == a.changes && a.lastMarket == haveMkt {
+	if !a.fresh && a.timed == 0 && a.last != nil && a.builtAt == a.changes && a.lastMarket == haveMkt {
 		var m *MarketFetch
 		if haveMkt {
 			m = &mkt
@@ -131,7 +139,10 @@ func (a *Answers) State(now time.Time, polled *PartTimes) (*State, error) {
 		err = errors.Join(err, a.lastErr)
 	} else {
 		in := a.in
-		in.Now, in.Prev, in.KeepAges = now, a.last, AllTimeFields&^a.timed
+		in.Now, in.KeepAges = now, AllTimeFields&^a.timed
+		if !a.fresh {
+			in.Prev = a.last
+		}
 		if haveMkt {
 			m := mkt
 			in.Market = &m

@@ -56,12 +56,6 @@ type Options struct {
 	// SpotWindow is how far back spot records are read (default 24h).
 	SpotWindow time.Duration
 	Build      marketdata.BuildOptions
-	// RebuildEveryTick builds a State every tick with every object aged to
-	// its time: SetTimedFields with every field. Without it (or timed
-	// fields), the States of the ticks between two fetches that brought a
-	// different answer share their data (State.SameData), and only the
-	// time and the session are new.
-	RebuildEveryTick bool
 	// OnFetch, when set, is called after every fetch with its part, key,
 	// wall-clock duration and error (metrics use it).
 	OnFetch func(part marketdata.Part, key string, took time.Duration, err error)
@@ -154,7 +148,7 @@ func New(opts Options) (*Poller, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &Poller{opts: opts, plan: plan, answers: marketdata.NewAnswers(opts.Contracts, opts.Build, opts.RebuildEveryTick),
+	p := &Poller{opts: opts, plan: plan, answers: marketdata.NewAnswers(opts.Contracts, opts.Build, true),
 		arrived: make(chan struct{}, 1)}
 	phases := spread(plan.Tasks)
 	for i, t := range plan.Tasks {
@@ -326,24 +320,6 @@ func (p *Poller) nextDue() (time.Time, bool) {
 		}
 	}
 	return next, len(p.tasks) > 0
-}
-
-// SetTimedFields says which fields of fetched data that move with time the
-// rules read (marketdata.Answers.SetTimedFields); the engine sets it from
-// the rules it runs, again on every reload.
-func (p *Poller) SetTimedFields(f marketdata.TimeFieldSet) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.answers.SetTimedFields(f)
-}
-
-// Rebuild makes the next State be built afresh
-// (marketdata.Answers.Rebuild): the engine read a new position mode, which
-// the States take from Options.Build.PositionModes.
-func (p *Poller) Rebuild() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.answers.Rebuild()
 }
 
 // State builds the State of the tick at now from the latest answers

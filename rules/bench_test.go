@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"runtime"
 	"testing"
-	"time"
 )
 
 // conditionsForBench returns n distinct, typical conditions over the test
@@ -29,31 +28,23 @@ func conditionsForBench(n int) []string {
 
 // BenchmarkCompile1000Conditions compiles 1,000 conditions with one
 // Compiler: the expression half of the "load and compile 1,000 rules"
-// target (<= 100 ms, <= 20 MB); vm-only without the native compilation.
+// target (<= 100 ms, <= 20 MB).
 func BenchmarkCompile1000Conditions(b *testing.B) {
 	srcs := conditionsForBench(1000)
-	for _, vmOnly := range []bool{false, true} {
-		name := "native"
-		if vmOnly {
-			name = "vm-only"
-		}
-		b.Run(name, func(b *testing.B) {
-			c := NewCompiler(CompilerOptions{Catalog: testCatalog(), VMOnly: vmOnly})
-			b.ReportAllocs()
-			var before, after runtime.MemStats
-			runtime.GC()
-			runtime.ReadMemStats(&before)
-			for b.Loop() {
-				for _, src := range srcs {
-					if _, errs := c.Condition(src); len(errs) > 0 {
-						b.Fatal(src, errs[0])
-					}
-				}
+	c := NewCompiler(CompilerOptions{Catalog: testCatalog()})
+	b.ReportAllocs()
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	for b.Loop() {
+		for _, src := range srcs {
+			if _, errs := c.Condition(src); len(errs) > 0 {
+				b.Fatal(src, errs[0])
 			}
-			runtime.ReadMemStats(&after)
-			b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/float64(b.N)/(1<<20), "MB-alloc/op")
-		})
+		}
 	}
+	runtime.ReadMemStats(&after)
+	b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/float64(b.N)/(1<<20), "MB-alloc/op")
 }
 
 // BenchmarkEvalCondition evaluates a typical condition over a built State
@@ -97,67 +88,5 @@ func BenchmarkEvalDirectVM(b *testing.B) {
 		if _, err := m.Run(p.VMProgram(), env.Value()); err != nil {
 			b.Fatal(err)
 		}
-	}
-}
-
-// BenchmarkNativeVsVM evaluates n typical conditions over one State,
-// alternately: compiled to Go closures (package native, through
-// Program.EvalBool as the engine calls it) and as plain expr, the same
-// programs on a reused VM. Each half runs the n conditions often enough to
-// make about 1,000 evaluations, and is measured in the CPU time of its
-// thread, which the other work on a shared machine does not inflate. It
-// reports the CPU time of each half per tick of n conditions, and their
-// ratio.
-func BenchmarkNativeVsVM(b *testing.B) {
-	for _, n := range []int{10, 100, 1000} {
-		b.Run(fmt.Sprintf("%drules", n), func(b *testing.B) {
-			c := NewCompiler(CompilerOptions{Catalog: testCatalog()})
-			var progs []*Program
-			for _, src := range conditionsForBench(n) {
-				p, errs := c.Condition(src)
-				if len(errs) > 0 {
-					b.Fatal(src, errs[0])
-				}
-				if !p.Native() {
-					b.Fatalf("%s runs on the VM", src)
-				}
-				progs = append(progs, p)
-			}
-			env, m := NewEnv(testState(b)), NewVM()
-			for _, p := range progs {
-				if _, err := p.EvalBool(m, env); err != nil {
-					b.Fatal(p.Source, err)
-				}
-			}
-			runtime.LockOSThread()
-			defer runtime.UnlockOSThread()
-			reps := (1000 + n - 1) / n
-			var native, plain time.Duration
-			b.ReportAllocs()
-			for b.Loop() {
-				start := threadCPU()
-				for range reps {
-					for _, p := range progs {
-						if _, err := p.EvalBool(m, env); err != nil {
-							b.Fatal(err)
-						}
-					}
-				}
-				mid := threadCPU()
-				for range reps {
-					for _, p := range progs {
-						if _, err := m.Run(p.VMProgram(), env.Value()); err != nil {
-							b.Fatal(err)
-						}
-					}
-				}
-				end := threadCPU()
-				native, plain = native+mid-start, plain+end-mid
-			}
-			ticks := float64(b.N * reps)
-			b.ReportMetric(float64(native.Nanoseconds())/ticks, "native-cpu-ns/tick")
-			b.ReportMetric(float64(plain.Nanoseconds())/ticks, "vm-cpu-ns/tick")
-			b.ReportMetric(float64(plain)/float64(native), "speedup")
-		})
 	}
 }

@@ -36,7 +36,7 @@ type Budget struct {
 	Lines []BudgetLine
 }
 
-// PollingBudget plans the polling of demand (engine.Demand of a rule set,
+// PollingBudget plans the polling of demand (assemble.Demand of a rule set,
 // what engine run polls) and returns, per operation, the request rate
 // against its limit.
 func PollingBudget(demand poll.Demand) (Budget, error) {

@@ -23,7 +23,6 @@ import (
 	"github.com/expr-lang/expr/vm"
 
 	"github.com/tickrules/tickrules/marketdata"
-	"github.com/tickrules/tickrules/rules/native"
 )
 
 // Limits of one expression, so that a rule file cannot make loading or a
@@ -125,9 +124,10 @@ type CompilerOptions struct {
 	// constants. The memory of a run is bounded by the VM (NewVM).
 	MaxSourceLen int
 	MaxNodes     uint
-	// VMOnly runs every program on expr's VM, as before conditions were
-	// compiled to Go closures (package native): for comparisons.
-	VMOnly bool
+	// Closures, when set, also compiles every program to Go code that
+	// runs it faster than expr's VM (the backtest's compiled conditions);
+	// nil runs every program on the VM.
+	Closures ClosureCompiler
 }
 
 // Compiler compiles conditions and formulas against the State. It is safe
@@ -153,8 +153,6 @@ type Compiler struct {
 	// concurrent use).
 	mu  sync.Mutex
 	cfg *conf.Config
-
-	native *native.Compiler
 }
 
 // NewCompiler returns a Compiler.
@@ -187,7 +185,6 @@ func NewCompiler(opts CompilerOptions) *Compiler {
 		}
 	}
 	options := []expr.Option{expr.Env(&vars{}), expr.MaxNodes(opts.MaxNodes), expr.Patch(&patcher{c: c})}
-	helpers := map[string]native.Helper{}
 	for _, f := range c.funcs {
 		if f.variable != "" {
 			c.byVariable[f.variable] = f
@@ -195,9 +192,7 @@ func NewCompiler(opts CompilerOptions) *Compiler {
 			c.byName[f.doc.Name] = f
 		}
 		options = append(options, expr.Function(f.hiddenName(), f.impl, f.types...))
-		helpers[f.hiddenName()] = f.native
 	}
-	c.native = native.NewCompiler(helpers)
 	for _, b := range builtinFuncs() {
 		c.builtins[b.Name] = true
 	}
@@ -230,9 +225,9 @@ type Program struct {
 	Reads Reads
 
 	prog    *vm.Program
-	native  *native.Program // prog as Go closures; nil when it runs on the VM
-	symbol  string          // the for_each instance symbol, when bound
-	explain *explainer      // the terms for traces, shared by bound copies
+	closure ClosureProgram // prog compiled by CompilerOptions.Closures; nil: it runs on the VM
+	symbol  string         // the for_each instance symbol, when bound
+	explain *explainer     // the terms for traces, shared by bound copies
 }
 
 // Condition compiles a rule's when: an expression that gives true or false.
@@ -347,10 +342,12 @@ func (c *Compiler) compileLocked(src string, want Kind, what string) (*Program, 
 		return nil, []*ExprError{c.plain(src, err, want, what)}
 	}
 	p := &Program{Source: src, Kind: want, Reads: w.reads, prog: prog, explain: &explainer{c: c}}
-	if !c.opts.VMOnly {
-		// A tree with a node the native compiler does not know runs on
-		// the VM (ErrUnsupported): the same results, only slower.
-		p.native, _ = c.native.Compile(tree, cfg.Expect)
+	if c.opts.Closures != nil {
+		// A tree the closure compiler refuses runs on the VM: the same
+		// results, only slower.
+		if closure, err := c.opts.Closures.Compile(tree, cfg.Expect); err == nil {
+			p.closure = closure
+		}
 	}
 	return p, nil
 }
@@ -675,21 +672,19 @@ func (p *Program) WithSymbol(sym string, cat *Catalog) *Program {
 // Symbol returns the bound for_each symbol, or "".
 func (p *Program) Symbol() string { return p.symbol }
 
+// Compiled reports whether p runs as the code of CompilerOptions.Closures
+// rather than on expr's VM.
+func (p *Program) Compiled() bool { return p.closure != nil }
+
 // VMProgram returns the compiled expr program, for running it directly (the
-// engine's benchmarks compare against that).
+// engine's benchmarks, and the backtest's equivalence tests, compare
+// against that).
 func (p *Program) VMProgram() *vm.Program { return p.prog }
 
-// Eval runs p over env: as Go closures when it was compiled to them, else
-// with m. It writes p's bound symbol into env.
+// Eval runs p over env with m, expr's VM; a program compiled by
+// CompilerOptions.Closures (the backtest's) runs as that code instead. It
+// writes p's bound symbol into env.
 func (p *Program) Eval(m *vm.VM, env *Env) (any, error) {
-	return p.eval(m, env, p.native != nil)
-}
-
-// Native reports whether p runs as Go closures rather than on expr's VM.
-func (p *Program) Native() bool { return p.native != nil }
-
-// eval runs p natively or on m; the differential test runs both.
-func (p *Program) eval(m *vm.VM, env *Env, useNative bool) (any, error) {
 	if env.v.state == nil {
 		return nil, ErrNoState
 	}
@@ -697,12 +692,12 @@ func (p *Program) eval(m *vm.VM, env *Env, useNative bool) (any, error) {
 		if p.symbol == "" {
 			return nil, ErrUnboundSymbol
 		}
-		env.v.Symbol, env.n.Symbol = p.symbol, p.symbol
+		env.v.Symbol, env.c.Symbol = p.symbol, p.symbol
 	}
 	var out any
 	var err error
-	if useNative {
-		out, err = p.native.Run(&env.n)
+	if p.closure != nil {
+		out, err = p.closure.Run(&env.c)
 	} else {
 		out, err = m.Run(p.prog, &env.v)
 	}

@@ -16,18 +16,18 @@
 // position, and expression errors map into the YAML file for plain, quoted
 // and block scalars. Each rule knows what it reads (Rule.Reads) so polling
 // covers exactly that; PollingBudget prices the pollers' plan for it
-// (engine.Demand) against the rate limits.
+// (assemble.Demand) against the rate limits.
 //
 // The loader, the JSON Schema (Schema) and the reference (Reference) are
 // generated from the same tables: FileKeys, DefaultsKeys, RuleKeys, Actions
 // here, and Variables, Functions and marketdata.Objects on the expression
 // side (compile.go, env.go, functions.go), so they cannot disagree.
 //
-// Conditions and formulas are checked and compiled by expr; package native
-// then compiles the checked tree into Go closures over the State, and a
-// program with a node it does not compile runs on expr's VM instead, with
-// the same results and errors (CompilerOptions.VMOnly runs every program on
-// the VM).
+// Conditions and formulas are checked and compiled by expr and run on
+// expr's VM. The backtest alone also compiles the checked tree into Go
+// closures over the State (LoadOptions.Closures, ClosureCompiler, made by
+// backtest/internal/native); a program with a node it does not compile runs
+// on the VM, with the same results and errors.
 //
 // docs/writing-rules.md is the guide for authors; docs/reference.md the
 // generated reference.

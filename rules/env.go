@@ -4,7 +4,6 @@ import (
 	"time"
 
 	"github.com/tickrules/tickrules/marketdata"
-	"github.com/tickrules/tickrules/rules/native"
 )
 
 // Env is what a program reads while it runs: one State and, for a rule
@@ -14,7 +13,7 @@ import (
 // program's bound symbol into it.
 type Env struct {
 	v vars
-	n native.Env // the same, for programs compiled to Go closures
+	c ClosureEnv // the same, for programs compiled by CompilerOptions.Closures
 }
 
 // vars is the expression environment proper. It is unexported, and has no
@@ -39,14 +38,14 @@ func NewEnv(s *marketdata.State) *Env {
 // SetState points the Env at the State of a new tick.
 func (e *Env) SetState(s *marketdata.State) {
 	e.v = vars{state: s}
-	e.n = native.Env{State: s}
+	e.c = ClosureEnv{State: s}
 	if s == nil {
 		return
 	}
 	e.v.Now = s.EasternNow()
 	e.v.NowMs = float64(s.Now.UnixMilli())
 	e.v.Weekday = s.Weekday()
-	e.n.Now, e.n.NowMs, e.n.Weekday = e.v.Now, e.v.NowMs, e.v.Weekday
+	e.c.Now, e.c.NowMs, e.c.Weekday = e.v.Now, e.v.NowMs, e.v.Weekday
 }
 
 // Value is what to pass as the environment to (*vm.VM).Run when running a

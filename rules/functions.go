@@ -5,7 +5,6 @@ import (
 
 	"github.com/tickrules/tickrules/exchange"
 	"github.com/tickrules/tickrules/marketdata"
-	"github.com/tickrules/tickrules/rules/native"
 )
 
 // FuncDoc documents one helper function conditions and formulas can call.
@@ -63,9 +62,6 @@ type function struct {
 	allFutures bool
 	impl       func(params ...any) (any, error)
 	types      []any // the checked signatures (overloads), hidden arguments included
-	// native is impl for compiled code (package native): typed, with the
-	// object lookups' Need as an int, and called without the environment.
-	native native.Helper
 }
 
 func (f *function) arity() int { return len(f.args) }
@@ -101,13 +97,6 @@ func functions() []*function {
 				return depth(s, toFloat(p[2])), nil
 			},
 			types: []any{new(func(*vars, string, float64) float64), new(func(*vars, string, int) float64)},
-			native: native.Func2[string, float64, float64](func(st *marketdata.State, pair string, bps float64) (float64, error) {
-				s, err := st.Stock(pair, marketdata.NeedBook)
-				if err != nil {
-					return 0, err
-				}
-				return depth(s, bps), nil
-			}),
 		}
 	}
 	return []*function{
@@ -119,9 +108,6 @@ func functions() []*function {
 				return stateOf(p[0]).Stock(p[1].(string), needOf(p[2]))
 			},
 			types: []any{new(func(*vars, string, int) *marketdata.Stock)},
-			native: native.Func2[string, int, *marketdata.Stock](func(s *marketdata.State, pair string, need int) (*marketdata.Stock, error) {
-				return s.Stock(pair, marketdata.Need(need))
-			}),
 		},
 		depthFunc("depth_bid", "bid", "below", (*marketdata.Stock).DepthBid),
 		depthFunc("depth_ask", "ask", "above", (*marketdata.Stock).DepthAsk),
@@ -134,9 +120,6 @@ func functions() []*function {
 				return stateOf(p[0]).Position(p[1].(string), p[2].(string), needOf(p[3]))
 			},
 			types: []any{new(func(*vars, string, string, int) *marketdata.Position)},
-			native: native.Func3[string, string, int, *marketdata.Position](func(s *marketdata.State, symbol, side string, need int) (*marketdata.Position, error) {
-				return s.Position(symbol, side, marketdata.Need(need))
-			}),
 		},
 		{
 			doc:   FuncDoc{"orders", []ArgDoc{sym}, "list of order", "", "the pending orders of symbol, oldest first", `any(orders("TSLAUSDT"), .age_seconds > 600)`},
@@ -145,8 +128,7 @@ func functions() []*function {
 			impl: func(p ...any) (any, error) {
 				return stateOf(p[0]).Orders(p[1].(string))
 			},
-			types:  []any{new(func(*vars, string) []*marketdata.Order)},
-			native: native.Func1[string, []*marketdata.Order]((*marketdata.State).Orders),
+			types: []any{new(func(*vars, string) []*marketdata.Order)},
 		},
 		{
 			doc:   FuncDoc{"orders_count", []ArgDoc{sym}, "number", "orders", "the number of pending orders of symbol", `orders_count("TSLAUSDT") == 0`},
@@ -157,10 +139,6 @@ func functions() []*function {
 				return len(os), err
 			},
 			types: []any{new(func(*vars, string) int)},
-			native: native.Func1[string, int](func(s *marketdata.State, symbol string) (int, error) {
-				os, err := s.Orders(symbol)
-				return len(os), err
-			}),
 		},
 		{
 			doc:   FuncDoc{"strategy_orders", []ArgDoc{sym}, "list of strategy_order", "", "the pending strategy orders of symbol", `len(strategy_orders("TSLAUSDT")) > 0`},
@@ -169,8 +147,7 @@ func functions() []*function {
 			impl: func(p ...any) (any, error) {
 				return stateOf(p[0]).StrategyOrders(p[1].(string))
 			},
-			types:  []any{new(func(*vars, string) []*marketdata.StrategyOrder)},
-			native: native.Func1[string, []*marketdata.StrategyOrder]((*marketdata.State).StrategyOrders),
+			types: []any{new(func(*vars, string) []*marketdata.StrategyOrder)},
 		},
 		{
 			doc:   FuncDoc{"has_stop_loss", []ArgDoc{sym, {"side", "text", "long, short or any"}}, "true/false", "", "a pending strategy order of symbol on side has a stop-loss price", `position("TSLAUSDT", "long").is_open && !has_stop_loss("TSLAUSDT", "long")`},
@@ -180,9 +157,6 @@ func functions() []*function {
 				return stateOf(p[0]).HasStrategyStop(p[1].(string), anySide(p[2].(string)), true)
 			},
 			types: []any{new(func(*vars, string, string) bool)},
-			native: native.Func2[string, string, bool](func(s *marketdata.State, symbol, side string) (bool, error) {
-				return s.HasStrategyStop(symbol, anySide(side), true)
-			}),
 		},
 		{
 			doc:   FuncDoc{"has_take_profit", []ArgDoc{sym, {"side", "text", "long, short or any"}}, "true/false", "", "a pending strategy order of symbol on side has a take-profit price", `!has_take_profit("TSLAUSDT", "any")`},
@@ -192,9 +166,6 @@ func functions() []*function {
 				return stateOf(p[0]).HasStrategyStop(p[1].(string), anySide(p[2].(string)), false)
 			},
 			types: []any{new(func(*vars, string, string) bool)},
-			native: native.Func2[string, string, bool](func(s *marketdata.State, symbol, side string) (bool, error) {
-				return s.HasStrategyStop(symbol, anySide(side), false)
-			}),
 		},
 		{
 			doc:    FuncDoc{"balance", []ArgDoc{{"coin", "text", `margin coin, like "USDT"`}}, "balance", "", "the futures account of a margin coin; follow it with a field", `balance("USDT").available > 100`},
@@ -205,9 +176,6 @@ func functions() []*function {
 				return stateOf(p[0]).Balance(p[1].(string))
 			},
 			types: []any{new(func(*vars, string, int) *marketdata.Balance)},
-			native: native.Func2[string, int, *marketdata.Balance](func(s *marketdata.State, coin string, _ int) (*marketdata.Balance, error) {
-				return s.Balance(coin)
-			}),
 		},
 		{
 			doc:   FuncDoc{"position_mode", []ArgDoc{{"product_type", "text", "USDT-FUTURES, COIN-FUTURES or USDC-FUTURES"}}, "text", "", "one_way_mode or hedge_mode", `position_mode("USDT-FUTURES") == "hedge_mode"`},
@@ -217,9 +185,6 @@ func functions() []*function {
 				return stateOf(p[0]).PositionMode(exchange.ProductType(p[1].(string)))
 			},
 			types: []any{new(func(*vars, string) string)},
-			native: native.Func1[string, string](func(s *marketdata.State, pt string) (string, error) {
-				return s.PositionMode(exchange.ProductType(pt))
-			}),
 		},
 		{
 			doc:   FuncDoc{"discount_tiers", []ArgDoc{{"coin", "text", `coin, like "BTC"`}}, "list of discount_tier", "", "the discount tiers of coin, by ascending start value", `len(discount_tiers("BTC")) > 0`},
@@ -228,8 +193,7 @@ func functions() []*function {
 			impl: func(p ...any) (any, error) {
 				return stateOf(p[0]).DiscountTiers(p[1].(string))
 			},
-			types:  []any{new(func(*vars, string) []*marketdata.DiscountTier)},
-			native: native.Func1[string, []*marketdata.DiscountTier]((*marketdata.State).DiscountTiers),
+			types: []any{new(func(*vars, string) []*marketdata.DiscountTier)},
 		},
 		{
 			doc:   FuncDoc{"discount_rate", []ArgDoc{{"coin", "text", `coin, like "BTC"`}, {"value", "number", "value in U"}}, "number", "as the exchange gives it", "the discount rate of the tier of coin that contains value", `discount_rate("BTC", 50000) > 0`},
@@ -238,8 +202,7 @@ func functions() []*function {
 			impl: func(p ...any) (any, error) {
 				return stateOf(p[0]).DiscountRate(p[1].(string), toFloat(p[2]))
 			},
-			types:  []any{new(func(*vars, string, float64) float64), new(func(*vars, string, int) float64)},
-			native: native.Func2[string, float64, float64]((*marketdata.State).DiscountRate),
+			types: []any{new(func(*vars, string, float64) float64), new(func(*vars, string, int) float64)},
 		},
 		{
 			doc: FuncDoc{"format", []ArgDoc{{"x", "number", ""}, {"places", "number", fmt.Sprintf("decimals to show, a whole number from 0 to %d", maxFormatPlaces)}}, "text", "",
@@ -250,9 +213,6 @@ func functions() []*function {
 				return formatNumber(toFloat(p[1]), p[2].(int))
 			},
 			types: []any{new(func(*vars, float64, int) string), new(func(*vars, int, int) string)},
-			native: native.Func2[float64, int, string](func(_ *marketdata.State, x float64, places int) (string, error) {
-				return formatNumber(x, places)
-			}),
 		},
 		{
 			doc:  FuncDoc{"minutes_until", []ArgDoc{{"time", "text", `Eastern wall-clock time "HH:MM"`}}, "number", "minutes, from 0 up to 1440", "minutes from now until the Eastern clock next shows time (at 15:56, minutes_until(\"15:55\") is 1439)", `minutes_until("15:55") <= 5`},
@@ -260,8 +220,7 @@ func functions() []*function {
 			impl: func(p ...any) (any, error) {
 				return stateOf(p[0]).MinutesUntil(p[1].(string))
 			},
-			types:  []any{new(func(*vars, string) float64)},
-			native: native.Func1[string, float64]((*marketdata.State).MinutesUntil),
+			types: []any{new(func(*vars, string) float64)},
 		},
 		{
 			doc:  FuncDoc{"minutes_since", []ArgDoc{{"time", "text", `Eastern wall-clock time "HH:MM"`}}, "number", "minutes, from 0 up to 1440", "minutes since the Eastern clock last showed time", `minutes_since("09:30") < 15`},
@@ -269,8 +228,7 @@ func functions() []*function {
 			impl: func(p ...any) (any, error) {
 				return stateOf(p[0]).MinutesSince(p[1].(string))
 			},
-			types:  []any{new(func(*vars, string) float64)},
-			native: native.Func1[string, float64]((*marketdata.State).MinutesSince),
+			types: []any{new(func(*vars, string) float64)},
 		},
 
 		// The variables backed by State lookups.
@@ -283,9 +241,6 @@ func functions() []*function {
 				return stateOf(p[0]).Market(needOf(p[1]))
 			},
 			types: []any{new(func(*vars, int) *marketdata.Market)},
-			native: native.Func1[int, *marketdata.Market](func(s *marketdata.State, need int) (*marketdata.Market, error) {
-				return s.Market(marketdata.Need(need))
-			}),
 		},
 		{
 			variable:   "positions",
@@ -295,8 +250,7 @@ func functions() []*function {
 			impl: func(p ...any) (any, error) {
 				return stateOf(p[0]).Positions()
 			},
-			types:  []any{new(func(*vars) []*marketdata.Position)},
-			native: native.Func0[[]*marketdata.Position]((*marketdata.State).Positions),
+			types: []any{new(func(*vars) []*marketdata.Position)},
 		},
 		{
 			variable:   "all_orders",
@@ -307,9 +261,6 @@ func functions() []*function {
 				return fetchedList(stateOf(p[0]), marketdata.PartOrders, "all_orders", "pending orders", (*marketdata.State).AllOrders)
 			},
 			types: []any{new(func(*vars) []*marketdata.Order)},
-			native: native.Func0[[]*marketdata.Order](func(s *marketdata.State) ([]*marketdata.Order, error) {
-				return fetchedList(s, marketdata.PartOrders, "all_orders", "pending orders", (*marketdata.State).AllOrders)
-			}),
 		},
 		{
 			variable:   "all_strategy_orders",
@@ -320,9 +271,6 @@ func functions() []*function {
 				return fetchedList(stateOf(p[0]), marketdata.PartStrategyOrders, "all_strategy_orders", "strategy orders", (*marketdata.State).AllStrategyOrders)
 			},
 			types: []any{new(func(*vars) []*marketdata.StrategyOrder)},
-			native: native.Func0[[]*marketdata.StrategyOrder](func(s *marketdata.State) ([]*marketdata.StrategyOrder, error) {
-				return fetchedList(s, marketdata.PartStrategyOrders, "all_strategy_orders", "strategy orders", (*marketdata.State).AllStrategyOrders)
-			}),
 		},
 		{
 			variable: "spot_records",
@@ -331,8 +279,7 @@ func functions() []*function {
 			impl: func(p ...any) (any, error) {
 				return stateOf(p[0]).SpotRecords()
 			},
-			types:  []any{new(func(*vars) []*marketdata.SpotRecord)},
-			native: native.Func0[[]*marketdata.SpotRecord]((*marketdata.State).SpotRecords),
+			types: []any{new(func(*vars) []*marketdata.SpotRecord)},
 		},
 	}
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/tickrules/tickrules/actions"
+	"github.com/tickrules/tickrules/assemble"
 	"github.com/tickrules/tickrules/clock"
 	"github.com/tickrules/tickrules/engine"
 	"github.com/tickrules/tickrules/exchange"
@@ -93,7 +94,7 @@ rules:
 
 type rig struct {
 	v     *clock.Virtual
-	asm   *engine.Assembly
+	asm   *assemble.Assembly
 	rec   *status.Recorder
 	board *status.Board
 	watch *status.Watcher
@@ -117,7 +118,7 @@ func newRig(t *testing.T) *rig {
 	r := &rig{v: v, rec: status.NewRecorder(status.RecorderOptions{}), acct: acct, dir: dir}
 	safety := &actions.Safety{AllowedSymbols: []string{"BTCUSDT"}}
 	var err error
-	r.asm, err = engine.Assemble(context.Background(), engine.AssembleOptions{Reader: acct, Catalog: acct, Accounts: acct,
+	r.asm, err = assemble.New(context.Background(), assemble.Options{Reader: acct, Catalog: acct, Accounts: acct,
 		Trader: acct, Clock: v, RuleDirs: []string{dir}, Safety: safety},
 		engine.Options{OnFiring: func(f *engine.Firing) { r.rec.ObserveFiring(f.Rule.Name, f.Seq, f.At, f.Legs) }})
 	if err != nil {

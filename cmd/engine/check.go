@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/shopspring/decimal"
-	"github.com/tickrules/tickrules/engine"
+	"github.com/tickrules/tickrules/assemble"
 	"github.com/tickrules/tickrules/exchange"
 	"github.com/tickrules/tickrules/rules"
 	"github.com/tickrules/tickrules/sim"
@@ -79,7 +79,7 @@ func cmdCheck(ctx context.Context, env *cliEnv, args []string) int {
 	}
 	var budget rules.Budget
 	if rs != nil {
-		if budget, err = rules.PollingBudget(engine.Demand(rs, cat)); err != nil {
+		if budget, err = rules.PollingBudget(assemble.Demand(rs, cat)); err != nil {
 			fmt.Fprintf(env.stderr, "engine check: %v\n", err)
 			return exitFail
 		}
@@ -229,7 +229,7 @@ func checkCatalog(ctx context.Context, env *cliEnv, venueURL string) (*rules.Cat
 	if creds.IsZero() {
 		return cat, nil, nil
 	}
-	modes, err := engine.ReadPositionModes(ctx, client)
+	modes, err := assemble.ReadPositionModes(ctx, client)
 	if me := (*exchange.ModeError)(nil); errors.As(err, &me) {
 		// The modes read are checked; the others are not, as engine run
 		// refuses their orders until it reads them.

@@ -20,6 +20,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/tickrules/tickrules/actions"
+	"github.com/tickrules/tickrules/assemble"
 	"github.com/tickrules/tickrules/backtest"
 	"github.com/tickrules/tickrules/clock"
 	"github.com/tickrules/tickrules/engine"
@@ -308,7 +309,7 @@ func runParityWay(t *testing.T, ctx context.Context, v *venueSet, c *parityClock
 		t.Fatalf("assemble: %v", err)
 	}
 	if v.start != nil {
-		if err := v.start(ctx, engine.FuturesSymbols(asm.Rules)); err != nil {
+		if err := v.start(ctx, assemble.FuturesSymbols(asm.Rules)); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -8,9 +8,9 @@ import (
 	"os"
 	"time"
 
+	"github.com/tickrules/tickrules/assemble"
 	"github.com/tickrules/tickrules/backtest"
 	"github.com/tickrules/tickrules/clock"
-	"github.com/tickrules/tickrules/engine"
 	"github.com/tickrules/tickrules/exchange"
 )
 
@@ -82,7 +82,7 @@ func cmdRecord(ctx context.Context, env *cliEnv, args []string) int {
 		err = cerr
 	}
 	switch {
-	case errors.Is(err, engine.ErrBadRules):
+	case errors.Is(err, assemble.ErrBadRules):
 		fmt.Fprintf(env.stderr, "%v; nothing was recorded\n", err)
 		return exitFail
 	case err != nil:

@@ -16,6 +16,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/tickrules/tickrules/actions"
+	"github.com/tickrules/tickrules/assemble"
 	"github.com/tickrules/tickrules/clock"
 	"github.com/tickrules/tickrules/engine"
 	"github.com/tickrules/tickrules/exchange"
@@ -145,7 +146,7 @@ type venueSet struct {
 	name   string
 	reader poll.Reader
 	cat    rules.CatalogReader
-	accts  engine.AccountsReader
+	accts  assemble.AccountsReader
 	trader actions.Venue
 	pricer actions.Pricer
 	clock  engine.Clock
@@ -277,7 +278,7 @@ func runEngine(ctx context.Context, env *cliEnv, cfg *runConfig, v *venueSet, lo
 		eopts.OnFiring = func(f *engine.Firing) { live.onFiring(f); mx.ObserveLegs(f.Legs) }
 	}
 	asm, err := assembleRun(ctx, env, cfg, v, st, safety, polls, eopts, log)
-	if errors.Is(err, engine.ErrBadRules) {
+	if errors.Is(err, assemble.ErrBadRules) {
 		fmt.Fprintf(env.stderr, "%v; nothing was started\n", err)
 		return exitFail
 	} else if err != nil {
@@ -285,7 +286,7 @@ func runEngine(ctx context.Context, env *cliEnv, cfg *runConfig, v *venueSet, lo
 		return exitFail
 	}
 	if v.start != nil {
-		if err := v.start(ctx, engine.FuturesSymbols(asm.Rules)); err != nil {
+		if err := v.start(ctx, assemble.FuturesSymbols(asm.Rules)); err != nil {
 			fmt.Fprintf(env.stderr, "engine run: %v\n", err)
 			return exitFail
 		}
@@ -338,8 +339,8 @@ func runEngine(ctx context.Context, env *cliEnv, cfg *runConfig, v *venueSet, lo
 // assembleRun wires the engine of engine run on v: the rules of cfg, the
 // state files st, the pollers' options polls and the engine's options
 // eopts. The parity test assembles its engines with it too.
-func assembleRun(ctx context.Context, env *cliEnv, cfg *runConfig, v *venueSet, st *stateFiles, safety *actions.Safety, polls poll.Options, eopts engine.Options, log *zap.Logger) (*engine.Assembly, error) {
-	return engine.Assemble(ctx, engine.AssembleOptions{Reader: v.reader, Catalog: v.cat, Accounts: v.accts, Trader: v.trader,
+func assembleRun(ctx context.Context, env *cliEnv, cfg *runConfig, v *venueSet, st *stateFiles, safety *actions.Safety, polls poll.Options, eopts engine.Options, log *zap.Logger) (*assemble.Assembly, error) {
+	return assemble.New(ctx, assemble.Options{Reader: v.reader, Catalog: v.cat, Accounts: v.accts, Trader: v.trader,
 		Pricer: v.pricer, Clock: v.clock, Logger: log, RuleDirs: cfg.rules, Getenv: env.getenv, Safety: safety, Store: st.store, Journal: st.journal, Crash: st.crash, Poller: polls},
 		eopts)
 }

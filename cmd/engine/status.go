@@ -11,6 +11,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/tickrules/tickrules/assemble"
 	"github.com/tickrules/tickrules/engine"
 	"github.com/tickrules/tickrules/exchange"
 	"github.com/tickrules/tickrules/status"
@@ -56,7 +57,7 @@ func (s *liveStatus) onFiring(f *engine.Firing) {
 
 // start wires the board over the assembled engine and starts the watcher;
 // it returns the board the HTTP listener serves.
-func (s *liveStatus) start(ctx context.Context, cfg *runConfig, v *venueSet, asm *engine.Assembly, started time.Time) *status.Board {
+func (s *liveStatus) start(ctx context.Context, cfg *runConfig, v *venueSet, asm *assemble.Assembly, started time.Time) *status.Board {
 	board := status.NewBoard(status.BoardOptions{Engine: asm.Engine, Guard: asm.Guard, Parts: asm.PollParts(), Recorder: s.rec,
 		Clock: v.clock, Venue: v.name, DryRun: cfg.dryRun, Started: started})
 	s.board = board

@@ -1,4 +1,4 @@
-package engine_test
+package assemble
 
 import (
 	"context"
@@ -12,24 +12,24 @@ import (
 	"github.com/tickrules/tickrules/sim/simtest"
 )
 
-func TestAssemble(t *testing.T) {
+func TestNew(t *testing.T) {
 	t.Parallel()
 	sc := sim.Demo()
 	simRig := simtest.NewRig(t, simtest.RigOptions{Scenario: sc})
 	x, v := simRig.Exchange, simRig.Virtual
 	acct, _ := x.Account("demo-hedge-key")
 	write := func(body string) string { return writeRules(t, "", body) }
-	opts := func(dir string) engine.AssembleOptions {
-		return engine.AssembleOptions{Reader: acct, Catalog: acct, Accounts: acct, Trader: acct, Pricer: acct, Clock: v, RuleDirs: []string{dir}}
+	opts := func(dir string) Options {
+		return Options{Reader: acct, Catalog: acct, Accounts: acct, Trader: acct, Pricer: acct, Clock: v, RuleDirs: []string{dir}}
 	}
 	ctx := context.Background()
 
-	_, err := engine.Assemble(ctx, opts(write("rules:\n  - name: x\n    when: nonsense(\n")), engine.Options{})
-	if !errors.Is(err, engine.ErrBadRules) || !strings.Contains(err.Error(), "r.yaml") {
+	_, err := New(ctx, opts(write("rules:\n  - name: x\n    when: nonsense(\n")), engine.Options{})
+	if !errors.Is(err, ErrBadRules) || !strings.Contains(err.Error(), "r.yaml") {
 		t.Errorf("bad rules: %v, want ErrBadRules naming the file", err)
 	}
 
-	asm, err := engine.Assemble(ctx, opts(write(`
+	asm, err := New(ctx, opts(write(`
 rules:
   - name: watch
     when: position("ETHUSDT", "long").size > 1000
@@ -72,7 +72,7 @@ func TestReloadRejectsWhatIsNotPolled(t *testing.T) {
 		writeRules(t, dir, "rules:\n  - name: r\n    when: "+when+"\n    actions:\n      - cancel_all: {}\n")
 	}
 	write(`position("TSLAUSDT", "long").size > 0 && stock("TSLA").bid > 0`)
-	asm, err := engine.Assemble(context.Background(), engine.AssembleOptions{Reader: acct, Catalog: acct, Accounts: acct,
+	asm, err := New(context.Background(), Options{Reader: acct, Catalog: acct, Accounts: acct,
 		Trader: acct, Pricer: acct, Clock: v, RuleDirs: []string{dir}}, engine.Options{})
 	if err != nil {
 		t.Fatal(err)

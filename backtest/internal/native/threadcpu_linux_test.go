@@ -1,4 +1,4 @@
-package rules
+package native_test
 
 import (
 	"syscall"

@@ -1,6 +1,6 @@
 //go:build !linux
 
-package rules
+package native_test
 
 import "time"
 

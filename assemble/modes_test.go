@@ -1,4 +1,4 @@
-package engine
+package assemble
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"go.uber.org/zap/zapcore"
 	"go.uber.org/zap/zaptest/observer"
 
+	"github.com/tickrules/tickrules/engine"
 	"github.com/tickrules/tickrules/exchange"
 )
 
@@ -45,7 +46,7 @@ func TestPositionModeFailingHoldsOnlyItsProductType(t *testing.T) {
 	core, logs := observer.New(zapcore.InfoLevel)
 	ctx := context.Background()
 	var legs []string
-	a := f.assemble(t, modeRules, zap.New(core), Options{OnFiring: func(fr *Firing) {
+	a := f.assemble(t, modeRules, zap.New(core), engine.Options{OnFiring: func(fr *engine.Firing) {
 		for _, l := range fr.Legs {
 			legs = append(legs, fr.Rule.Name+" "+string(l.Outcome)+" "+l.Error)
 		}

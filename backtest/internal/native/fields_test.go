@@ -56,7 +56,7 @@ func readField(o object, name string, obj any) (any, bool) {
 	if !ok {
 		return nil, false
 	}
-	out := reflect.ValueOf(f).Call([]reflect.Value{reflect.ValueOf(&Env{item: obj})})
+	out := reflect.ValueOf(f).Call([]reflect.Value{reflect.ValueOf(&Env{Item: obj})})
 	if !out[1].IsNil() {
 		return nil, false
 	}

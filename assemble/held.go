@@ -1,4 +1,4 @@
-package engine
+package assemble
 
 import (
 	"context"
@@ -83,13 +83,6 @@ func (h *heldPolls) Stale(st *marketdata.State, parts marketdata.PartSet) (marke
 
 // Covers implements PolledSource.
 func (h *heldPolls) Covers(d poll.Demand) error { return h.poller().Covers(d) }
-
-// SetTimedFields passes the engine's timed fields to the current poller.
-func (h *heldPolls) SetTimedFields(f marketdata.TimeFieldSet) { h.poller().SetTimedFields(f) }
-
-// Rebuild is poll.Poller.Rebuild, on the poller running now: a poller
-// made later builds its first State afresh anyway.
-func (h *heldPolls) Rebuild() { h.poller().Rebuild() }
 
 // Parts returns the parts the current poller fetches.
 func (h *heldPolls) Parts() marketdata.PartSet { return h.poller().Parts() }

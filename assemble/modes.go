@@ -1,4 +1,4 @@
-package engine
+package assemble
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/tickrules/tickrules/actions"
+	"github.com/tickrules/tickrules/engine"
 	"github.com/tickrules/tickrules/exchange"
 	"github.com/tickrules/tickrules/poll"
 )
@@ -31,12 +32,8 @@ const modeRecheckGap = time.Minute
 // orders carry different fields, so the engine never guesses.
 type modeBook struct {
 	r   AccountsReader
-	clk Clock
+	clk engine.Clock
 	log *zap.Logger
-	// changed, when set, is called after a read changed a mode: the States
-	// take it from known, and one that shares the data of the State before
-	// would keep the old mode (poll.Poller.Rebuild).
-	changed func()
 
 	mu     sync.Mutex
 	read   map[exchange.ProductType]exchange.PosMode
@@ -48,7 +45,7 @@ type modeBook struct {
 
 // newModeBook starts the book from the modes read at start and the
 // product types whose read failed (e; nil when none did).
-func newModeBook(start map[exchange.ProductType]exchange.PosMode, e *exchange.ModeError, r AccountsReader, clk Clock, log *zap.Logger) *modeBook {
+func newModeBook(start map[exchange.ProductType]exchange.PosMode, e *exchange.ModeError, r AccountsReader, clk engine.Clock, log *zap.Logger) *modeBook {
 	b := &modeBook{r: r, clk: clk, log: log, read: map[exchange.ProductType]exchange.PosMode{},
 		failed: map[exchange.ProductType]error{}, quiet: map[exchange.ProductType]time.Time{}}
 	for pt, m := range start {
@@ -181,9 +178,6 @@ func (b *modeBook) readOne(ctx context.Context, pt exchange.ProductType) {
 			zap.String("product_type", string(pt)), zap.String("from", string(old)), zap.String("to", string(m)))
 	case wasFailed:
 		b.log.Info("the position mode of "+string(pt)+" was read: its orders go out again", zap.String("mode", string(m)))
-	}
-	if err == nil && m != "" && m != old && b.changed != nil {
-		b.changed()
 	}
 }
 

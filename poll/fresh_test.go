@@ -28,9 +28,9 @@ func (r *bookReader) StockOrderBook(_ context.Context, req exchange.StockOrderBo
 		Bids: []exchange.PriceLevel{{exchange.Num(r.bid), "7"}, {"249.50", "3"}}, TS: exchange.MillisOf(polltest.Start)}, r.Hit(exchange.OpStockOrderBook)
 }
 
-func sharePoller(t *testing.T, r Reader, v *clock.Virtual, rebuild bool) *Poller {
+func bookPoller(t *testing.T, r Reader, v *clock.Virtual) *Poller {
 	t.Helper()
-	p, err := New(Options{Reader: r, Clock: v, RebuildEveryTick: rebuild, Demand: Demand{
+	p, err := New(Options{Reader: r, Clock: v, Demand: Demand{
 		Parts:        marketdata.PartSet(0).Add(marketdata.PartMarket).Add(marketdata.PartStockBook).Add(marketdata.PartPositions),
 		StockPairs:   []string{"TSLAUSDT"},
 		ProductTypes: []exchange.ProductType{exchange.USDTFutures},
@@ -41,17 +41,33 @@ func sharePoller(t *testing.T, r Reader, v *clock.Virtual, rebuild bool) *Poller
 	return p
 }
 
-func TestPollerSharesUnchangedData(t *testing.T) {
+// TestPollerBuildsEveryStateFresh: the live poller shares nothing between
+// ticks. An unchanged answer still gives a State with its own data, every
+// field at the tick's time (the book's age, minutes_to_close); a changed
+// answer shows at once. Sharing data between ticks is the backtest's
+// speed-up (backtest/source.go), not the live engine's.
+func TestPollerBuildsEveryStateFresh(t *testing.T) {
 	br := &bookReader{Reader: polltest.NewReader(), bid: "250.00"}
 	v := clock.NewVirtual(polltest.Start)
-	p := sharePoller(t, br, v, false)
+	p := bookPoller(t, br, v)
 	first := polltest.Tick(t, p, v)
 	second := polltest.Tick(t, p, v)
-	if !second.SameData(first) {
-		t.Fatal("an unchanged answer gave a State with new data")
+	if second.SameData(first) {
+		t.Fatal("an unchanged answer gave a State sharing the data of the tick before")
 	}
 	if !second.Now.Equal(v.Now()) || second.Now.Equal(first.Now) {
-		t.Errorf("the shared State is at %s, the tick at %s", second.Now, v.Now())
+		t.Errorf("the second State is at %s, the tick at %s", second.Now, v.Now())
+	}
+	a, err := first.Stock("TSLAUSDT", marketdata.NeedBook)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := second.Stock("TSLAUSDT", marketdata.NeedBook)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a == b {
+		t.Error("the stock pair of the tick before was handed on, want one built for this tick")
 	}
 	if at := second.Part(marketdata.PartStockBook).At; !at.Equal(v.Now()) {
 		t.Errorf("stock_book fetched at %s, want the poll that just confirmed it (%s)", at, v.Now())
@@ -66,62 +82,12 @@ func TestPollerSharesUnchangedData(t *testing.T) {
 	br.bid = "250.05"
 	br.mu.Unlock()
 	third := polltest.Tick(t, p, v)
-	if third.SameData(second) {
-		t.Fatal("a changed book gave a State sharing the old data")
-	}
 	s, err := third.Stock("TSLAUSDT", marketdata.NeedBook)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if s.Bid != 250.05 || s.Spread != 0.05 {
 		t.Errorf("bid %v spread %v after the change, want 250.05 and 0.05", s.Bid, s.Spread)
-	}
-}
-
-func TestPollerRebuildEveryTick(t *testing.T) {
-	br := &bookReader{Reader: polltest.NewReader(), bid: "250.00"}
-	v := clock.NewVirtual(polltest.Start)
-	p := sharePoller(t, br, v, true)
-	first := polltest.Tick(t, p, v)
-	if polltest.Tick(t, p, v).SameData(first) {
-		t.Error("RebuildEveryTick shared data between ticks")
-	}
-	p.SetTimedFields(0)
-	second := polltest.Tick(t, p, v)
-	if !polltest.Tick(t, p, v).SameData(second) {
-		t.Error("data not shared after RebuildEveryTick was switched off")
-	}
-}
-
-// TestPollerAgesOnlyTimedFields: with a time field read, the poller builds
-// a State every tick; a stock pair is copied with that field brought to the
-// tick when it moved, and handed on from the tick before when it did not
-// (the trade window with no fills) or when only another object's field is
-// read.
-func TestPollerAgesOnlyTimedFields(t *testing.T) {
-	br := &bookReader{Reader: polltest.NewReader(), bid: "250.00"}
-	v := clock.NewVirtual(polltest.Start)
-	p := sharePoller(t, br, v, false)
-	for _, tc := range []struct {
-		name  string
-		timed marketdata.TimeFieldSet
-		aged  bool
-	}{
-		{"the book's age read", marketdata.TimeFieldsOf("stock", "book_age_seconds"), true},
-		{"the trade window read", marketdata.TimeFieldsOf("stock", "volume") | marketdata.TimeFieldsOf("stock", "trades_count") | marketdata.TimeFieldsOf("stock", "vwap"), false},
-		{"a position's age read", marketdata.TimeFieldsOf("position", "age_seconds"), false},
-	} {
-		p.SetTimedFields(tc.timed)
-		first := polltest.Tick(t, p, v)
-		second := polltest.Tick(t, p, v)
-		if second.SameData(first) {
-			t.Errorf("%s: data shared between ticks, want a State built every tick", tc.name)
-		}
-		a, _ := first.Stock("TSLAUSDT", 0)
-		b, _ := second.Stock("TSLAUSDT", 0)
-		if tc.aged != (a != b) || tc.aged != (b.BookAgeSeconds == a.BookAgeSeconds+1) {
-			t.Errorf("%s: pair %p then %p, book age %v then %v; want aged %v", tc.name, a, b, a.BookAgeSeconds, b.BookAgeSeconds, tc.aged)
-		}
 	}
 }
 

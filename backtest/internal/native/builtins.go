@@ -138,11 +138,11 @@ func listTest[T any](name string, list fn[[]*T], test fn[bool], threshold *int) 
 		if err != nil {
 			return 0, err
 		}
-		outer := e.item
-		defer func() { e.item = outer }()
+		outer := e.Item
+		defer func() { e.Item = outer }()
 		n := 0
 		for _, it := range items {
-			e.item = it
+			e.Item = it
 			ok, err := test(e)
 			if err != nil {
 				return 0, err

@@ -1,4 +1,13 @@
-package engine
+// Package assemble wires a run of the rules: it reads the venue's catalog
+// and position modes, loads the rules, and connects the pollers, the guard,
+// the dispatcher, the executor and the engine the way engine run, the
+// embedded demo and engine backtest need them. The engine package itself is
+// the tick loop, the rule state machine, traces, the journal and reload;
+// this package keeps what surrounds it for a run: the position modes read
+// from the venue (modes.go), the rules held while the venue does not give
+// the stock pairs (held.go) and the crash-point hook on the venue
+// (crash.go).
+package assemble
 
 import (
 	"context"
@@ -12,13 +21,14 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/tickrules/tickrules/actions"
+	"github.com/tickrules/tickrules/engine"
 	"github.com/tickrules/tickrules/exchange"
 	"github.com/tickrules/tickrules/marketdata"
 	"github.com/tickrules/tickrules/poll"
 	"github.com/tickrules/tickrules/rules"
 )
 
-// ErrBadRules is wrapped by Assemble when the rule files have errors; the
+// ErrBadRules is wrapped by New when the rule files have errors; the
 // error's text lists every one of them.
 var ErrBadRules = errors.New("the rules have errors")
 
@@ -27,27 +37,31 @@ type AccountsReader interface {
 	Accounts(ctx context.Context, req exchange.AccountsRequest) ([]exchange.Account, error)
 }
 
-// AssembleOptions is what engine run and engine backtest have in common:
+// Options is what engine run and engine backtest have in common:
 // the venue's read and write sides, the clock and the rule directories.
-type AssembleOptions struct {
+type Options struct {
 	Reader   poll.Reader
 	Catalog  rules.CatalogReader
 	Accounts AccountsReader
 	Trader   actions.Venue
 	Pricer   actions.Pricer
-	Clock    Clock
+	Clock    engine.Clock
 	Logger   *zap.Logger
 	// RuleDirs are loaded with Getenv for ${VAR} references.
 	RuleDirs []string
 	Getenv   func(string) string
+	// Closures, when set, also compiles the rules' conditions and formulas
+	// to faster Go code (rules.LoadOptions.Closures): only the backtest
+	// sets it. Nil runs them on expr's VM, as engine run does.
+	Closures rules.ClosureCompiler
 	Safety   *actions.Safety
-	Store    *Store
+	Store    *engine.Store
 	// Journal records every firing before its orders go out (nil: none).
-	Journal *Journal
+	Journal *engine.Journal
 	// Crash is the crash-point fault injection (nil: none).
-	Crash *CrashHook
+	Crash *engine.CrashHook
 	// Poller tunes the pollers; Reader, Clock, Logger, Demand and Contracts
-	// are filled in by Assemble.
+	// are filled in by New.
 	Poller poll.Options
 	// NewSource, when set, makes the engine's source of States from the
 	// filled-in Poller options instead of poll.New: a backtest's source made
@@ -55,10 +69,10 @@ type AssembleOptions struct {
 	NewSource func(poll.Options) (PolledSource, error)
 }
 
-// PolledSource is a StateSource that polls a venue for the parts the rules
+// PolledSource is an engine.StateSource that polls a venue for the parts the rules
 // demand: the live poller, or a backtest's source.
 type PolledSource interface {
-	StateSource
+	engine.StateSource
 	// Covers reports whether the source fetches everything d demands; the
 	// error (poll.ErrNotPolled) names what it does not.
 	Covers(d poll.Demand) error
@@ -70,7 +84,7 @@ type PolledSource interface {
 type Assembly struct {
 	Catalog *rules.Catalog
 	Rules   *rules.RuleSet
-	// Load loads the rules again; after Assemble it rejects (with
+	// Load loads the rules again; after New it rejects (with
 	// poll.ErrNotPolled) rules that read what the pollers do not fetch.
 	Load func(ctx context.Context) (*rules.RuleSet, error)
 	// Modes are the position modes read at start; PositionModes gives them
@@ -81,14 +95,14 @@ type Assembly struct {
 	// is the live poller (no NewSource given), else nil.
 	Source PolledSource
 	Poller *poll.Poller
-	Engine *Engine
+	Engine *engine.Engine
 	// Held are the rules left out of the run because the venue did not
 	// give the stock pairs at start (rules.Catalog.StockPairsErr); RunPolls
 	// asks for them again and runs these rules once they come. Read it
 	// with HeldRules while the engine runs.
 	Held []*rules.Rule
 
-	opts     AssembleOptions
+	opts     Options
 	pollOpts poll.Options
 	held     *heldPolls // the engine's source while rules are held; nil when none are
 	modes    *modeBook  // the position modes as read last
@@ -114,7 +128,7 @@ func (a *Assembly) catalog() *rules.Catalog {
 // loadWith loads the rule files against cat, leaving out the rules held
 // for the stock pairs when cat has none.
 func (a *Assembly) loadWith(ctx context.Context, cat *rules.Catalog) (*rules.RuleSet, error) {
-	rs, errs := rules.Load(ctx, a.opts.RuleDirs, rules.LoadOptions{Catalog: cat, Getenv: a.opts.Getenv})
+	rs, errs := rules.Load(ctx, a.opts.RuleDirs, rules.LoadOptions{Catalog: cat, Getenv: a.opts.Getenv, Closures: a.opts.Closures})
 	if rs == nil {
 		return nil, fmt.Errorf("%s\n%w", errs.Error(), ErrBadRules)
 	}
@@ -150,12 +164,12 @@ func (a *Assembly) PollParts() interface {
 	return a.Poller
 }
 
-// Assemble reads the catalog and the position modes from the venue, loads
+// New reads the catalog and the position modes from the venue, loads
 // the rules and wires pollers, guard, dispatcher, executor and engine the
 // way every subcommand that runs rules needs them. eng carries the engine's
 // own tuning (Tick, TraceDepth, OnFiring); its Rules, Source, Executor,
-// Clock, Logger and Store are filled in here.
-func Assemble(ctx context.Context, opts AssembleOptions, eng Options) (*Assembly, error) {
+// Clock, Logger, Store and Journal are filled in here.
+func New(ctx context.Context, opts Options, eng engine.Options) (*Assembly, error) {
 	if opts.Logger == nil {
 		opts.Logger = zap.NewNop()
 	}
@@ -167,7 +181,7 @@ func Assemble(ctx context.Context, opts AssembleOptions, eng Options) (*Assembly
 	a := &Assembly{Catalog: cat, opts: opts, cat: cat}
 	a.Load = func(ctx context.Context) (*rules.RuleSet, error) { return a.loadWith(ctx, a.catalog()) }
 	if cat.StockPairsErr != nil {
-		all, errs := rules.Load(ctx, opts.RuleDirs, rules.LoadOptions{Catalog: cat, Getenv: opts.Getenv})
+		all, errs := rules.Load(ctx, opts.RuleDirs, rules.LoadOptions{Catalog: cat, Getenv: opts.Getenv, Closures: opts.Closures})
 		if all == nil {
 			return nil, fmt.Errorf("%s\n%w", errs.Error(), ErrBadRules)
 		}
@@ -233,11 +247,8 @@ func Assemble(ctx context.Context, opts AssembleOptions, eng Options) (*Assembly
 		a.running.Store(rs)
 		return rs, nil
 	}
-	// A new mode read makes the next State be built afresh: position_mode()
-	// and the orders built from the State follow it.
-	if r, ok := a.Source.(interface{ Rebuild() }); ok {
-		a.modes.changed = r.Rebuild
-	}
+	// The live poller builds every State afresh: position_mode() and the
+	// orders built from the State follow a new mode read at the next tick.
 	var trader actions.Venue = modeVenue{Venue: opts.Trader, book: a.modes}
 	if opts.Crash != nil {
 		trader = crashVenue{Venue: trader, h: opts.Crash}
@@ -247,9 +258,9 @@ func Assemble(ctx context.Context, opts AssembleOptions, eng Options) (*Assembly
 	disp := actions.NewDispatcher(actions.DispatcherOptions{Venue: trader, Guard: a.Guard, Clock: opts.Clock, Logger: log.Named("actions"), Defer: true})
 	xo := actions.ExecutorOptions{Dispatcher: disp, Catalog: cat, ModeOf: a.modes.mode, Pricer: opts.Pricer, Logger: log.Named("actions")}
 	exec := actions.NewExecutor(xo)
-	eng.Rules, eng.Source, eng.Executor = a.Rules, a.Source, ActionsExecutor{X: exec}
+	eng.Rules, eng.Source, eng.Executor = a.Rules, a.Source, engine.ActionsExecutor{X: exec}
 	eng.Clock, eng.Logger, eng.Store, eng.Journal, eng.Crash = opts.Clock, log.Named("engine"), opts.Store, opts.Journal, opts.Crash
-	if a.Engine, err = New(eng); err != nil {
+	if a.Engine, err = engine.New(eng); err != nil {
 		return nil, err
 	}
 	return a, nil

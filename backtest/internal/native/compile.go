@@ -6,27 +6,32 @@ import (
 
 	"github.com/expr-lang/expr/ast"
 	"github.com/expr-lang/expr/parser"
+
+	"github.com/tickrules/tickrules/rules"
 )
 
-// Compiler compiles checked trees. Build one per helper table and reuse it:
-// it holds the field tables of the State's objects. It is safe for
+// Compiler compiles checked trees: it is the rules.ClosureCompiler the
+// backtest loads its rules with (rules.LoadOptions.Closures). Build one and
+// reuse it: it holds the helper and field tables. It is safe for
 // concurrent use.
 type Compiler struct {
 	helpers map[string]Helper
 	objects map[reflect.Type]object // by pointer type: *marketdata.Stock
 }
 
-// NewCompiler returns a Compiler calling helpers, by the name the tree calls
-// them (after the rules package's patcher: stock, _market, ...).
-func NewCompiler(helpers map[string]Helper) *Compiler {
-	return &Compiler{helpers: helpers, objects: objects()}
+// NewCompiler returns a Compiler calling the rules' helper functions
+// (bindings.go) by the name the tree calls them (after the rules package's
+// patcher: stock, _market, ...).
+func NewCompiler() *Compiler {
+	return &Compiler{helpers: bindings(), objects: objects()}
 }
 
 // Compile compiles tree, which must have been checked (and may have been
 // optimized) with the configuration of the VM program it stands for; expect
 // is that configuration's Expect, the kind expr converts the result to. It
-// returns an error wrapping ErrUnsupported when a node is not compiled.
-func (c *Compiler) Compile(tree *parser.Tree, expect reflect.Kind) (*Program, error) {
+// returns a *Program, or an error wrapping ErrUnsupported when a node is not
+// compiled (the program then runs on expr's VM).
+func (c *Compiler) Compile(tree *parser.Tree, expect reflect.Kind) (rules.ClosureProgram, error) {
 	w := &walk{Compiler: c}
 	root, err := w.compile(tree.Node)
 	if err != nil {

@@ -1,4 +1,4 @@
-package engine
+package assemble
 
 import (
 	"context"
@@ -15,6 +15,7 @@ import (
 	"go.uber.org/zap/zaptest/observer"
 
 	"github.com/tickrules/tickrules/actions"
+	"github.com/tickrules/tickrules/engine"
 	"github.com/tickrules/tickrules/exchange"
 	"github.com/tickrules/tickrules/poll"
 	"github.com/tickrules/tickrules/sim/server"
@@ -68,14 +69,14 @@ func (s *switchRig) setMode(t *testing.T, m exchange.PosMode) {
 	}
 }
 
-func (s *switchRig) assemble(t *testing.T, body string, log *zap.Logger, eng Options) *Assembly {
+func (s *switchRig) assemble(t *testing.T, body string, log *zap.Logger, eng engine.Options) *Assembly {
 	t.Helper()
 	c := s.rig.Client(t, s.key, exchange.ClientOptions{Retry: exchange.RetryPolicy{MaxAttempts: 1}})
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "r.yaml"), []byte(body), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	a, err := Assemble(context.Background(), AssembleOptions{Reader: c, Catalog: c, Accounts: c, Trader: c, Pricer: c, Clock: s.rig.Virtual,
+	a, err := New(context.Background(), Options{Reader: c, Catalog: c, Accounts: c, Trader: c, Pricer: c, Clock: s.rig.Virtual,
 		Logger: log, RuleDirs: []string{dir}}, eng)
 	if err != nil {
 		t.Fatalf("assemble: %v", err)
@@ -126,7 +127,7 @@ func TestModeSwitchedInVenueOrderRefusedReadsItAgain(t *testing.T) {
 			s := newSwitchRig(t, tt.key)
 			core, logs := observer.New(zapcore.InfoLevel)
 			var legs []string
-			a := s.assemble(t, buyRule, zap.New(core), Options{OnFiring: func(fr *Firing) {
+			a := s.assemble(t, buyRule, zap.New(core), engine.Options{OnFiring: func(fr *engine.Firing) {
 				for _, l := range fr.Legs {
 					legs = append(legs, string(l.Outcome)+" "+l.Error)
 				}
@@ -181,7 +182,7 @@ rules:
     once: per_day
     actions:
       - log: {message: hedge}
-`, zap.New(core), Options{OnFiring: func(fr *Firing) { fired = append(fired, fr.Rule.Name) }})
+`, zap.New(core), engine.Options{OnFiring: func(fr *engine.Firing) { fired = append(fired, fr.Rule.Name) }})
 	for range 2 {
 		s.step(t, a)
 	}

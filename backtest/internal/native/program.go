@@ -1,43 +1,38 @@
-// Package native compiles the checked expr syntax tree of a condition or a
-// formula into Go closures over the typed marketdata.State: fields are read
-// directly, helper calls are bound when the rule is loaded, and a run
-// allocates nothing.
+// Package native is the backtest's speed-up of conditions and formulas: it
+// compiles the checked expr syntax tree of a condition or a formula into Go
+// closures over the typed marketdata.State: fields are read directly, helper
+// calls are bound when the rule is loaded, and a run allocates nothing.
+// Only the backtest uses it (rules.LoadOptions.Closures); engine run
+// evaluates every condition on expr's VM.
 //
 // It follows expr's stages, one file per concern: compile.go walks the node
 // kinds, operators.go holds the arithmetic and comparisons, fields.go the
 // field accessors of the State's objects, helpers.go the helper calls,
-// builtins.go the builtins it knows and errors.go the errors of a run. A tree
-// with any node it does not know is refused with ErrUnsupported, and the
-// caller runs that expression on expr's VM instead (the fallback): results
-// and error messages are those of expr's VM either way, which the rules
-// package's differential test and fuzz target check.
+// bindings.go the rules' helper functions, builtins.go the builtins it knows
+// and errors.go the errors of a run. A tree with any node it does not know
+// is refused with ErrUnsupported, and the caller runs that expression on
+// expr's VM instead (the fallback): results and error messages are those
+// of expr's VM either way, which this package's differential tests and
+// fuzz target check.
 package native
 
 import (
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/expr-lang/expr/file"
 
-	"github.com/tickrules/tickrules/marketdata"
+	"github.com/tickrules/tickrules/rules"
 )
 
 // ErrUnsupported is returned by Compile for a tree with a node this package
 // does not compile; the caller then runs the expression on expr's VM.
 var ErrUnsupported = errors.New("not compiled natively")
 
-// Env is what a compiled program reads while it runs. Keep one per
-// goroutine: a run writes the current item of a list test (#) into it.
-type Env struct {
-	State   *marketdata.State
-	Now     time.Time // the tick's time in US Eastern time (variable now)
-	NowMs   float64   // variable now_ms
-	Weekday string    // variable weekday
-	Symbol  string    // variable symbol, in a for_each rule
-
-	item any // the item a list test is looking at (#), a pointer to an object
-}
+// Env is what a compiled program reads while it runs (rules.Env keeps
+// one). Keep one per goroutine: a run writes the current item of a list
+// test (#) into its Item.
+type Env = rules.ClosureEnv
 
 // Program is a compiled expression. It is immutable and may be run from many
 // goroutines, each with its own Env.

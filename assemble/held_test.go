@@ -1,4 +1,4 @@
-package engine
+package assemble
 
 import (
 	"context"
@@ -17,6 +17,7 @@ import (
 	"go.uber.org/zap/zaptest/observer"
 
 	"github.com/tickrules/tickrules/clock"
+	"github.com/tickrules/tickrules/engine"
 	"github.com/tickrules/tickrules/exchange"
 	"github.com/tickrules/tickrules/marketdata"
 	"github.com/tickrules/tickrules/poll"
@@ -101,7 +102,7 @@ func (f *failingVenue) step(t *testing.T, a *Assembly) []string {
 		p = a.held.poller()
 	}
 	_ = p.PollDue(ctx)
-	var fired []*Firing
+	var fired []*engine.Firing
 	done := make(chan struct{})
 	at := f.v.Now()
 	go func() {
@@ -124,14 +125,14 @@ func (f *failingVenue) step(t *testing.T, a *Assembly) []string {
 
 // assemble writes body as the rule file and assembles the engine on f's
 // venue, logging to log (nil: nowhere).
-func (f *failingVenue) assemble(t *testing.T, body string, log *zap.Logger, eng Options) *Assembly {
+func (f *failingVenue) assemble(t *testing.T, body string, log *zap.Logger, eng engine.Options) *Assembly {
 	t.Helper()
 	c := f.client(t)
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "r.yaml"), []byte(body), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	a, err := Assemble(context.Background(), AssembleOptions{Reader: c, Catalog: c, Accounts: c, Trader: c, Pricer: c, Clock: f.v,
+	a, err := New(context.Background(), Options{Reader: c, Catalog: c, Accounts: c, Trader: c, Pricer: c, Clock: f.v,
 		Logger: log, RuleDirs: []string{dir}}, eng)
 	if err != nil {
 		t.Fatalf("assemble: %v", err)
@@ -159,7 +160,7 @@ func TestStockPairsFailingHoldOnlyStockRules(t *testing.T) {
 			f := newFailingVenue(t, exchange.OpStockInfo, tt.status, tt.body)
 			core, logs := observer.New(zapcore.DebugLevel)
 			ctx := context.Background()
-			a := f.assemble(t, heldRules, zap.New(core), Options{})
+			a := f.assemble(t, heldRules, zap.New(core), engine.Options{})
 			if got := RuleNames(a.HeldRules()); got != "tsla-spread" {
 				t.Errorf("held %q, want tsla-spread", got)
 			}
@@ -215,8 +216,8 @@ func TestContractsFailingBlock(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "r.yaml"), []byte(heldRules), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	_, err := Assemble(context.Background(), AssembleOptions{Reader: c, Catalog: c, Accounts: c, Trader: c, Pricer: c, Clock: f.v,
-		RuleDirs: []string{dir}}, Options{})
+	_, err := New(context.Background(), Options{Reader: c, Catalog: c, Accounts: c, Trader: c, Pricer: c, Clock: f.v,
+		RuleDirs: []string{dir}}, engine.Options{})
 	if !errors.Is(err, rules.ErrNoContracts) || !strings.Contains(err.Error(), "contracts") || !strings.Contains(err.Error(), "nothing was started") {
 		t.Fatalf("assemble: %v, want ErrNoContracts saying nothing was started", err)
 	}
@@ -255,8 +256,9 @@ func TestHeldPollsPassOnArrivals(t *testing.T) {
 		return p
 	}
 	h := &heldPolls{cur: newPoller(), swapped: make(chan struct{}), arrived: make(chan struct{}, 1)}
-	var src StateSource = h
-	if _, ok := src.(arrivalSource); !ok {
+	var src engine.StateSource = h
+	// The engine's arrivalSource: it ticks at once on new data.
+	if _, ok := src.(interface{ Arrived() <-chan struct{} }); !ok {
 		t.Fatal("heldPolls does not say when data arrives")
 	}
 	ctx, cancel := context.WithCancel(context.Background())

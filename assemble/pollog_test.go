@@ -1,4 +1,4 @@
-package engine
+package assemble
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"go.uber.org/zap/zapcore"
 	"go.uber.org/zap/zaptest/observer"
 
+	"github.com/tickrules/tickrules/engine"
 	"github.com/tickrules/tickrules/exchange"
 )
 
@@ -28,7 +29,7 @@ func TestPollFailureNamesHeldRules(t *testing.T) {
 	f := newFailingVenue(t, exchange.OpAllPositions, http.StatusInternalServerError, `{"code":"45001","msg":"system error","requestTime":0,"data":null}`)
 	core, logs := observer.New(zapcore.InfoLevel)
 	ctx := context.Background()
-	a := f.assemble(t, b.String(), zap.New(core), Options{})
+	a := f.assemble(t, b.String(), zap.New(core), engine.Options{})
 	for range 4 {
 		_ = a.Poller.PollDue(ctx)
 		f.v.Advance(a.Poller.Interval(a.Poller.Parts().Parts()[0]))
@@ -81,7 +82,7 @@ rules:
 `
 	f := newFailingVenue(t, exchange.OpAllPositions, http.StatusOK, "")
 	f.broken.Store(false)
-	a := f.assemble(t, body, nil, Options{})
+	a := f.assemble(t, body, nil, engine.Options{})
 	tests := []struct {
 		part, key, want string
 	}{

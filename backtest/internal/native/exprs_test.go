@@ -1,4 +1,4 @@
-package rules
+package native_test
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/tickrules/tickrules/marketdata"
+	"github.com/tickrules/tickrules/rules"
 )
 
 // exprGen writes random expressions of the rule language over the test
@@ -182,9 +183,9 @@ func (g *exprGen) boolean(d int, item string) string {
 // formula, with its kind.
 func (g *exprGen) condition() string { return strings.TrimSpace(g.boolean(1+g.r.IntN(4), "")) }
 
-func (g *exprGen) formula() (string, Kind) {
+func (g *exprGen) formula() (string, rules.Kind) {
 	if g.r.IntN(3) == 0 {
-		return g.text(1+g.r.IntN(3), ""), String
+		return g.text(1+g.r.IntN(3), ""), rules.String
 	}
-	return g.number(1+g.r.IntN(3), ""), Number
+	return g.number(1+g.r.IntN(3), ""), rules.Number
 }
