@@ -27,8 +27,12 @@ type Report struct {
 }
 
 // ReportVersion is the version of the report.json layout.
-// Version 2 added the trades and the account figures in percent.
-const ReportVersion = 2
+// Version 2 added the trades and the account figures in percent. Version
+// 3 counts fees as the engine's summary does (positive is paid), pairs
+// positions held at the start, names what placed an order no rule placed
+// (entryBy, exitBy, orderSource), rounds trades to the contract's places
+// and adds the metrics.
+const ReportVersion = 3
 
 // Firing is one rule firing: when, which rule, the values that made its
 // condition true, and every request its actions sent.
@@ -70,6 +74,9 @@ type Order struct {
 	Filled      string `json:"filled"`
 	PriceAvg    string `json:"priceAvg,omitempty"`
 	State       string `json:"state"`
+	// Source is the venue's order source: normal for an order placed
+	// through the API, pos_loss_market for a triggered stop-loss, ...
+	Source string `json:"orderSource,omitempty"`
 }
 
 // Fill is one fill of the account.
@@ -146,7 +153,8 @@ type RuleSummary struct {
 }
 
 // AccountSummary is one margin account (product type and margin coin):
-// equity at start and end, realised P&L and fees from the fills, the
+// equity at start and end, realised P&L and fees paid (positive, as the
+// engine's own summary counts them) from the fills, the
 // largest fall of the sampled equity from a previous high, and the closed
 // trades of the account's symbols. Percentages are strings of numbers
 // (-0.0636 is a loss of 0.0636 %); WinRatePct and ProfitFactor are ""

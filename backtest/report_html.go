@@ -195,17 +195,18 @@ func writeTrades(b *strings.Builder, r *Report, loc *time.Location) {
 		b.WriteString("<p>No trades.</p>\n")
 		return
 	}
-	b.WriteString("<p class=\"muted\">Fills paired first in, first out per symbol and side. P&amp;L is the exchange's realised profit of the exit; fees are negative when paid.</p>\n")
+	b.WriteString("<p class=\"muted\">Fills paired first in, first out per symbol and side; a position held when the run started enters at the start, at its average open price. " +
+		"P&amp;L is the exchange's realised profit of the exit; fees are what was paid (positive), net is P&amp;L minus fees.</p>\n")
 	b.WriteString("<table class=\"trades\"><tr><th>symbol</th><th>side</th><th class=num>size</th><th>entry</th><th class=num>entry price</th><th>entry rule</th>" +
 		"<th>exit</th><th class=num>exit price</th><th>exit rule</th><th class=num>P&amp;L</th><th class=num>fees</th><th class=num>net</th></tr>\n")
 	for _, t := range r.Trades {
-		exit, exitRule := nyTime(t.ExitTime, loc), cmp.Or(t.ExitRule, "no rule")
+		exit, exitRule := nyTime(t.ExitTime, loc), cmp.Or(t.ExitRule, t.ExitBy, "no rule")
 		if t.Open {
 			exit, exitRule = "still open", ""
 		}
 		fmt.Fprintf(b, "<tr class=\"trade\"><td>%s</td><td>%s</td><td class=num>%s</td><td class=time>%s</td><td class=num>%s</td><td>%s</td>"+
 			"<td class=time>%s</td><td class=num>%s</td><td>%s</td><td class=\"%s\">%s</td><td class=num>%s</td><td class=\"%s\">%s</td></tr>\n",
-			esc(t.Symbol), esc(t.Side), esc(t.Size), esc(nyTime(t.EntryTime, loc)), esc(t.EntryPrice), esc(cmp.Or(t.EntryRule, "no rule")),
+			esc(t.Symbol), esc(t.Side), esc(t.Size), esc(nyTime(t.EntryTime, loc)), esc(t.EntryPrice), esc(cmp.Or(t.EntryRule, t.EntryBy, "no rule")),
 			esc(exit), esc(t.ExitPrice), esc(exitRule), signClass(t.PnL), esc(t.PnL), esc(t.Fees), signClass(t.NetPnL), esc(t.NetPnL))
 	}
 	b.WriteString("</table>\n")
@@ -227,7 +228,8 @@ func writeFirings(b *strings.Builder, r *Report, loc *time.Location) {
 				b.WriteString("<tr class=\"firing-action\">")
 			}
 			q := requestFields(a.Request)
-			side, size, price := q.Side, q.Size, cmp.Or(q.Price, q.TriggerPrice)
+			// A modify request names its new price and size (newPrice, newSize).
+			side, size, price := q.Side, cmp.Or(q.Size, q.NewSize), cmp.Or(q.Price, q.NewPrice, q.TriggerPrice)
 			if q.HoldSide != "" {
 				side = strings.TrimSpace(side + " " + q.HoldSide)
 			}

@@ -37,7 +37,10 @@ type acctKey struct {
 // are summed up as the samples come, from every sample.
 type sampler struct {
 	r       sampleReader
+	cat     *rules.Catalog
 	symbols []marketdata.ProductContract
+	// held are the positions open at the first sample, the run's start.
+	held []HeldPosition
 
 	cal      *exchange.Calendar
 	session  marketdata.SessionCache // the calendar parsed once, not every sample
@@ -75,7 +78,7 @@ func (st *equityStats) add(e decimal.Decimal, first bool) {
 // newSampler makes a sampler for a run expected to take about expected
 // samples (which sizes the series' buckets).
 func newSampler(r sampleReader, cat *rules.Catalog, symbols []string, expected int) *sampler {
-	s := &sampler{r: r, series: newSeriesKeeper(expected)}
+	s := &sampler{r: r, cat: cat, series: newSeriesKeeper(expected)}
 	for _, sym := range symbols {
 		if c, ok := cat.Contract(sym); ok {
 			s.symbols = append(s.symbols, c)
@@ -169,6 +172,9 @@ func (s *sampler) samplePositions(ctx context.Context, t time.Time) error {
 				continue
 			}
 			cur = append(cur, Position{ProductType: string(pt), Symbol: p.Symbol, HoldSide: string(p.HoldSide), Size: string(p.Total), OpenPriceAvg: string(p.OpenPriceAvg)})
+			if s.samples == 1 {
+				s.held = append(s.held, HeldPosition{Position: cur[len(cur)-1], OneWay: p.PosMode == exchange.OneWayMode})
+			}
 		}
 	}
 	var sig strings.Builder
@@ -236,7 +242,8 @@ func (s *sampler) fill(rep *Report) {
 	rep.Sessions = append([]SessionBand{}, s.bands...)
 	// The fills and firings are in by now (the run's end reads them first):
 	// pair them into the trade list.
-	rep.Trades = roundTrips(rep.Fills, orderRules(rep.Firings))
+	rep.Trades = roundTrips(rep.Fills, s.held, rep.From, namesOf(rep.Firings, rep.Orders))
+	roundTrades(rep.Trades, s.places)
 }
 
 // accountSummaries sums fills and trades per margin account and measures
@@ -263,10 +270,12 @@ func (s *sampler) accountSummaries(fills []Fill, cat *rules.Catalog) []AccountSu
 			nfills[i]++
 		}
 		if i := index(f.ProductType, f.FeeCoin); i >= 0 {
-			fees[i] = fees[i].Add(parseOrZero(f.Fee))
+			// Paid is positive, as in the engine's own summary; the
+			// exchange reports a fee paid as negative.
+			fees[i] = fees[i].Sub(parseOrZero(f.Fee))
 		}
 	}
-	for _, t := range roundTrips(fills, nil) {
+	for _, t := range roundTrips(fills, s.held, "", orderNames{}) {
 		if i := index(t.ProductType, settleCoin(cat, t.Symbol)); i >= 0 {
 			trades[i] = append(trades[i], t)
 		}
@@ -281,6 +290,9 @@ func (s *sampler) accountSummaries(fills []Fill, cat *rules.Catalog) []AccountSu
 	}
 	return out
 }
+
+// places are the decimal places of symbol's figures (contractPlaces).
+func (s *sampler) places(symbol string) places { return contractPlaces(s.cat, symbol) }
 
 // settleCoin is the coin a contract's profit is paid in: the base coin of
 // coin-margined futures, the quote coin otherwise ("" for an unknown
