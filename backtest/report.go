@@ -145,11 +145,17 @@ type Summary struct {
 }
 
 // RuleSummary counts one rule's firings and, as Errors, the requests of
-// their actions whose outcome is not ok (error, or blocked by a guard).
+// their actions whose outcome is not ok (error, or blocked by a guard);
+// Orders are the orders its firings placed, Trades the closed trades it
+// opened and NetPnL their net P&L after fees, added up whatever their
+// margin coin (ruleFigures).
 type RuleSummary struct {
 	Rule    string `json:"rule"`
 	Firings int    `json:"firings"`
 	Errors  int    `json:"errors"`
+	Orders  int    `json:"orders"`
+	Trades  int    `json:"trades"`
+	NetPnL  string `json:"netPnl"`
 }
 
 // AccountSummary is one margin account (product type and margin coin):
@@ -173,6 +179,9 @@ type AccountSummary struct {
 	Trades         int    `json:"trades"` // closed round trips
 	WinRatePct     string `json:"winRatePct"`
 	ProfitFactor   string `json:"profitFactor"` // net gains of winners / net losses of losers
+	// Metrics are the performance figures beside the equity curve (see
+	// Metrics and docs/backtest-report.md).
+	Metrics Metrics `json:"metrics"`
 }
 
 // Used reports whether the account traded or its equity moved: a report

@@ -161,12 +161,15 @@ func writeSummary(b *strings.Builder, r *Report) {
 		fmt.Fprintf(b, "<p class=\"muted\">Accounts left out (no fills, equity unchanged): %s.</p>\n", esc(strings.Join(unused, ", ")))
 	}
 	b.WriteString("<p class=\"muted\">Win rate and profit factor count closed trades after fees; the profit factor is the winners' net gain over the losers' net loss (n/a without a losing trade).</p>\n")
-	b.WriteString("<table class=\"rules\"><tr><th>rule</th><th class=num>firings</th><th class=num>errors</th></tr>\n")
+	writeMetrics(b, r)
+	b.WriteString("<table class=\"rules\"><tr><th>rule</th><th class=num>firings</th><th class=num>errors</th><th class=num>orders</th>" +
+		"<th class=num>closed trades opened</th><th class=num>their net P&amp;L</th></tr>\n")
 	for _, rs := range s.Rules {
 		if rs.Firings == 0 && rs.Errors == 0 {
 			continue
 		}
-		fmt.Fprintf(b, "<tr><td>%s</td><td class=num>%d</td><td class=num>%d</td></tr>\n", esc(rs.Rule), rs.Firings, rs.Errors)
+		fmt.Fprintf(b, "<tr><td>%s</td><td class=num>%d</td><td class=num>%d</td><td class=num>%d</td><td class=num>%d</td><td class=\"%s\">%s</td></tr>\n",
+			esc(rs.Rule), rs.Firings, rs.Errors, rs.Orders, rs.Trades, signClass(rs.NetPnL), esc(rs.NetPnL))
 	}
 	b.WriteString("</table>\n")
 	if quiet := len(s.Rules) - countFired(s.Rules); quiet > 0 {

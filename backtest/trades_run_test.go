@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -100,5 +101,42 @@ func TestHeldPositionClosedByStopLoss(t *testing.T) {
 	}
 	if n, _, _ := tradeStats(rep.Trades); n != 2 || rep.Summary.Accounts[0].Trades != 2 {
 		t.Errorf("closed trades %d, account summary %d; want 2", n, rep.Summary.Accounts[0].Trades)
+	}
+}
+
+// TestFundingInMetrics holds a long of 0.2 BTC at a flat 83000 across the
+// 16:00 UTC funding settlement with a rate of 0.0001: the long pays
+// 0.2 * 83000 * 0.0001 = 1.66 USDT, which the metrics show as funding
+// paid; the position is open at every sample (100 % exposure) and buy and
+// hold of BTCUSDT over a flat price is 0 %.
+func TestFundingInMetrics(t *testing.T) {
+	dir := t.TempDir()
+	rules := "rules:\n  - name: never\n    when: position(\"BTCUSDT\", \"long\").size > 1\n    actions:\n      - close_positions: {symbol: BTCUSDT, side: long}\n"
+	if err := os.WriteFile(filepath.Join(dir, "never.yaml"), []byte(rules), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	scenario := strings.NewReplacer("clock: {start: 2026-03-10T14:00:00Z, end: 2026-03-10T15:00:00Z, step: 1s}",
+		"clock: {start: 2026-03-10T15:30:00Z, end: 2026-03-10T16:30:00Z, step: 1s}\nsettings: {funding_rate: \"0.0001\"}",
+		"      - {at: 2026-03-10T14:00:00Z, price: \"83000\"}\n      - {at: 2026-03-10T14:20:00Z, price: \"83000\"}\n      - {at: 2026-03-10T15:00:00Z, price: \"78000\"}",
+		"      - {at: 2026-03-10T15:00:00Z, price: \"83000\"}\n      - {at: 2026-03-10T17:00:00Z, price: \"83000\"}").Replace(heldScenario)
+	sc, err := sim.ParseScenario([]byte(scenario), "funding.yaml", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Run(context.Background(), Options{Scenario: sc, RuleDirs: []string{dir}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := rep.Summary.Accounts[0].Metrics
+	for _, c := range []struct{ name, got, want string }{
+		{"funding paid", m.FundingPaid, "1.66"},
+		{"exposure", m.ExposurePct, "100"},
+		{"buy and hold", m.BuyAndHoldPct, "0"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if c.got != c.want {
+				t.Errorf("%s = %q, want %q (metrics %+v)", c.name, c.got, c.want, m)
+			}
+		})
 	}
 }
