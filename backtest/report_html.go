@@ -59,9 +59,11 @@ window.addEventListener("error", function (e) { window.reportErrors.push(String(
 		}
 		fmt.Fprintf(&b, `<span style="color:%s">&#9650; buy fill</span><span style="color:%s">&#9660; sell fill</span><span style="color:%s">&#9632; rule fired, nothing filled</span>`,
 			buyColour, sellColour, firingColour)
-		b.WriteString("</div>\n<p class=\"muted\">Drag to pan, scroll to zoom, double-click a price scale to reset it. Markers name the rule and the side; a fill marker sits at the order's average fill price.</p>\n")
+		b.WriteString("</div>\n<p class=\"muted\">Drag to pan, scroll to zoom, double-click a price scale to reset it. Markers name the rule and the side; a fill marker sits at the order's average fill price. " +
+			"Zoomed out, markers close together are merged into a circle with their count (grey when they differ), and their names are left out: hover over a marker to list them under the chart. " +
+			"Month and year marks of the time axis start at 00:00 UTC.</p>\n")
 		for i, s := range charted {
-			fmt.Fprintf(&b, "<h3>%s</h3>\n<div class=\"chart price\" id=\"price-%d\"></div>\n", esc(s), i)
+			fmt.Fprintf(&b, "<h3>%s</h3>\n<div class=\"chart price\" id=\"price-%d\"></div>\n<div class=\"marker-info muted\" id=\"marker-info-%d\">Hover over a marker to see what it stands for.</div>\n", esc(s), i, i)
 		}
 	}
 	if len(quiet) > 0 {
