@@ -21,19 +21,31 @@ import (
 // directory.
 const WalkForwardFile = "walkforward.json"
 
-// Objectives are the figures a walk-forward can pick the best variant by,
-// each read from an account's summary (higher is better).
-var Objectives = map[string]func(AccountSummary) string{
-	"sharpe":        func(a AccountSummary) string { return a.Metrics.Sharpe },
-	"sortino":       func(a AccountSummary) string { return a.Metrics.Sortino },
-	"calmar":        func(a AccountSummary) string { return a.Metrics.Calmar },
-	"cagr":          func(a AccountSummary) string { return a.Metrics.CAGRPct },
-	"return":        func(a AccountSummary) string { return a.ReturnPct },
-	"profit_factor": func(a AccountSummary) string { return a.ProfitFactor },
-	"expectancy":    func(a AccountSummary) string { return a.Metrics.Expectancy },
+// Objective returns the reader of the figure named name that a
+// walk-forward can pick the best variant by (higher is better), read from
+// an account's summary; ok is false for an unknown name (see
+// objectiveNames).
+func Objective(name string) (get func(AccountSummary) string, ok bool) {
+	switch name {
+	case "sharpe":
+		return func(a AccountSummary) string { return a.Metrics.Sharpe }, true
+	case "sortino":
+		return func(a AccountSummary) string { return a.Metrics.Sortino }, true
+	case "calmar":
+		return func(a AccountSummary) string { return a.Metrics.Calmar }, true
+	case "cagr":
+		return func(a AccountSummary) string { return a.Metrics.CAGRPct }, true
+	case "return":
+		return func(a AccountSummary) string { return a.ReturnPct }, true
+	case "profit_factor":
+		return func(a AccountSummary) string { return a.ProfitFactor }, true
+	case "expectancy":
+		return func(a AccountSummary) string { return a.Metrics.Expectancy }, true
+	}
+	return nil, false
 }
 
-// objectiveNames lists Objectives for messages, in a fixed order.
+// objectiveNames lists the names Objective knows, for messages.
 const objectiveNames = "sharpe, sortino, calmar, cagr, return, profit_factor, expectancy"
 
 // ParseWalkForward parses TRAIN/TEST as given to engine backtest
@@ -74,8 +86,8 @@ type WalkForwardOptions struct {
 	// Train and Test are the lengths of each training window and of the
 	// test window after it; the windows move on by Test.
 	Train, Test time.Duration
-	// Objective names the figure the best variant is picked by (a key of
-	// Objectives).
+	// Objective names the figure the best variant is picked by (see the
+	// function Objective).
 	Objective string
 }
 
@@ -135,7 +147,7 @@ type VariantScore struct {
 // train/<variant> and Out/window-NN/test/<variant>; the result is the same
 // for the same inputs, however many jobs run at once.
 func WalkForward(ctx context.Context, opts WalkForwardOptions) (*WalkForwardResult, error) {
-	get, ok := Objectives[opts.Objective]
+	get, ok := Objective(opts.Objective)
 	if !ok {
 		return nil, fmt.Errorf("backtest: --objective %q: choose one of %s", opts.Objective, objectiveNames)
 	}

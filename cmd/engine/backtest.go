@@ -103,7 +103,7 @@ func parseBacktest(env *cliEnv, args []string) (*backtestConfig, int) {
 			problems = append(problems, "--walk-forward picks among the variants of --vary: give at least one --vary")
 		}
 	}
-	if _, ok := backtest.Objectives[c.objective]; !ok {
+	if _, ok := backtest.Objective(c.objective); !ok {
 		problems = append(problems, fmt.Sprintf("--objective %q: choose sharpe, sortino, calmar, cagr, return, profit_factor or expectancy", c.objective))
 	}
 	if len(problems) > 0 {
