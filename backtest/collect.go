@@ -43,7 +43,8 @@ func readOrders(ctx context.Context, a accountReader) ([]Order, error) {
 	add := func(pt exchange.ProductType, o exchange.ListOrder) {
 		out = append(out, Order{Time: millisStamp(o.CTime), OrderID: o.OrderID, ClientOID: o.ClientOID, ProductType: string(pt),
 			Symbol: o.Symbol, Side: string(o.Side), TradeSide: string(o.TradeSide), Type: string(o.OrderType), Price: string(o.Price),
-			Size: string(o.Size), Filled: string(o.BaseVolume), PriceAvg: string(o.PriceAvg), State: string(o.Status)})
+			Size: string(o.Size), Filled: string(o.BaseVolume), PriceAvg: string(o.PriceAvg), State: string(o.Status),
+			Source: string(o.OrderSource)})
 	}
 	for _, pt := range exchange.ProductTypes() {
 		err := pages(func(cur string) (int, string, error) {

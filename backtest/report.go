@@ -27,8 +27,12 @@ type Report struct {
 }
 
 // ReportVersion is the version of the report.json layout.
-// Version 2 added the trades and the account figures in percent.
-const ReportVersion = 2
+// Version 2 added the trades and the account figures in percent. Version
+// 3 counts fees as the engine's summary does (positive is paid), pairs
+// positions held at the start, names what placed an order no rule placed
+// (entryBy, exitBy, orderSource), rounds trades to the contract's places
+// and adds the metrics.
+const ReportVersion = 3
 
 // Firing is one rule firing: when, which rule, the values that made its
 // condition true, and every request its actions sent.
@@ -70,6 +74,9 @@ type Order struct {
 	Filled      string `json:"filled"`
 	PriceAvg    string `json:"priceAvg,omitempty"`
 	State       string `json:"state"`
+	// Source is the venue's order source: normal for an order placed
+	// through the API, pos_loss_market for a triggered stop-loss, ...
+	Source string `json:"orderSource,omitempty"`
 }
 
 // Fill is one fill of the account.
@@ -138,15 +145,22 @@ type Summary struct {
 }
 
 // RuleSummary counts one rule's firings and, as Errors, the requests of
-// their actions whose outcome is not ok (error, or blocked by a guard).
+// their actions whose outcome is not ok (error, or blocked by a guard);
+// Orders are the orders its firings placed, Trades the closed trades it
+// opened and NetPnL their net P&L after fees, added up whatever their
+// margin coin (ruleFigures).
 type RuleSummary struct {
 	Rule    string `json:"rule"`
 	Firings int    `json:"firings"`
 	Errors  int    `json:"errors"`
+	Orders  int    `json:"orders"`
+	Trades  int    `json:"trades"`
+	NetPnL  string `json:"netPnl"`
 }
 
 // AccountSummary is one margin account (product type and margin coin):
-// equity at start and end, realised P&L and fees from the fills, the
+// equity at start and end, realised P&L and fees paid (positive, as the
+// engine's own summary counts them) from the fills, the
 // largest fall of the sampled equity from a previous high, and the closed
 // trades of the account's symbols. Percentages are strings of numbers
 // (-0.0636 is a loss of 0.0636 %); WinRatePct and ProfitFactor are ""
@@ -165,6 +179,9 @@ type AccountSummary struct {
 	Trades         int    `json:"trades"` // closed round trips
 	WinRatePct     string `json:"winRatePct"`
 	ProfitFactor   string `json:"profitFactor"` // net gains of winners / net losses of losers
+	// Metrics are the performance figures beside the equity curve (see
+	// Metrics and docs/backtest-report.md).
+	Metrics Metrics `json:"metrics"`
 }
 
 // Used reports whether the account traded or its equity moved: a report

@@ -199,7 +199,7 @@ func barTime(times []int64, t time.Time) int64 {
 // price naming the rule and side, and the firings touching the symbol
 // whose orders did not fill, above the line.
 func (r *Report) markers(symbol string, times []int64) []chartMarker {
-	ruleOf := orderRules(r.Firings)
+	names := namesOf(r.Firings, r.Orders)
 	type orderFills struct {
 		first        time.Time
 		side         string
@@ -230,7 +230,7 @@ func (r *Report) markers(symbol string, times []int64) []chartMarker {
 			continue
 		}
 		price, _ := o.volume.Div(o.size).Float64()
-		rule := cmp.Or(ruleOf[id], "no rule")
+		rule := cmp.Or(names.rule[id], names.by[id], "no rule")
 		m := chartMarker{Time: barTime(times, o.first), Position: "atPriceMiddle", Price: &price, Shape: "arrowUp", Color: buyColour,
 			Text: rule + " " + o.side + " " + o.size.String(), Kind: "fill"}
 		if o.side == "sell" {
@@ -308,6 +308,8 @@ type request struct {
 	Size         string    `json:"size"`
 	Price        string    `json:"price"`
 	TriggerPrice string    `json:"triggerPrice"`
+	NewPrice     string    `json:"newPrice"`
+	NewSize      string    `json:"newSize"`
 	OrderList    []request `json:"orderList"`
 }
 

@@ -59,9 +59,11 @@ window.addEventListener("error", function (e) { window.reportErrors.push(String(
 		}
 		fmt.Fprintf(&b, `<span style="color:%s">&#9650; buy fill</span><span style="color:%s">&#9660; sell fill</span><span style="color:%s">&#9632; rule fired, nothing filled</span>`,
 			buyColour, sellColour, firingColour)
-		b.WriteString("</div>\n<p class=\"muted\">Drag to pan, scroll to zoom, double-click a price scale to reset it. Markers name the rule and the side; a fill marker sits at the order's average fill price.</p>\n")
+		b.WriteString("</div>\n<p class=\"muted\">Drag to pan, scroll to zoom, double-click a price scale to reset it. Markers name the rule and the side; a fill marker sits at the order's average fill price. " +
+			"Zoomed out, markers close together are merged into a circle with their count (grey when they differ), and their names are left out: hover over a marker to list them under the chart. " +
+			"Month and year marks of the time axis start at 00:00 UTC.</p>\n")
 		for i, s := range charted {
-			fmt.Fprintf(&b, "<h3>%s</h3>\n<div class=\"chart price\" id=\"price-%d\"></div>\n", esc(s), i)
+			fmt.Fprintf(&b, "<h3>%s</h3>\n<div class=\"chart price\" id=\"price-%d\"></div>\n<div class=\"marker-info muted\" id=\"marker-info-%d\">Hover over a marker to see what it stands for.</div>\n", esc(s), i, i)
 		}
 	}
 	if len(quiet) > 0 {
@@ -161,12 +163,15 @@ func writeSummary(b *strings.Builder, r *Report) {
 		fmt.Fprintf(b, "<p class=\"muted\">Accounts left out (no fills, equity unchanged): %s.</p>\n", esc(strings.Join(unused, ", ")))
 	}
 	b.WriteString("<p class=\"muted\">Win rate and profit factor count closed trades after fees; the profit factor is the winners' net gain over the losers' net loss (n/a without a losing trade).</p>\n")
-	b.WriteString("<table class=\"rules\"><tr><th>rule</th><th class=num>firings</th><th class=num>errors</th></tr>\n")
+	writeMetrics(b, r)
+	b.WriteString("<table class=\"rules\"><tr><th>rule</th><th class=num>firings</th><th class=num>errors</th><th class=num>orders</th>" +
+		"<th class=num>closed trades opened</th><th class=num>their net P&amp;L</th></tr>\n")
 	for _, rs := range s.Rules {
 		if rs.Firings == 0 && rs.Errors == 0 {
 			continue
 		}
-		fmt.Fprintf(b, "<tr><td>%s</td><td class=num>%d</td><td class=num>%d</td></tr>\n", esc(rs.Rule), rs.Firings, rs.Errors)
+		fmt.Fprintf(b, "<tr><td>%s</td><td class=num>%d</td><td class=num>%d</td><td class=num>%d</td><td class=num>%d</td><td class=\"%s\">%s</td></tr>\n",
+			esc(rs.Rule), rs.Firings, rs.Errors, rs.Orders, rs.Trades, signClass(rs.NetPnL), esc(rs.NetPnL))
 	}
 	b.WriteString("</table>\n")
 	if quiet := len(s.Rules) - countFired(s.Rules); quiet > 0 {
@@ -195,17 +200,18 @@ func writeTrades(b *strings.Builder, r *Report, loc *time.Location) {
 		b.WriteString("<p>No trades.</p>\n")
 		return
 	}
-	b.WriteString("<p class=\"muted\">Fills paired first in, first out per symbol and side. P&amp;L is the exchange's realised profit of the exit; fees are negative when paid.</p>\n")
+	b.WriteString("<p class=\"muted\">Fills paired first in, first out per symbol and side; a position held when the run started enters at the start, at its average open price. " +
+		"P&amp;L is the exchange's realised profit of the exit; fees are what was paid (positive), net is P&amp;L minus fees.</p>\n")
 	b.WriteString("<table class=\"trades\"><tr><th>symbol</th><th>side</th><th class=num>size</th><th>entry</th><th class=num>entry price</th><th>entry rule</th>" +
 		"<th>exit</th><th class=num>exit price</th><th>exit rule</th><th class=num>P&amp;L</th><th class=num>fees</th><th class=num>net</th></tr>\n")
 	for _, t := range r.Trades {
-		exit, exitRule := nyTime(t.ExitTime, loc), cmp.Or(t.ExitRule, "no rule")
+		exit, exitRule := nyTime(t.ExitTime, loc), cmp.Or(t.ExitRule, t.ExitBy, "no rule")
 		if t.Open {
 			exit, exitRule = "still open", ""
 		}
 		fmt.Fprintf(b, "<tr class=\"trade\"><td>%s</td><td>%s</td><td class=num>%s</td><td class=time>%s</td><td class=num>%s</td><td>%s</td>"+
 			"<td class=time>%s</td><td class=num>%s</td><td>%s</td><td class=\"%s\">%s</td><td class=num>%s</td><td class=\"%s\">%s</td></tr>\n",
-			esc(t.Symbol), esc(t.Side), esc(t.Size), esc(nyTime(t.EntryTime, loc)), esc(t.EntryPrice), esc(cmp.Or(t.EntryRule, "no rule")),
+			esc(t.Symbol), esc(t.Side), esc(t.Size), esc(nyTime(t.EntryTime, loc)), esc(t.EntryPrice), esc(cmp.Or(t.EntryRule, t.EntryBy, "no rule")),
 			esc(exit), esc(t.ExitPrice), esc(exitRule), signClass(t.PnL), esc(t.PnL), esc(t.Fees), signClass(t.NetPnL), esc(t.NetPnL))
 	}
 	b.WriteString("</table>\n")
@@ -227,7 +233,8 @@ func writeFirings(b *strings.Builder, r *Report, loc *time.Location) {
 				b.WriteString("<tr class=\"firing-action\">")
 			}
 			q := requestFields(a.Request)
-			side, size, price := q.Side, q.Size, cmp.Or(q.Price, q.TriggerPrice)
+			// A modify request names its new price and size (newPrice, newSize).
+			side, size, price := q.Side, cmp.Or(q.Size, q.NewSize), cmp.Or(q.Price, q.NewPrice, q.TriggerPrice)
 			if q.HoldSide != "" {
 				side = strings.TrimSpace(side + " " + q.HoldSide)
 			}

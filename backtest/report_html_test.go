@@ -157,6 +157,9 @@ type chartStatus struct {
 	Markers       int      `json:"markers"`
 	FillMarkers   int      `json:"fillMarkers"`
 	FiringMarkers int      `json:"firingMarkers"`
+	Drawn         int      `json:"drawn"`    // markers drawn after merging
+	Labelled      int      `json:"labelled"` // drawn with their rule's text
+	Ticks         [][2]any `json:"ticks"`    // time-axis labels: [unix seconds, text]
 	Errors        []string `json:"errors"`
 }
 
@@ -180,24 +183,12 @@ func TestHTMLInChromium(t *testing.T) {
 	defer cancel()
 	base := []string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
 		"--user-data-dir=" + filepath.Join(dir, "profile"), "--window-size=1300,1500", "--virtual-time-budget=5000"}
-	dom, err := exec.CommandContext(ctx, chromiumPath, append(base, "--dump-dom", url)...).Output()
-	if err != nil {
-		t.Fatalf("chromium --dump-dom: %v", err)
-	}
-	m := regexp.MustCompile(`<pre id="chart-status"[^>]*>([^<]*)</pre>`).FindSubmatch(dom)
-	if m == nil {
-		t.Fatal("the DOM built by Chromium has no #chart-status")
-	}
-	var st chartStatus
-	// After a failure the page puts a sentence before the JSON.
-	text := html.UnescapeString(string(m[1]))
-	if err := json.Unmarshal([]byte(text[max(strings.Index(text, `{"library"`), 0):]), &st); err != nil {
-		t.Fatalf("#chart-status %q: %v", m[1], err)
-	}
+	st := chromiumStatus(ctx, t, base, url)
 	// Two price charts of two series (session bands, price) and one
 	// equity chart of two (return, drawdown).
 	if st.Library != chartLibraryVersion || len(st.Errors) > 0 || st.Charts != len(want.charted)+want.equityCharts || st.Series != 6 ||
-		st.Markers != want.fillMarkers+want.firingMarkers || st.FillMarkers != want.fillMarkers || st.FiringMarkers != want.firingMarkers {
+		st.Markers != want.fillMarkers+want.firingMarkers || st.FillMarkers != want.fillMarkers || st.FiringMarkers != want.firingMarkers ||
+		st.Drawn == 0 || st.Drawn > st.Markers {
 		t.Errorf("Chromium drew %+v; want library %s, no error, %d charts, 6 series, %d fill and %d firing markers",
 			st, chartLibraryVersion, len(want.charted)+want.equityCharts, want.fillMarkers, want.firingMarkers)
 	}
@@ -233,6 +224,27 @@ func TestHTMLInChromium(t *testing.T) {
 			t.Errorf("screenshot: %d pixels of the %s colour, want the %s drawn (at least 30)", count[name], name, name)
 		}
 	}
+}
+
+// chromiumStatus opens url in headless Chromium with the flags base and
+// returns what the page script wrote into #chart-status.
+func chromiumStatus(ctx context.Context, t *testing.T, base []string, url string) chartStatus {
+	t.Helper()
+	dom, err := exec.CommandContext(ctx, chromiumPath, append(base, "--dump-dom", url)...).Output()
+	if err != nil {
+		t.Fatalf("chromium --dump-dom: %v", err)
+	}
+	m := regexp.MustCompile(`<pre id="chart-status"[^>]*>([^<]*)</pre>`).FindSubmatch(dom)
+	if m == nil {
+		t.Fatal("the DOM built by Chromium has no #chart-status")
+	}
+	var st chartStatus
+	// After a failure the page puts a sentence before the JSON.
+	text := html.UnescapeString(string(m[1]))
+	if err := json.Unmarshal([]byte(text[max(strings.Index(text, `{"library"`), 0):]), &st); err != nil {
+		t.Fatalf("#chart-status %q: %v", m[1], err)
+	}
+	return st
 }
 
 func near(a, b int) bool { return a-b <= 24 && b-a <= 24 }

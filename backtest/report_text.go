@@ -8,7 +8,8 @@ import (
 
 // WriteSummaryTable writes the summary of every used account as a table
 // for a terminal: return and max drawdown in percent, closed trades, win
-// rate, profit factor, realised P&L and fees. Unused accounts are left out.
+// rate, profit factor, realised P&L, fees paid, Sharpe and buy and hold of
+// the same symbols. Unused accounts are left out.
 func (r *Report) WriteSummaryTable(w io.Writer) error {
 	used := 0
 	for _, a := range r.Summary.Accounts {
@@ -21,11 +22,11 @@ func (r *Report) WriteSummaryTable(w io.Writer) error {
 		return err
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "account\treturn\tmax drawdown\ttrades\twin rate\tprofit factor\trealised P&L\tfees")
+	fmt.Fprintln(tw, "account\treturn\tmax drawdown\ttrades\twin rate\tprofit factor\trealised P&L\tfees paid\tSharpe\tbuy and hold")
 	for _, a := range r.Summary.Accounts {
 		if a.Used() {
-			fmt.Fprintf(tw, "%s %s\t%s %%\t%s %%\t%d\t%s\t%s\t%s\t%s\n", a.ProductType, a.MarginCoin, a.ReturnPct, a.MaxDrawdownPct,
-				a.Trades, orNA(a.WinRatePct, " %"), orNA(a.ProfitFactor, ""), a.RealisedPnL, a.Fees)
+			fmt.Fprintf(tw, "%s %s\t%s %%\t%s %%\t%d\t%s\t%s\t%s\t%s\t%s\t%s\n", a.ProductType, a.MarginCoin, a.ReturnPct, a.MaxDrawdownPct,
+				a.Trades, orNA(a.WinRatePct, " %"), orNA(a.ProfitFactor, ""), a.RealisedPnL, a.Fees, orNA(a.Metrics.Sharpe, ""), orNA(a.Metrics.BuyAndHoldPct, " %"))
 		}
 	}
 	return tw.Flush()

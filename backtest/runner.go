@@ -357,6 +357,9 @@ func (r *runner) finish(ctx context.Context) (*Report, error) {
 		return nil, err
 	}
 	r.smp.fill(rep)
+	if err := r.smp.closingBalances(ctx); err != nil {
+		return nil, err
+	}
 	names := make([]string, 0, len(r.count))
 	for n := range r.count {
 		names = append(names, n)
@@ -368,6 +371,7 @@ func (r *runner) finish(ctx context.Context) (*Report, error) {
 	}
 	rep.Summary.Orders, rep.Summary.Fills = len(rep.Orders), len(rep.Fills)
 	rep.Summary.Accounts = r.smp.accountSummaries(rep.Fills, r.asm.Catalog)
+	ruleFigures(rep)
 	return rep, nil
 }
 

@@ -87,7 +87,9 @@ func newSimulatorSource(opts poll.Options) (*simulatorSource, error) {
 		return nil, errors.New("poller: Reader and Clock are required")
 	}
 	opts.Defaults()
-	plan, err := poll.NewPlan(opts.PlanOptions())
+	// Planned as the live poller plans (poll.New): with the spare rate
+	// budget, so that equity and the rest are as fresh as they are live.
+	plan, err := poll.NewPlan(poll.WithSpareBudget(opts.PlanOptions()))
 	if err != nil {
 		return nil, err
 	}

@@ -74,10 +74,12 @@ func TestSourceKeepsAnswersWhilePromised(t *testing.T) {
 		if !promise {
 			reader = versionsOnly{r}
 		}
+		// Balances every 5 s (set, as a user may): checked at 0, 5 and 10 s,
+		// between the promises.
 		p, err := newSimulatorSource(poll.Options{Reader: reader, Clock: v, Demand: poll.Demand{
 			Parts:        marketdata.PartSet(0).Add(marketdata.PartPositions).Add(marketdata.PartBalances),
 			ProductTypes: []exchange.ProductType{exchange.USDTFutures},
-		}})
+		}, Intervals: map[marketdata.Part]time.Duration{marketdata.PartBalances: 5 * time.Second}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -367,5 +369,36 @@ func TestSourceSharesUnchangedBookNumbers(t *testing.T) {
 	}
 	if st.Bid != 250.05 || st.Spread != 0.05 {
 		t.Errorf("bid %v spread %v after the change, want 250.05 and 0.05", st.Bid, st.Spread)
+	}
+}
+
+// TestSourcePlansAsLive: the backtest's source polls every part as often
+// as the live poller does. It planned without the spare rate budget, so a
+// backtest read account equity every 5 s where a live engine reads it
+// about every second, and a loss limit on equity fired up to 5 s late.
+func TestSourcePlansAsLive(t *testing.T) {
+	demand := poll.Demand{
+		Parts: marketdata.PartSet(0).Add(marketdata.PartBalances).Add(marketdata.PartPositions).Add(marketdata.PartOrders).
+			Add(marketdata.PartMarket),
+		ProductTypes: []exchange.ProductType{exchange.USDTFutures, exchange.COINFutures},
+	}
+	opts := poll.Options{Reader: newStillReader(time.Time{}), Clock: clock.NewVirtual(polltest.Start), Demand: demand}
+	live, err := poll.New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := newSimulatorSource(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, part := range demand.Parts.Parts() {
+		t.Run(part.String(), func(t *testing.T) {
+			if got, want := src.plan.Interval(part), live.Interval(part); got != want {
+				t.Errorf("backtest polls %s every %s, live every %s", part, got, want)
+			}
+		})
+	}
+	if got := src.plan.Interval(marketdata.PartBalances); got > time.Second {
+		t.Errorf("backtest polls balances every %s, want about 1s as live", got)
 	}
 }

@@ -4,13 +4,18 @@ import (
 	"strings"
 
 	"github.com/shopspring/decimal"
+
+	"github.com/tickrules/tickrules/rules"
 )
 
 // Trade is one round trip: the part of an opening order that one closing
 // order closed. Fills are paired first in, first out per symbol and
 // position side, and the fills of one order are added up, so an order
 // that filled in three pieces is one entry. A position still open at the
-// end of the run is a Trade with Open set and no exit.
+// end of the run is a Trade with Open set and no exit. A position the
+// account held when the run started is an entry at the run's start, at the
+// position's average open price, with EntryBy "held at start": its close
+// is a closed trade, not a new position the other way.
 type Trade struct {
 	ProductType string `json:"productType"`
 	Symbol      string `json:"symbol"`
@@ -19,35 +24,89 @@ type Trade struct {
 	EntryTime   string `json:"entryTime"`
 	EntryPrice  string `json:"entryPrice"` // size-weighted over the paired fills
 	EntryRule   string `json:"entryRule"`  // "" when no firing placed the order (e.g. a stop-loss plan)
-	ExitTime    string `json:"exitTime,omitempty"`
-	ExitPrice   string `json:"exitPrice,omitempty"`
-	ExitRule    string `json:"exitRule,omitempty"`
+	// EntryBy and ExitBy name what placed the order when no rule did:
+	// "held at start", "stop-loss", "take-profit", "liquidation", "plan
+	// order" or the venue's order source (exitLabel).
+	EntryBy   string `json:"entryBy,omitempty"`
+	ExitTime  string `json:"exitTime,omitempty"`
+	ExitPrice string `json:"exitPrice,omitempty"`
+	ExitRule  string `json:"exitRule,omitempty"`
+	ExitBy    string `json:"exitBy,omitempty"`
 	// PnL is this trade's share of the exchange's realised profit of the
 	// exit fills (so the trades add up to the account's realised P&L).
 	PnL string `json:"pnl,omitempty"`
-	// Fees is this trade's share of the entry and exit fees, signed as the
-	// exchange reports them: negative is paid. They are added up whatever
-	// their fee coin (the margin coin, unless fees are paid in another).
+	// Fees is this trade's share of the entry and exit fees paid, as the
+	// engine's own summary counts them: positive is paid, negative a
+	// rebate received. They are added up whatever their fee coin (the
+	// margin coin, unless fees are paid in another).
 	Fees   string `json:"fees"`
-	NetPnL string `json:"netPnl,omitempty"` // PnL + Fees
+	NetPnL string `json:"netPnl,omitempty"` // PnL - Fees
 	Open   bool   `json:"open,omitempty"`
 }
 
 // tradePrecision is the number of decimal places of averaged and shared
-// figures of a trade (prices, P&L and fees are split across trades).
+// figures of a trade (prices, P&L and fees are split across trades) before
+// they are rounded for display (roundTrades).
 const tradePrecision = 8
 
-// orderRules maps every order id a firing produced to the firing's rule.
-func orderRules(firings []Firing) map[string]string {
-	out := map[string]string{}
+// heldAtStart is the label of a trade's entry that the account held when
+// the run started.
+const heldAtStart = "held at start"
+
+// orderNames names what placed each order: the rule of the firing that
+// placed it, or, for an order no firing placed, what the venue says placed
+// it (exitLabel of its order source).
+type orderNames struct {
+	rule map[string]string // order id -> rule
+	by   map[string]string // order id -> label, for orders of no rule
+}
+
+// namesOf maps every order id a firing produced to the firing's rule, and
+// every other order of orders with a known source to its label.
+func namesOf(firings []Firing, orders []Order) orderNames {
+	n := orderNames{rule: map[string]string{}, by: map[string]string{}}
 	for _, f := range firings {
 		for _, a := range f.Actions {
 			for _, id := range a.OrderIDs {
-				out[id] = f.Rule
+				n.rule[id] = f.Rule
 			}
 		}
 	}
-	return out
+	for _, o := range orders {
+		if _, ok := n.rule[o.OrderID]; !ok && o.Source != "" {
+			n.by[o.OrderID] = exitLabel(o.Source)
+		}
+	}
+	return n
+}
+
+// exitLabel names, for a trader, the venue's order source of an order no
+// rule placed: a triggered take-profit or stop-loss (of a position or an
+// order), a liquidation, a triggered plan order. Other sources are shown
+// as the venue writes them.
+func exitLabel(source string) string {
+	switch {
+	case source == "normal" || source == "market":
+		return "" // an ordinary order: placed by hand, not by a rule
+	case strings.Contains(source, "profit"):
+		return "take-profit"
+	case strings.Contains(source, "loss"):
+		return "stop-loss"
+	case source == "liquidation" || source == "market_risk":
+		return "liquidation"
+	case strings.HasPrefix(source, "plan_"):
+		return "plan order"
+	}
+	return source
+}
+
+// HeldPosition is a position the account held when the run started: the
+// trade list pairs its closing fills with it.
+type HeldPosition struct {
+	Position
+	// OneWay says the account was in one-way mode for its product type:
+	// its fills then change one net position.
+	OneWay bool
 }
 
 // positionKey names one position a fill changes: hold side is long or
@@ -73,16 +132,44 @@ type tradeRow struct {
 	pnl, fees           decimal.Decimal
 	entryTime, exitAt   string
 	entryRule, exitRule string
+	entryBy, exitBy     string
 }
 
-// roundTrips pairs fills (oldest first) into trades. ruleOf names the rule
-// behind an order id (see orderRules; nil names none). A closing fill with
-// nothing open to pair with (a position older than the run) is left out.
-func roundTrips(fills []Fill, ruleOf map[string]string) []Trade {
+// roundTrips pairs fills (oldest first) into trades. held are the
+// positions open at the run's start, at time start: they are the first
+// lots of their side. names names what placed each order (see namesOf;
+// the zero value names none). A closing fill with nothing open to pair
+// with is left out.
+func roundTrips(fills []Fill, held []HeldPosition, start string, names orderNames) []Trade {
 	books := map[positionKey][]lot{}
 	var order []positionKey // first appearance, so open trades come out in a fixed order
 	var rows []*tradeRow
 	last := map[positionKey]*tradeRow{}
+	for _, h := range held {
+		key := positionKey{productType: h.ProductType, symbol: h.Symbol, holdSide: h.HoldSide}
+		if h.OneWay {
+			key.holdSide = "net"
+		}
+		side := "buy"
+		if h.HoldSide == "short" {
+			side = "sell"
+		}
+		// A fill without an order id stands for the position: no rule
+		// placed it and it paid no fee in this run.
+		seed := &Fill{Time: start, ProductType: h.ProductType, Symbol: h.Symbol, Side: side, Price: h.OpenPriceAvg, Size: h.Size, Fee: "0"}
+		if size := parseOrZero(h.Size); size.IsPositive() {
+			if _, seen := books[key]; !seen {
+				order = append(order, key)
+			}
+			books[key] = append(books[key], lot{fill: seed, left: size})
+		}
+	}
+	entryBy := func(f *Fill) string {
+		if f.OrderID == "" {
+			return heldAtStart
+		}
+		return names.by[f.OrderID]
+	}
 	// pair books q of close against open; closing is the part of close
 	// that closes (less than its size when a one-way fill turns the
 	// position around), the part its realised profit belongs to.
@@ -90,7 +177,8 @@ func roundTrips(fills []Fill, ruleOf map[string]string) []Trade {
 		r := last[key]
 		if r == nil || r.openOrder != open.fill.OrderID || r.closeOrder != close.OrderID {
 			r = &tradeRow{key: key, side: side, openOrder: open.fill.OrderID, closeOrder: close.OrderID,
-				entryTime: open.fill.Time, entryRule: ruleOf[open.fill.OrderID], exitRule: ruleOf[close.OrderID]}
+				entryTime: open.fill.Time, entryRule: names.rule[open.fill.OrderID], exitRule: names.rule[close.OrderID],
+				entryBy: entryBy(open.fill), exitBy: names.by[close.OrderID]}
 			rows = append(rows, r)
 			last[key] = r
 		}
@@ -98,7 +186,9 @@ func roundTrips(fills []Fill, ruleOf map[string]string) []Trade {
 		r.entryValue = r.entryValue.Add(parseOrZero(open.fill.Price).Mul(q))
 		r.exitValue = r.exitValue.Add(parseOrZero(close.Price).Mul(q))
 		r.pnl = r.pnl.Add(parseOrZero(close.Profit).Mul(q).Div(closing))
-		r.fees = r.fees.Add(share(open.fill.Fee, q, open.fill.Size)).Add(share(close.Fee, q, close.Size))
+		// The exchange reports a fee paid as negative; the report counts
+		// it as the engine's summary does, positive when paid.
+		r.fees = r.fees.Sub(share(open.fill.Fee, q, open.fill.Size)).Sub(share(close.Fee, q, close.Size))
 		r.exitAt = close.Time
 	}
 	for i := range fills {
@@ -146,9 +236,9 @@ func roundTrips(fills []Fill, ruleOf map[string]string) []Trade {
 	for _, r := range rows {
 		out = append(out, Trade{ProductType: r.key.productType, Symbol: r.key.symbol, Side: r.side, Size: r.size.String(),
 			EntryTime: r.entryTime, EntryPrice: r.entryValue.DivRound(r.size, tradePrecision).String(), EntryRule: r.entryRule,
-			ExitTime: r.exitAt, ExitPrice: r.exitValue.DivRound(r.size, tradePrecision).String(), ExitRule: r.exitRule,
-			PnL: r.pnl.Round(tradePrecision).String(), Fees: r.fees.Round(tradePrecision).String(),
-			NetPnL: r.pnl.Add(r.fees).Round(tradePrecision).String()})
+			EntryBy: r.entryBy, ExitTime: r.exitAt, ExitPrice: r.exitValue.DivRound(r.size, tradePrecision).String(), ExitRule: r.exitRule,
+			ExitBy: r.exitBy, PnL: r.pnl.Round(tradePrecision).String(), Fees: r.fees.Round(tradePrecision).String(),
+			NetPnL: r.pnl.Sub(r.fees).Round(tradePrecision).String()})
 	}
 	for _, key := range order {
 		var cur *Trade
@@ -164,13 +254,13 @@ func roundTrips(fills []Fill, ruleOf map[string]string) []Trade {
 			if cur == nil || l.fill.OrderID != openOrder {
 				flush()
 				cur = &Trade{ProductType: key.productType, Symbol: key.symbol, Side: lotSide(key, l.fill), EntryTime: l.fill.Time,
-					EntryRule: ruleOf[l.fill.OrderID], Open: true}
+					EntryRule: names.rule[l.fill.OrderID], EntryBy: entryBy(l.fill), Open: true}
 				openOrder = l.fill.OrderID
 				value, size, fees = decimal.Zero, decimal.Zero, decimal.Zero
 			}
 			value = value.Add(parseOrZero(l.fill.Price).Mul(l.left))
 			size = size.Add(l.left)
-			fees = fees.Add(share(l.fill.Fee, l.left, l.fill.Size))
+			fees = fees.Sub(share(l.fill.Fee, l.left, l.fill.Size))
 		}
 		flush()
 	}
@@ -270,4 +360,41 @@ func percent(part, base decimal.Decimal) string {
 		return "0"
 	}
 	return part.Mul(decimal.NewFromInt(100)).DivRound(base, percentPlaces).String()
+}
+
+// places are the decimal places of a contract's figures in the report.
+type places struct{ price, volume, money int32 }
+
+// contractPlaces are the places of symbol's figures: prices to the
+// contract's price places, sizes to its volume places, and money (P&L,
+// fees) to both added up, the places of a price times a size, at most
+// tradePrecision. An unknown symbol keeps tradePrecision everywhere.
+func contractPlaces(cat *rules.Catalog, symbol string) places {
+	c, ok := cat.Contract(symbol)
+	if !ok {
+		return places{tradePrecision, tradePrecision, tradePrecision}
+	}
+	p := int32(parseOrZero(string(c.PricePlace)).IntPart())
+	v := int32(parseOrZero(string(c.VolumePlace)).IntPart())
+	return places{price: p, volume: v, money: min(p+v, tradePrecision)}
+}
+
+// roundTrades rounds the averaged and shared figures of trades for
+// display (places of each symbol): an average of fills at several prices,
+// or a third of a fee, has more digits than a trader can use. The sums of
+// the account summary are taken from the fills, not from these.
+func roundTrades(trades []Trade, placesOf func(symbol string) places) {
+	round := func(s string, n int32) string {
+		if s == "" {
+			return ""
+		}
+		return parseOrZero(s).Round(n).String()
+	}
+	for i := range trades {
+		t := &trades[i]
+		p := placesOf(t.Symbol)
+		t.Size = round(t.Size, p.volume)
+		t.EntryPrice, t.ExitPrice = round(t.EntryPrice, p.price), round(t.ExitPrice, p.price)
+		t.PnL, t.Fees, t.NetPnL = round(t.PnL, p.money), round(t.Fees, p.money), round(t.NetPnL, p.money)
+	}
 }

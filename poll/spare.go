@@ -16,8 +16,8 @@ import (
 // another: every moving part the rules read gets its spare. Parts that
 // change rarely (the market's calendar, stock info, discount tiers, spot
 // records) keep their interval, and so do intervals set by the user. The
-// live poller plans with it (New), and so does the polling budget `engine
-// check` shows; a backtest keeps the plain plan.
+// live poller plans with it (New), and so do the polling budget `engine
+// check` shows and the backtest's source.
 func WithSpareBudget(opts PlanOptions) PlanOptions {
 	minIv := opts.MinInterval
 	if minIv <= 0 {

@@ -27,6 +27,10 @@ type backtestConfig struct {
 	sample    time.Duration
 	vary      []backtest.Vary
 	jobs      int
+	// walkTrain and walkTest are the windows of --walk-forward (zero: no
+	// walk-forward); objective is what picks the best variant.
+	walkTrain, walkTest time.Duration
+	objective           string
 }
 
 func parseBacktest(env *cliEnv, args []string) (*backtestConfig, int) {
@@ -49,8 +53,11 @@ func parseBacktest(env *cliEnv, args []string) (*backtestConfig, int) {
 		return err
 	})
 	fs.IntVar(&c.jobs, "jobs", runtime.NumCPU(), "how many variants of a sweep run at once")
+	var walk string
+	fs.StringVar(&walk, "walk-forward", "", "with --vary: `TRAIN/TEST` spans such as 60d/20d: on each training window pick the variant with the best --objective, run it on the test window after it, and report both (windows move on by TEST)")
+	fs.StringVar(&c.objective, "objective", "sharpe", "what --walk-forward picks the best variant by: sharpe, sortino, calmar, cagr, return, profit_factor or expectancy")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: engine backtest --rules DIR [--scenario FILE | --recording FILE] [--from T --to T] [--out DIR] [--vary NAME=v1,v2,... --jobs N]")
+		fmt.Fprintln(fs.Output(), "usage: engine backtest --rules DIR [--scenario FILE | --recording FILE] [--from T --to T] [--out DIR] [--vary NAME=v1,v2,... --jobs N [--walk-forward TRAIN/TEST --objective NAME]]")
 		fmt.Fprintln(fs.Output(), "\nRuns the rules against the simulator on a virtual clock, as fast as the CPU allows,")
 		fmt.Fprintln(fs.Output(), "and writes DIR/report.json and DIR/report.html. With --vary, runs every combination of")
 		fmt.Fprintln(fs.Output(), "the values and writes DIR/NAME=value,.../report.* and DIR/compare.html.")
@@ -86,6 +93,18 @@ func parseBacktest(env *cliEnv, args []string) (*backtestConfig, int) {
 	}
 	if c.jobs <= 0 {
 		problems = append(problems, "--jobs must be positive")
+	}
+	if walk != "" {
+		var err error
+		if c.walkTrain, c.walkTest, err = backtest.ParseWalkForward(walk); err != nil {
+			problems = append(problems, err.Error())
+		}
+		if len(c.vary) == 0 {
+			problems = append(problems, "--walk-forward picks among the variants of --vary: give at least one --vary")
+		}
+	}
+	if _, ok := backtest.Objective(c.objective); !ok {
+		problems = append(problems, fmt.Sprintf("--objective %q: choose sharpe, sortino, calmar, cagr, return, profit_factor or expectancy", c.objective))
 	}
 	if len(problems) > 0 {
 		for _, p := range problems {
@@ -125,6 +144,9 @@ func cmdBacktest(ctx context.Context, env *cliEnv, args []string) int {
 		}
 		fmt.Fprintf(env.stderr, "engine backtest: scenario %s has no end; running one day, to %s (set --to for another end)\n",
 			opts.Scenario.Name, start.Add(backtest.DefaultSpan).UTC().Format(time.RFC3339))
+	}
+	if cfg.walkTrain > 0 {
+		return runWalkForward(ctx, env, cfg, opts, prepare)
 	}
 	if len(cfg.vary) > 0 {
 		return runSweep(ctx, env, cfg, opts, prepare)
@@ -192,6 +214,33 @@ func runSweep(ctx context.Context, env *cliEnv, cfg *backtestConfig, opts backte
 		return exitFail
 	}
 	fmt.Fprintf(env.stdout, "%d variants; wrote a report per variant under %s/ and %s/%s\n", len(res.Variants), cfg.out, cfg.out, backtest.CompareFile)
+	if err := res.WriteTable(env.stdout); err != nil {
+		fmt.Fprintf(env.stderr, "engine backtest: %v\n", err)
+		return exitFail
+	}
+	return exitOK
+}
+
+// runWalkForward runs --walk-forward: a sweep on each training window, the
+// best variant on the test window after it; prints a line as each run
+// finishes and the table of windows, and writes walkforward.json.
+func runWalkForward(ctx context.Context, env *cliEnv, cfg *backtestConfig, opts backtest.Options, prepare func(*backtest.Options) error) int {
+	start := time.Now()
+	res, err := backtest.WalkForward(ctx, backtest.WalkForwardOptions{
+		Sweep: backtest.SweepOptions{Base: opts, Prepare: prepare, Vary: cfg.vary, Jobs: cfg.jobs, Out: cfg.out,
+			Done: func(v backtest.VariantResult) {
+				fmt.Fprintf(env.stderr, "done %s (%s)\n", v.Name, time.Since(start).Round(time.Millisecond))
+			}},
+		Train: cfg.walkTrain, Test: cfg.walkTest, Objective: cfg.objective})
+	if err != nil {
+		fmt.Fprintf(env.stderr, "engine backtest: %v\n", err)
+		return exitFail
+	}
+	if err := res.WriteFile(cfg.out); err != nil {
+		fmt.Fprintf(env.stderr, "engine backtest: %v\n", err)
+		return exitFail
+	}
+	fmt.Fprintf(env.stdout, "%d windows; wrote each run's report under %s/window-NN/ and %s/%s\n", len(res.Windows), cfg.out, cfg.out, backtest.WalkForwardFile)
 	if err := res.WriteTable(env.stdout); err != nil {
 		fmt.Fprintf(env.stderr, "engine backtest: %v\n", err)
 		return exitFail

@@ -35,6 +35,9 @@ func TestBacktestFlags(t *testing.T) {
 		{"bad step", []string{"backtest", "--rules", smallRules, "--step", "0s"}, exitUsage, "must be positive"},
 		{"bad vary", []string{"backtest", "--rules", smallRules, "--vary", "STOP"}, exitUsage, "write NAME=value1,value2"},
 		{"bad jobs", []string{"backtest", "--rules", smallRules, "--vary", "STOP=1", "--jobs", "0"}, exitUsage, "--jobs must be positive"},
+		{"walk-forward without vary", []string{"backtest", "--rules", smallRules, "--walk-forward", "60d/20d"}, exitUsage, "give at least one --vary"},
+		{"bad walk-forward", []string{"backtest", "--rules", smallRules, "--vary", "STOP=1", "--walk-forward", "60d"}, exitUsage, "write TRAIN/TEST"},
+		{"bad objective", []string{"backtest", "--rules", smallRules, "--objective", "luck"}, exitUsage, `--objective "luck": choose sharpe`},
 		{"vary used nowhere", []string{"backtest", "--rules", smallRules, "--vary", "STOP=1,2", "--to", "2026-03-09T13:01:00Z"}, exitFail, "references ${STOP}"},
 		{"missing scenario", []string{"backtest", "--rules", smallRules, "--scenario", "testdata/none.yaml"}, exitFail, "none.yaml"},
 		{"missing recording", []string{"backtest", "--rules", smallRules, "--recording", "testdata/none.jsonl"}, exitFail, "none.jsonl"},
@@ -146,6 +149,34 @@ func TestBacktestSweep(t *testing.T) {
 		if !strings.Contains(string(page), `href="`+v+`/report.html"`) || !strings.Contains(stderr, "done "+v) {
 			t.Errorf("%s is not linked from compare.html or not said done on stderr %q", v, stderr)
 		}
+	}
+}
+
+// TestBacktestWalkForward runs engine backtest --walk-forward over 100
+// minutes of the demo (40 min training, 20 min test: windows starting at
+// 0, 20 and 40 min) and checks
+// the table of windows and walkforward.json.
+func TestBacktestWalkForward(t *testing.T) {
+	t.Parallel()
+	out := t.TempDir()
+	code, stdout, stderr := runCLI(t, "backtest", "--rules", "../../examples/rules", "--from", "2026-03-09T13:20:00Z", "--to", "2026-03-09T15:00:00Z",
+		"--out", out, "--vary", "TSLA_DIP_SIZE=1,2", "--jobs", "2", "--walk-forward", "40m/20m", "--objective", "return")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stdout, "3 windows") ||
+		!regexp.MustCompile(`(?m)^window +train from +test from +test to +best +in-sample return +out-of-sample return`).MatchString(stdout) ||
+		!regexp.MustCompile(`(?m)^3 +2026-03-09 10:00 +2026-03-09 10:40 +2026-03-09 11:00 +TSLA_DIP_SIZE=[12] `).MatchString(stdout) ||
+		!strings.Contains(stdout, "mean return: in sample") {
+		t.Errorf("stdout %q", stdout)
+	}
+	data, err := os.ReadFile(filepath.Join(out, backtest.WalkForwardFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var res backtest.WalkForwardResult
+	if err := json.Unmarshal(data, &res); err != nil || len(res.Windows) != 3 || res.Objective != "return" {
+		t.Errorf("walkforward.json: %v, %+v", err, res)
 	}
 }
 
