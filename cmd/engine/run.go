@@ -300,7 +300,11 @@ func runEngine(ctx context.Context, env *cliEnv, cfg *runConfig, v *venueSet, lo
 	defer live.stop(ctx)
 	defer sd.stopping() // first of the way out: systemd then waits for the summary
 	if mx != nil {
-		if err := serveMetrics(ctx, env, cfg, reg, metrics.Sources{Engine: eng, Limiter: v.limiter, Parts: asm.PollParts(), Clock: v.clock}, board, log); err != nil {
+		src := metrics.Sources{Engine: eng, Limiter: v.limiter, Parts: asm.PollParts(), Clock: v.clock, Heartbeat: eng, Kill: asm.Guard}
+		if o, ok := v.clock.(metrics.ClockOffset); ok { // the venue's clock; the embedded demo has none
+			src.Offset = o
+		}
+		if err := serveMetrics(ctx, env, cfg, reg, src, board, log); err != nil {
 			fmt.Fprintf(env.stderr, "engine run: %v\n", err)
 			return exitFail
 		}
