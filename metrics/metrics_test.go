@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -260,5 +261,52 @@ tickrules_venue_clock_offset_seconds 31
 				t.Error(err)
 			}
 		})
+	}
+}
+
+// stats is an engine's counters, fixed.
+type stats struct{}
+
+func (stats) Stats() (map[string]engine.RuleStats, int64, int64) {
+	return map[string]engine.RuleStats{"r": {Evaluations: 1}}, 1, 0
+}
+
+// TestAlertRulesNameExportedMetrics: every metric the alert rules of
+// deploy/kubernetes/prometheusrule.yaml read is one the engine exports
+// (deploy/kubernetes's own test parses the rules with Prometheus's parser).
+func TestAlertRulesNameExportedMetrics(t *testing.T) {
+	reg := prometheus.NewRegistry()
+	m, err := metrics.New(reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := clock.NewVirtual(time.Date(2026, 3, 9, 14, 0, 0, 0, time.UTC))
+	if err := metrics.RegisterSources(reg, metrics.Sources{Engine: stats{}, Limiter: limiter{}, Parts: source{}, Clock: v,
+		Heartbeat: &pulse{}, Kill: &kill{}, Offset: &offset{}}); err != nil {
+		t.Fatal(err)
+	}
+	// The metrics by label appear once observed.
+	m.ObservePoll(marketdata.PartPositions, "USDT-FUTURES", time.Millisecond, context.DeadlineExceeded)
+	m.ObserveLegs([]actions.Leg{{Kind: "place_order", Outcome: actions.Failed, Reconciled: true}})
+	families, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	exported := map[string]bool{}
+	for _, f := range families {
+		exported[f.GetName()] = true
+	}
+	rules, err := os.ReadFile(filepath.Join("..", "deploy", "kubernetes", "prometheusrule.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	named := regexp.MustCompile(`\btickrules_[a-z_]+`).FindAllString(string(rules), -1)
+	if len(named) < 5 {
+		t.Fatalf("the alert rules name only %q", named)
+	}
+	for _, name := range named {
+		if !exported[name] {
+			t.Errorf("the alert rules read %s, which the engine does not export", name)
+		}
 	}
 }
