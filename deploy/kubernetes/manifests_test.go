@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -46,6 +47,8 @@ func newObject(apiVersion, kind string) (any, bool) {
 		return &corev1.Service{}, true
 	case "v1 ConfigMap":
 		return &corev1.ConfigMap{}, true
+	case "v1 PersistentVolumeClaim":
+		return &corev1.PersistentVolumeClaim{}, true
 	case "apps/v1 StatefulSet":
 		return &appsv1.StatefulSet{}, true
 	case "batch/v1 Job":
@@ -363,5 +366,73 @@ func TestAlertRules(t *testing.T) {
 	broken := []byte("groups:\n- name: x\n  rules:\n  - alert: X\n    expr: rate(tickrules_poll_errors_total[5m] > 0\n")
 	if _, errs := rulefmt.Parse(broken, false, model.UTF8Validation, parser.NewParser(parser.Options{}), log); len(errs) == 0 {
 		t.Error("a broken expression parsed without error")
+	}
+}
+
+// argAfter returns the argument after flag in args ("" when absent).
+func argAfter(args []string, flag string) string {
+	i := slices.Index(args, flag)
+	if i < 0 || i+1 >= len(args) {
+		return ""
+	}
+	return args[i+1]
+}
+
+// TestSweepJobs: the Indexed Job's pod K runs shard K/N with N its
+// completions, each shard writes its own folder on the shared volume, and
+// the merge Job reads exactly the N folders.
+func TestSweepJobs(t *testing.T) {
+	objs := decodeAll(t)
+	var sweep, merge *batchv1.Job
+	for _, j := range find[*batchv1.Job](objs) {
+		switch {
+		case j.Spec.CompletionMode != nil && *j.Spec.CompletionMode == batchv1.IndexedCompletion:
+			sweep = j
+		case len(j.Spec.Template.Spec.Containers) == 1 && slices.Equal(j.Spec.Template.Spec.Containers[0].Args[:2], []string{"backtest", "merge"}):
+			merge = j
+		}
+	}
+	if sweep == nil || merge == nil {
+		t.Fatalf("want an Indexed Job and a merge Job (sweep %v, merge %v)", sweep != nil, merge != nil)
+	}
+	c := sweep.Spec.Template.Spec.Containers[0]
+	if c.Args[0] != "backtest" || argAfter(c.Args, "--vary") == "" {
+		t.Errorf("the sweep runs %q, want engine backtest --vary ...", c.Args)
+	}
+	if !slices.ContainsFunc(c.Env, func(e corev1.EnvVar) bool {
+		return e.Name == "JOB_COMPLETION_INDEX" && e.ValueFrom != nil && e.ValueFrom.FieldRef != nil &&
+			e.ValueFrom.FieldRef.FieldPath == "metadata.annotations['batch.kubernetes.io/job-completion-index']"
+	}) {
+		t.Error("JOB_COMPLETION_INDEX is not taken from the completion index annotation")
+	}
+	k, n, _ := strings.Cut(argAfter(c.Args, "--shard"), "/")
+	shards, err := strconv.Atoi(n)
+	if k != "$(JOB_COMPLETION_INDEX)" || err != nil || sweep.Spec.Completions == nil || int(*sweep.Spec.Completions) != shards {
+		t.Errorf("--shard %s/%s with %v completions: want $(JOB_COMPLETION_INDEX)/N, N the completions", k, n, sweep.Spec.Completions)
+	}
+	out := argAfter(c.Args, "--out")
+	if !strings.Contains(out, "$(JOB_COMPLETION_INDEX)") {
+		t.Errorf("--out %s: each shard needs a folder of its own", out)
+	}
+	var want []string
+	for i := range shards {
+		want = append(want, strings.ReplaceAll(out, "$(JOB_COMPLETION_INDEX)", strconv.Itoa(i)))
+	}
+	margs := merge.Spec.Template.Spec.Containers[0].Args
+	if got := margs[4:]; argAfter(margs, "--out") == "" || !slices.Equal(got, want) {
+		t.Errorf("the merge reads %q, want the shards' folders %q", got, want)
+	}
+	claims := find[*corev1.PersistentVolumeClaim](objs)
+	for _, j := range []*batchv1.Job{sweep, merge} {
+		vols := j.Spec.Template.Spec.Volumes
+		if len(vols) != 1 || vols[0].PersistentVolumeClaim == nil ||
+			!slices.ContainsFunc(claims, func(c *corev1.PersistentVolumeClaim) bool {
+				return c.Name == vols[0].PersistentVolumeClaim.ClaimName && slices.Contains(c.Spec.AccessModes, corev1.ReadWriteMany)
+			}) {
+			t.Errorf("Job %s does not mount the shared (ReadWriteMany) claim", j.Name)
+		}
+		if j.Spec.Template.Spec.RestartPolicy != corev1.RestartPolicyNever {
+			t.Errorf("Job %s restarts its pods in place: a failed shard is retried by the Job", j.Name)
+		}
 	}
 }
