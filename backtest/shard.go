@@ -126,6 +126,9 @@ func readShard(dir string) (shardManifest, error) {
 	if m.Version != shardFileVersion {
 		return m, fmt.Errorf("backtest: %s: layout version %d, this engine reads %d", filepath.Join(dir, ShardFile), m.Version, shardFileVersion)
 	}
+	if err := (Shard{K: m.Shard, N: m.Shards}).check(); err != nil {
+		return m, fmt.Errorf("backtest: %s: %w", filepath.Join(dir, ShardFile), err)
+	}
 	return m, nil
 }
 

@@ -207,3 +207,42 @@ func TestMergeShardsErrors(t *testing.T) {
 		t.Errorf("the complete shards: %v", err)
 	}
 }
+
+// FuzzMergeShards feeds any shard.json to the merge: it fails with an
+// error or merges, and never panics or writes outside its output folder.
+func FuzzMergeShards(f *testing.F) {
+	f.Add([]byte(`{"version":1,"vary":[{"name":"X","values":["a","b"]}],"shard":0,"shards":1,"variants":[{"name":"X=a","values":["a"],"ticks":1,"accounts":[]},{"name":"X=b","values":["b"]}]}`))
+	f.Add([]byte(`{"version":1,"vary":[{"name":"X","values":["a"]}],"shard":0,"shards":0,"variants":[]}`))
+	f.Add([]byte(`{"version":1,"vary":[{"name":"../X","values":[".."]}],"shard":0,"shards":1,"variants":[{"name":"_.._X=.."}]}`))
+	f.Add([]byte(`not json`))
+	f.Fuzz(func(t *testing.T, manifest []byte) {
+		root := t.TempDir()
+		in, out := filepath.Join(root, "in"), filepath.Join(root, "out")
+		if err := os.Mkdir(in, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(in, ShardFile), manifest, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		res, err := MergeShards([]string{in}, out)
+		if err != nil {
+			return
+		}
+		if err := res.WriteCompare(out); err != nil {
+			t.Fatal(err)
+		}
+		// Everything written is under out (or was already in root).
+		err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if rel, _ := filepath.Rel(root, p); rel != "." && !strings.HasPrefix(rel, "in") && !strings.HasPrefix(rel, "out") {
+				t.Errorf("the merge wrote %s, outside its folders", p)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	})
+}
