@@ -5,6 +5,7 @@ go 1.27.0
 toolchain go1.27.3
 
 require (
+	github.com/coreos/go-systemd/v22 v22.7.0
 	github.com/expr-lang/expr v1.17.8
 	github.com/prometheus/client_golang v1.23.2
 	github.com/shopspring/decimal v1.6.0

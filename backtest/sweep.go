@@ -137,6 +137,8 @@ type SweepOptions struct {
 	// Done, when set, is told of each variant as its report is written,
 	// one call at a time, in the order they finish.
 	Done func(VariantResult)
+	// Shard, when set, runs only that share of the variants (shard.go).
+	Shard Shard
 }
 
 // VariantResult is what a sweep keeps of one variant's report: the
@@ -164,6 +166,7 @@ func Sweep(ctx context.Context, opts SweepOptions) (*SweepResult, error) {
 	if err != nil {
 		return nil, err
 	}
+	variants = opts.Shard.pick(variants)
 	if err := checkVariesUsed(ctx, opts.Base.RuleDirs, opts.Vary); err != nil {
 		return nil, err
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/expr-lang/expr/vm"
@@ -113,6 +114,15 @@ type Options struct {
 	// results cannot differ; the backtest's equivalence tests compare the
 	// two ways.
 	ReuseResults bool
+	// EvaluateEveryTick runs every condition on every tick, even one that
+	// reads nothing moving with time on a State whose data did not change,
+	// and has the source build every State afresh. The results cannot
+	// differ; tests compare the two ways.
+	EvaluateEveryTick bool
+	// OnTick, when set, is called by Run after each tick, on the tick
+	// loop: engine run pings the systemd watchdog from it, so a loop that
+	// stops ticking stops the pings. It must return quickly.
+	OnTick func(ctx context.Context, at time.Time)
 }
 
 // Engine evaluates the rules on every tick and dispatches the firings.
@@ -149,6 +159,13 @@ type Engine struct {
 	storeSince time.Time
 	// wg counts the settling goroutines.
 	wg sync.WaitGroup
+
+	// heartbeat is the clock's time (Unix nanoseconds) when Run last
+	// finished a tick, and polled whether that tick's State was fully
+	// polled. They are atomics, read without e.mu, so the health check
+	// answers even while a tick is stuck holding the lock.
+	heartbeat atomic.Int64
+	polled    atomic.Bool
 }
 
 // tickCache holds what every rule of one tick would otherwise compute again:
@@ -380,6 +397,7 @@ func (e *Engine) Step(ctx context.Context, now time.Time) []*Firing {
 		e.opts.Logger.Warn("state built with errors", zap.Error(err))
 	}
 	ready := st != nil && polled
+	e.polled.Store(ready)
 	e.env.SetState(st)
 	e.tc.reset()
 	var firings []*Firing
@@ -643,6 +661,10 @@ func (e *Engine) Run(ctx context.Context) error {
 			return err
 		}
 		e.Step(ctx, at)
+		e.heartbeat.Store(e.opts.Clock.Now().UnixNano())
+		if e.opts.OnTick != nil {
+			e.opts.OnTick(ctx, at)
+		}
 		if err := e.unwritable(); err != nil {
 			return err
 		}

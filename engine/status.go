@@ -16,8 +16,33 @@ type Status struct {
 	// are immutable, so it may be read from any goroutine.
 	State *marketdata.State `json:"-"`
 	// Ready is false until every polled part was fetched once.
-	Ready bool         `json:"ready"`
-	Rules []RuleStatus `json:"rules"`
+	Ready bool `json:"ready"`
+	// LastLoop is the clock's time when Run last finished a tick (zero
+	// before the first): the tick loop's heartbeat.
+	LastLoop time.Time    `json:"last_loop,omitzero"`
+	Rules    []RuleStatus `json:"rules"`
+}
+
+// Heartbeat is the tick loop's pulse, read without waiting for a tick in
+// progress: the health checks and the systemd watchdog use it.
+type Heartbeat struct {
+	// Last is the clock's time when Run last finished a tick; zero before
+	// the first.
+	Last time.Time
+	// Ready is whether the last tick's State was fully polled.
+	Ready bool
+	// Tick is the time between two ticks (Options.Tick).
+	Tick time.Duration
+}
+
+// Heartbeat returns the tick loop's pulse. It takes no lock, so it answers
+// while a tick is stuck.
+func (e *Engine) Heartbeat() Heartbeat {
+	h := Heartbeat{Ready: e.polled.Load(), Tick: e.opts.Tick}
+	if n := e.heartbeat.Load(); n != 0 {
+		h.Last = time.Unix(0, n)
+	}
+	return h
 }
 
 // RuleStatus is one rule as a trader looks at it.
@@ -72,7 +97,8 @@ func (e *Engine) Status() Status {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	st := e.env.State()
-	out := Status{Ticks: e.ticks, Skipped: e.skipped, State: st, Ready: st != nil && e.opts.Source.FullyPolled()}
+	out := Status{Ticks: e.ticks, Skipped: e.skipped, State: st, Ready: st != nil && e.opts.Source.FullyPolled(),
+		LastLoop: e.Heartbeat().Last}
 	out.Rules = make([]RuleStatus, 0, len(e.rules))
 	for _, r := range e.rules {
 		out.Rules = append(out.Rules, e.ruleStatus(r, st))

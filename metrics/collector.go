@@ -19,6 +19,7 @@ type collector struct {
 	ticks, skipped                               *prometheus.Desc
 	limitWaits, limitWaitSeconds, throttled      *prometheus.Desc
 	staleParts                                   *prometheus.Desc
+	lastTick, ready, killSwitch, clockOffset     *prometheus.Desc
 }
 
 func newCollector(opts Sources) *collector {
@@ -37,13 +38,17 @@ func newCollector(opts Sources) *collector {
 		limitWaitSeconds: d("rate_limit_wait_seconds_total", "Time requests spent waiting for the client-side rate limiter, by operation.", "op"),
 		throttled:        d("rate_limited_responses_total", "HTTP 429 answers received, by operation (each is a bug: the limiter should prevent it).", "op"),
 		staleParts:       d("stale_part", "1 when a polled State part is stale or missing now, else 0, by part.", "part"),
+		lastTick:         d("engine_last_tick_timestamp_seconds", "When the tick loop last finished a tick, in Unix seconds of the engine's clock (0 before the first): a stuck loop stops moving it."),
+		ready:            d("engine_ready", "1 once every polled part was fetched once (rules may fire), else 0."),
+		killSwitch:       d("kill_switch", "1 while the kill switch is on (no new orders; cancels and closes still run), else 0."),
+		clockOffset:      d("venue_clock_offset_seconds", "The venue's clock minus the local clock; the venue refuses requests signed more than 30s off."),
 	}
 }
 
 // Describe sends every descriptor.
 func (c *collector) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{c.evaluations, c.firings, c.ruleErrors, c.staleEvals, c.ticks, c.skipped,
-		c.limitWaits, c.limitWaitSeconds, c.throttled, c.staleParts} {
+		c.limitWaits, c.limitWaitSeconds, c.throttled, c.staleParts, c.lastTick, c.ready, c.killSwitch, c.clockOffset} {
 		ch <- d
 	}
 }
@@ -74,6 +79,33 @@ func (c *collector) Collect(ch chan<- prometheus.Metric) {
 	if c.opts.Parts != nil && c.opts.Clock != nil {
 		c.collectStale(ch)
 	}
+	gauge := func(d *prometheus.Desc, v float64) {
+		ch <- prometheus.MustNewConstMetric(d, prometheus.GaugeValue, v)
+	}
+	if c.opts.Heartbeat != nil {
+		hb := c.opts.Heartbeat.Heartbeat()
+		last := 0.0
+		if !hb.Last.IsZero() {
+			last = float64(hb.Last.UnixNano()) / 1e9
+		}
+		gauge(c.lastTick, last)
+		gauge(c.ready, boolValue(hb.Ready))
+	}
+	if c.opts.Kill != nil {
+		on, _ := c.opts.Kill.Killed()
+		gauge(c.killSwitch, boolValue(on))
+	}
+	if c.opts.Offset != nil {
+		gauge(c.clockOffset, c.opts.Offset.Offset().Seconds())
+	}
+}
+
+// boolValue is 1 for true and 0 for false.
+func boolValue(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 func (c *collector) collectStale(ch chan<- prometheus.Metric) {

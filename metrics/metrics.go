@@ -37,13 +37,34 @@ type Clock interface {
 	Now() time.Time
 }
 
+// HeartbeatSource is the tick loop's pulse (the engine), read without
+// waiting for a tick in progress.
+type HeartbeatSource interface {
+	Heartbeat() engine.Heartbeat
+}
+
+// KillSwitch reports the kill switch (the actions guard).
+type KillSwitch interface {
+	Killed() (bool, string)
+}
+
+// ClockOffset is the venue's clock against the local one (clock.Venue):
+// requests signed more than 30s off are refused by the venue.
+type ClockOffset interface {
+	Offset() time.Duration
+}
+
 // Sources are read at scrape time; a nil source leaves its metrics out (an
-// in-process venue has no client-side limiter). Parts needs Clock.
+// in-process venue has no client-side limiter, nor a venue clock). Parts
+// needs Clock.
 type Sources struct {
-	Engine  EngineStats
-	Limiter LimiterStats
-	Parts   PartsSource
-	Clock   Clock
+	Engine    EngineStats
+	Limiter   LimiterStats
+	Parts     PartsSource
+	Clock     Clock
+	Heartbeat HeartbeatSource
+	Kill      KillSwitch
+	Offset    ClockOffset
 }
 
 // RegisterSources registers the scrape-time collector of src with reg.

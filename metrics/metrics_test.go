@@ -2,10 +2,12 @@ package metrics_test
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -197,5 +199,114 @@ func TestNewNeedsRegistry(t *testing.T) {
 	}
 	if err := metrics.RegisterSources(nil, metrics.Sources{}); err == nil {
 		t.Error("RegisterSources(nil) succeeded")
+	}
+}
+
+// pulse, kill and offset are the health sources, set by hand.
+type pulse struct{ hb engine.Heartbeat }
+
+func (p *pulse) Heartbeat() engine.Heartbeat { return p.hb }
+
+type kill struct{ on bool }
+
+func (k *kill) Killed() (bool, string) { return k.on, "SIGUSR1" }
+
+type offset struct{ d time.Duration }
+
+func (o *offset) Offset() time.Duration { return o.d }
+
+// TestHealthMetrics: the gauges the alert rules (deploy/kubernetes) read:
+// the tick loop's last tick, readiness, the kill switch and the venue
+// clock's offset.
+func TestHealthMetrics(t *testing.T) {
+	names := []string{"tickrules_engine_last_tick_timestamp_seconds", "tickrules_engine_ready", "tickrules_kill_switch", "tickrules_venue_clock_offset_seconds"}
+	cases := []struct {
+		name  string
+		hb    engine.Heartbeat
+		kill  bool
+		off   time.Duration
+		lines string
+	}{
+		{name: "before the first tick", off: -250 * time.Millisecond, lines: `
+tickrules_engine_last_tick_timestamp_seconds 0
+tickrules_engine_ready 0
+tickrules_kill_switch 0
+tickrules_venue_clock_offset_seconds -0.25
+`},
+		{name: "ticking, ready, kill switch on", hb: engine.Heartbeat{Last: time.Unix(1773064800, 5e8), Ready: true}, kill: true, off: 31 * time.Second, lines: `
+tickrules_engine_last_tick_timestamp_seconds 1.7730648005e+09
+tickrules_engine_ready 1
+tickrules_kill_switch 1
+tickrules_venue_clock_offset_seconds 31
+`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			reg := prometheus.NewRegistry()
+			if err := metrics.RegisterSources(reg, metrics.Sources{Heartbeat: &pulse{c.hb}, Kill: &kill{c.kill}, Offset: &offset{c.off}}); err != nil {
+				t.Fatal(err)
+			}
+			var want strings.Builder
+			help := map[string]string{
+				"tickrules_engine_last_tick_timestamp_seconds": "When the tick loop last finished a tick, in Unix seconds of the engine's clock (0 before the first): a stuck loop stops moving it.",
+				"tickrules_engine_ready":                       "1 once every polled part was fetched once (rules may fire), else 0.",
+				"tickrules_kill_switch":                        "1 while the kill switch is on (no new orders; cancels and closes still run), else 0.",
+				"tickrules_venue_clock_offset_seconds":         "The venue's clock minus the local clock; the venue refuses requests signed more than 30s off.",
+			}
+			for _, line := range strings.Split(strings.TrimSpace(c.lines), "\n") {
+				name, _, _ := strings.Cut(line, " ")
+				fmt.Fprintf(&want, "# HELP %s %s\n# TYPE %s gauge\n%s\n", name, help[name], name, line)
+			}
+			if err := testutil.GatherAndCompare(reg, strings.NewReader(want.String()), names...); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+}
+
+// stats is an engine's counters, fixed.
+type stats struct{}
+
+func (stats) Stats() (map[string]engine.RuleStats, int64, int64) {
+	return map[string]engine.RuleStats{"r": {Evaluations: 1}}, 1, 0
+}
+
+// TestAlertRulesNameExportedMetrics: every metric the alert rules of
+// deploy/kubernetes/prometheusrule.yaml read is one the engine exports
+// (deploy/kubernetes's own test parses the rules with Prometheus's parser).
+func TestAlertRulesNameExportedMetrics(t *testing.T) {
+	reg := prometheus.NewRegistry()
+	m, err := metrics.New(reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := clock.NewVirtual(time.Date(2026, 3, 9, 14, 0, 0, 0, time.UTC))
+	if err := metrics.RegisterSources(reg, metrics.Sources{Engine: stats{}, Limiter: limiter{}, Parts: source{}, Clock: v,
+		Heartbeat: &pulse{}, Kill: &kill{}, Offset: &offset{}}); err != nil {
+		t.Fatal(err)
+	}
+	// The metrics by label appear once observed.
+	m.ObservePoll(marketdata.PartPositions, "USDT-FUTURES", time.Millisecond, context.DeadlineExceeded)
+	m.ObserveLegs([]actions.Leg{{Kind: "place_order", Outcome: actions.Failed, Reconciled: true}})
+	families, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	exported := map[string]bool{}
+	for _, f := range families {
+		exported[f.GetName()] = true
+	}
+	rules, err := os.ReadFile(filepath.Join("..", "deploy", "kubernetes", "prometheusrule.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	named := regexp.MustCompile(`\btickrules_[a-z_]+`).FindAllString(string(rules), -1)
+	if len(named) < 5 {
+		t.Fatalf("the alert rules name only %q", named)
+	}
+	for _, name := range named {
+		if !exported[name] {
+			t.Errorf("the alert rules read %s, which the engine does not export", name)
+		}
 	}
 }

@@ -29,6 +29,37 @@ func FetchRule(ctx context.Context, c *http.Client, addr, name string) (RuleDeta
 	return d, err
 }
 
+// FetchProbe reads the probe at path (/healthz or /readyz) of the engine at
+// addr. A probe that fails answers 503 with its reasons: that is a Probe
+// with OK false, not an error.
+func FetchProbe(ctx context.Context, c *http.Client, addr, path string) (Probe, error) {
+	var p Probe
+	u := baseURL(addr) + path
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	if err != nil {
+		return p, err
+	}
+	resp, err := c.Do(req)
+	if err != nil {
+		return p, fmt.Errorf("no engine answers at %s (is engine run going, and on this address?): %w", u, err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	if err != nil {
+		return p, fmt.Errorf("read %s: %w", u, err)
+	}
+	if resp.StatusCode != http.StatusOK && resp.StatusCode != http.StatusServiceUnavailable {
+		return p, fmt.Errorf("%s: HTTP %d: %s", u, resp.StatusCode, strings.TrimSpace(string(body)))
+	}
+	if err := json.Unmarshal(body, &p); err != nil {
+		return p, fmt.Errorf("%s: not a probe answer: %w", u, err)
+	}
+	if p.OK != (resp.StatusCode == http.StatusOK) {
+		return p, fmt.Errorf("%s: HTTP %d disagrees with its answer (ok %t)", u, resp.StatusCode, p.OK)
+	}
+	return p, nil
+}
+
 func baseURL(addr string) string {
 	if strings.Contains(addr, "://") {
 		return strings.TrimRight(addr, "/")

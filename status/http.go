@@ -7,10 +7,18 @@ import (
 )
 
 // Handler serves the status page (/status), the JSON of the whole status
-// (/api/status) and of one rule with its recent traces (/api/rules/{name}).
-// Everything is read from b at request time; nothing is cached.
+// (/api/status) and of one rule with its recent traces (/api/rules/{name}),
+// and, when the board has a Health, the probes /healthz and /readyz (200
+// when they pass, 503 with the reasons when not). Everything is read from b
+// at request time; nothing is cached.
 func Handler(b *Board) http.Handler {
 	mux := http.NewServeMux()
+	if h := b.opts.Health; h != nil {
+		// The probes read the engine's heartbeat, never its lock: they
+		// answer while a tick is stuck, which is when they matter.
+		mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) { serveProbe(w, h.Live()) })
+		mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, r *http.Request) { serveProbe(w, h.Ready()) })
+	}
 	mux.HandleFunc("GET /api/status", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, b.Snapshot())
 	})

@@ -32,6 +32,8 @@ type Snapshot struct {
 	Sent           []OrderRecord   `json:"recent_orders"`
 	Fills          []FillRecord    `json:"recent_fills"`
 	Totals         Totals          `json:"totals"`
+	// Health is what /healthz and /readyz answer (nil without a Health).
+	Health *HealthStatus `json:"health,omitempty"`
 }
 
 // Engine is the tick loop's progress.
@@ -153,9 +155,12 @@ type BoardOptions struct {
 	Parts    PartsSource      // nil: no poll health
 	Recorder *Recorder
 	Clock    interface{ Now() time.Time }
-	Venue    string
-	DryRun   bool
-	Started  time.Time
+	// Health answers /healthz and /readyz and fills Snapshot.Health (nil:
+	// neither).
+	Health  *Health
+	Venue   string
+	DryRun  bool
+	Started time.Time
 	// Wait is how long a request waits for the engine, which answers
 	// between ticks (default 2s, in real time: a person is waiting). A
 	// tick that sends orders can take longer; the page then shows the last
@@ -234,6 +239,10 @@ func (b *Board) Snapshot() Snapshot {
 		b.account(&s, st)
 	}
 	s.Polls = b.polls(st)
+	if o.Health != nil {
+		hs := o.Health.Status()
+		s.Health = &hs
+	}
 	return s
 }
 

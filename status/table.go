@@ -26,6 +26,9 @@ func WriteTable(w io.Writer, s Snapshot) error {
 		kill = "ON (" + s.KillSwitch.Reason + "): no new orders"
 	}
 	p.line("%s; kill switch %s", ready, kill)
+	if h := s.Health; h != nil {
+		p.line("health: %s; readiness: %s", probeText(h.Live), probeText(h.Ready))
+	}
 	if s.Engine.Busy {
 		p.line("the engine is busy (a tick is still sending orders): the rules are as of its last answer")
 	}
@@ -190,4 +193,12 @@ func signed(s string) string {
 		return "+" + s
 	}
 	return s
+}
+
+// probeText is a probe in words: ok, or every reason it fails.
+func probeText(p Probe) string {
+	if p.OK {
+		return "ok"
+	}
+	return "NOT OK (" + strings.Join(p.Reasons, "; ") + ")"
 }

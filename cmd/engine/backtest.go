@@ -31,6 +31,7 @@ type backtestConfig struct {
 	// walk-forward); objective is what picks the best variant.
 	walkTrain, walkTest time.Duration
 	objective           string
+	shard               backtest.Shard // zero: the whole sweep
 }
 
 func parseBacktest(env *cliEnv, args []string) (*backtestConfig, int) {
@@ -56,8 +57,13 @@ func parseBacktest(env *cliEnv, args []string) (*backtestConfig, int) {
 	var walk string
 	fs.StringVar(&walk, "walk-forward", "", "with --vary: `TRAIN/TEST` spans such as 60d/20d: on each training window pick the variant with the best --objective, run it on the test window after it, and report both (windows move on by TEST)")
 	fs.StringVar(&c.objective, "objective", "sharpe", "what --walk-forward picks the best variant by: sharpe, sortino, calmar, cagr, return, profit_factor or expectancy")
+	fs.Func("shard", "run only share `K/N` of a sweep (K from 0 to N-1: every N-th variant from the K-th); engine backtest merge puts the shards together", func(s string) (err error) {
+		c.shard, err = backtest.ParseShard(s)
+		return err
+	})
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: engine backtest --rules DIR [--scenario FILE | --recording FILE] [--from T --to T] [--out DIR] [--vary NAME=v1,v2,... --jobs N [--walk-forward TRAIN/TEST --objective NAME]]")
+		fmt.Fprintln(fs.Output(), "usage: engine backtest --rules DIR [--scenario FILE | --recording FILE] [--from T --to T] [--out DIR] [--vary NAME=v1,v2,... --jobs N [--walk-forward TRAIN/TEST --objective NAME | --shard K/N]]")
+		fmt.Fprintln(fs.Output(), "       engine backtest merge --out DIR SHARD_DIR...")
 		fmt.Fprintln(fs.Output(), "\nRuns the rules against the simulator on a virtual clock, as fast as the CPU allows,")
 		fmt.Fprintln(fs.Output(), "and writes DIR/report.json and DIR/report.html. With --vary, runs every combination of")
 		fmt.Fprintln(fs.Output(), "the values and writes DIR/NAME=value,.../report.* and DIR/compare.html.")
@@ -106,6 +112,12 @@ func parseBacktest(env *cliEnv, args []string) (*backtestConfig, int) {
 	if _, ok := backtest.Objective(c.objective); !ok {
 		problems = append(problems, fmt.Sprintf("--objective %q: choose sharpe, sortino, calmar, cagr, return, profit_factor or expectancy", c.objective))
 	}
+	if c.shard.N > 0 && len(c.vary) == 0 {
+		problems = append(problems, "--shard splits a sweep: give --vary too")
+	}
+	if c.shard.N > 0 && walk != "" {
+		problems = append(problems, "--shard splits the variants of a sweep, not the windows of --walk-forward: run the walk-forward on one machine")
+	}
 	if len(problems) > 0 {
 		for _, p := range problems {
 			fmt.Fprintf(env.stderr, "engine backtest: %s\n", p)
@@ -116,6 +128,9 @@ func parseBacktest(env *cliEnv, args []string) (*backtestConfig, int) {
 }
 
 func cmdBacktest(ctx context.Context, env *cliEnv, args []string) int {
+	if len(args) > 0 && args[0] == "merge" {
+		return cmdBacktestMerge(env, args[1:])
+	}
 	cfg, code := parseBacktest(env, args)
 	if cfg == nil {
 		return code
@@ -202,12 +217,16 @@ func backtestSource(cfg *backtestConfig) (func(*backtest.Options) error, error) 
 func runSweep(ctx context.Context, env *cliEnv, cfg *backtestConfig, opts backtest.Options, prepare func(*backtest.Options) error) int {
 	start := time.Now()
 	res, err := backtest.Sweep(ctx, backtest.SweepOptions{Base: opts, Prepare: prepare, Vary: cfg.vary, Jobs: cfg.jobs, Out: cfg.out,
+		Shard: cfg.shard,
 		Done: func(v backtest.VariantResult) {
 			fmt.Fprintf(env.stderr, "done %s (%s)\n", v.Name, time.Since(start).Round(time.Millisecond))
 		}})
 	if err != nil {
 		fmt.Fprintf(env.stderr, "engine backtest: %v\n", err)
 		return exitFail
+	}
+	if cfg.shard.N > 0 {
+		return finishShard(env, cfg, res)
 	}
 	if err := res.WriteCompare(cfg.out); err != nil {
 		fmt.Fprintf(env.stderr, "engine backtest: %v\n", err)

@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"slices"
 	"strings"
+	"syscall"
 
 	"github.com/tickrules/tickrules/exchange"
 	"github.com/tickrules/tickrules/rules"
@@ -76,6 +78,23 @@ func loadSecrets(getenv func(string) string, stat func(string) (fs.FileInfo, err
 	}, nil
 }
 
+// looseMode reports whether the file of fi can be read by someone other
+// than the engine, whose group is gid. Readable only by its owner is the
+// rule. The one exception is a file Kubernetes mounts from a Secret: it is
+// always owned by root and made readable by the pod's group (fsGroup), so
+// a file owned by root, readable by the engine's own group (not root's)
+// and by no one else, and writable by no group, passes too
+// (deploy/kubernetes runs the engine with runAsGroup equal to fsGroup).
+func looseMode(fi fs.FileInfo, gid int) bool {
+	perm := fi.Mode().Perm()
+	if perm&0o077 == 0 {
+		return false
+	}
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	secretMount := ok && perm&0o037 == 0 && st.Uid == 0 && gid != 0 && int(st.Gid) == gid
+	return !secretMount
+}
+
 // readCredentialsFile reads the file named by TICKRULES_CREDENTIALS_FILE,
 // which must be readable only by its owner.
 func readCredentialsFile(getenv func(string) string, stat func(string) (fs.FileInfo, error), readFile func(string) ([]byte, error)) (map[string]string, error) {
@@ -84,7 +103,7 @@ func readCredentialsFile(getenv func(string) string, stat func(string) (fs.FileI
 	if err != nil {
 		return nil, fmt.Errorf("credentials file: %w", err)
 	}
-	if fi.Mode().Perm()&0o077 != 0 {
+	if looseMode(fi, os.Getgid()) {
 		return nil, fmt.Errorf("%s (mode %o): %w", path, fi.Mode().Perm(), errLooseCredentialsFile)
 	}
 	b, err := readFile(path)

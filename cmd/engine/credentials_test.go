@@ -5,7 +5,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 const secretMark = "s3cr3t-VALUE-never-printed"
@@ -129,6 +131,51 @@ func TestCredentialsErrorsHideSecrets(t *testing.T) {
 			}
 			if !strings.Contains(msg, "line 2") {
 				t.Errorf("error %q does not name the line", msg)
+			}
+		})
+	}
+}
+
+// fileInfo is a credentials file's mode and owner, as stat gives them.
+type fileInfo struct {
+	mode     os.FileMode
+	uid, gid uint32
+}
+
+func (f fileInfo) Name() string       { return "credentials" }
+func (f fileInfo) Size() int64        { return 0 }
+func (f fileInfo) Mode() os.FileMode  { return f.mode }
+func (f fileInfo) ModTime() time.Time { return time.Time{} }
+func (f fileInfo) IsDir() bool        { return false }
+func (f fileInfo) Sys() any           { return &syscall.Stat_t{Uid: f.uid, Gid: f.gid} }
+
+// TestLooseMode: a credentials file is readable only by its owner, or is
+// a Kubernetes Secret mount (root's, readable by the engine's own group
+// only).
+func TestLooseMode(t *testing.T) {
+	const engineGID = 65532
+	cases := []struct {
+		name  string
+		fi    fileInfo
+		gid   int
+		loose bool
+	}{
+		{"owner only", fileInfo{mode: 0o600, uid: 1000, gid: 1000}, 1000, false},
+		{"owner read only", fileInfo{mode: 0o400, uid: 65532, gid: 65532}, engineGID, false},
+		{"systemd credential", fileInfo{mode: 0o400, uid: 61234, gid: 61234}, 61234, false},
+		{"group readable", fileInfo{mode: 0o640, uid: 1000, gid: 1000}, 1000, true},
+		{"world readable", fileInfo{mode: 0o644, uid: 1000, gid: 1000}, 1000, true},
+		{"kubernetes secret (fsGroup)", fileInfo{mode: 0o440, uid: 0, gid: engineGID}, engineGID, false},
+		{"kubernetes secret, another group", fileInfo{mode: 0o440, uid: 0, gid: 1234}, engineGID, true},
+		{"root's group", fileInfo{mode: 0o440, uid: 0, gid: 0}, 0, true},
+		{"group writable", fileInfo{mode: 0o460, uid: 0, gid: engineGID}, engineGID, true},
+		{"others read too", fileInfo{mode: 0o444, uid: 0, gid: engineGID}, engineGID, true},
+		{"owned by a user, group readable", fileInfo{mode: 0o440, uid: 1000, gid: engineGID}, engineGID, true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := looseMode(c.fi, c.gid); got != c.loose {
+				t.Errorf("looseMode(%o %d:%d, gid %d) = %t, want %t", c.fi.mode, c.fi.uid, c.fi.gid, c.gid, got, c.loose)
 			}
 		})
 	}

@@ -19,6 +19,10 @@ const (
 	// them worked, as a read-only (read-only-after:N) or full
 	// (full-after:N) file system would.
 	envStateFault = "TICKRULES_STATE_FAULT"
+	// envStallFile names a file: once it exists, the tick loop stops
+	// (until the engine is stopped), as a loop stuck on a lock or a call
+	// would; the health test checks /healthz and the watchdog notice.
+	envStallFile = "TICKRULES_STALL_FILE"
 )
 
 // parseStateFault returns the write fault of TICKRULES_STATE_FAULT.

@@ -265,7 +265,10 @@ func runEngine(ctx context.Context, env *cliEnv, cfg *runConfig, v *venueSet, lo
 	if notifier != nil {
 		polls.OnFetch = func(part marketdata.Part, key string, _ time.Duration, err error) { notifier.fetched(part, key, err) }
 	}
-	eopts := engine.Options{Tick: cfg.tick, OnFiring: live.onFiring, SettleOffLoop: true, StateTimeout: cfg.stateTimeout}
+	sd := newSystemdNotifier(log.Named("systemd"))
+	var eng *engine.Engine // set once assembled, before its tick loop runs
+	eopts := engine.Options{Tick: cfg.tick, OnFiring: live.onFiring, SettleOffLoop: true, StateTimeout: cfg.stateTimeout,
+		OnTick: tickHooks(sd, func() *engine.Engine { return eng }, env.getenv(envStallFile))}
 	if cfg.metrics != "" {
 		if mx, err = metrics.New(reg); err != nil {
 			fmt.Fprintf(env.stderr, "engine run: %v\n", err)
@@ -291,12 +294,18 @@ func runEngine(ctx context.Context, env *cliEnv, cfg *runConfig, v *venueSet, lo
 			return exitFail
 		}
 	}
-	rs, guard, poller, eng, load := asm.Rules, asm.Guard, asm.Poller, asm.Engine, asm.Load
+	rs, guard, poller, load := asm.Rules, asm.Guard, asm.Poller, asm.Load
+	eng = asm.Engine
 	notifier.start(ctx)
 	board := live.start(ctx, cfg, v, asm, v.clock.Now())
 	defer live.stop(ctx)
+	defer sd.stopping() // first of the way out: systemd then waits for the summary
 	if mx != nil {
-		if err := serveMetrics(ctx, env, cfg, reg, metrics.Sources{Engine: eng, Limiter: v.limiter, Parts: asm.PollParts(), Clock: v.clock}, board, log); err != nil {
+		src := metrics.Sources{Engine: eng, Limiter: v.limiter, Parts: asm.PollParts(), Clock: v.clock, Heartbeat: eng, Kill: asm.Guard}
+		if o, ok := v.clock.(metrics.ClockOffset); ok { // the venue's clock; the embedded demo has none
+			src.Offset = o
+		}
+		if err := serveMetrics(ctx, env, cfg, reg, src, board, log); err != nil {
 			fmt.Fprintf(env.stderr, "engine run: %v\n", err)
 			return exitFail
 		}

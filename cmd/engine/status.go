@@ -58,8 +58,9 @@ func (s *liveStatus) onFiring(f *engine.Firing) {
 // start wires the board over the assembled engine and starts the watcher;
 // it returns the board the HTTP listener serves.
 func (s *liveStatus) start(ctx context.Context, cfg *runConfig, v *venueSet, asm *assemble.Assembly, started time.Time) *status.Board {
+	health := status.NewHealth(status.HealthOptions{Engine: asm.Engine, Clock: v.clock, StateDir: v.stateDir, Guard: asm.Guard})
 	board := status.NewBoard(status.BoardOptions{Engine: asm.Engine, Guard: asm.Guard, Parts: asm.PollParts(), Recorder: s.rec,
-		Clock: v.clock, Venue: v.name, DryRun: cfg.dryRun, Started: started})
+		Clock: v.clock, Venue: v.name, DryRun: cfg.dryRun, Started: started, Health: health})
 	s.board = board
 	fills, ok := v.reader.(status.FillsReader)
 	if !ok {
@@ -110,10 +111,11 @@ func statusFlags(env *cliEnv, name string) (*flag.FlagSet, *string) {
 // cmdStatus prints what a running engine is doing, read from its status API.
 func cmdStatus(ctx context.Context, env *cliEnv, args []string) int {
 	fs, addr := statusFlags(env, "engine status")
+	probe := fs.String("probe", "", "`healthz` or readyz: print only that probe and exit 1 when it fails (a container's HEALTHCHECK)")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: engine status [--addr HOST:PORT]")
+		fmt.Fprintln(fs.Output(), "usage: engine status [--addr HOST:PORT] [--probe healthz|readyz]")
 		fmt.Fprintln(fs.Output(), "\nPrints every rule with why it is or is not firing, the account, recent orders and fills,")
-		fmt.Fprintln(fs.Output(), "and the health of the polled data, from a running engine run. The same is at")
+		fmt.Fprintln(fs.Output(), "the health of the polled data and of the engine, from a running engine run. The same is at")
 		fmt.Fprintln(fs.Output(), "http://"+defaultHTTPAddr+"/status in a browser.")
 		fs.PrintDefaults()
 	}
@@ -122,6 +124,14 @@ func cmdStatus(ctx context.Context, env *cliEnv, args []string) int {
 	}
 	ctx, cancel := context.WithTimeout(ctx, statusTimeout)
 	defer cancel()
+	switch *probe {
+	case "":
+	case "healthz", "readyz":
+		return printProbe(ctx, env, *addr, *probe)
+	default:
+		fmt.Fprintf(env.stderr, "engine status: --probe must be healthz or readyz (got %q)\n", *probe)
+		return exitUsage
+	}
 	snap, err := status.FetchSnapshot(ctx, http.DefaultClient, *addr)
 	if err != nil {
 		fmt.Fprintf(env.stderr, "engine status: %v\n", err)
@@ -132,6 +142,25 @@ func cmdStatus(ctx context.Context, env *cliEnv, args []string) int {
 		return exitFail
 	}
 	return exitOK
+}
+
+// printProbe prints the probe name of the engine at addr: ok, or each
+// reason it fails; exit 1 when it fails or no engine answers.
+func printProbe(ctx context.Context, env *cliEnv, addr, name string) int {
+	p, err := status.FetchProbe(ctx, http.DefaultClient, addr, "/"+name)
+	if err != nil {
+		fmt.Fprintf(env.stderr, "engine status: %v\n", err)
+		return exitFail
+	}
+	if p.OK {
+		fmt.Fprintf(env.stdout, "%s: ok\n", name)
+		return exitOK
+	}
+	fmt.Fprintf(env.stdout, "%s: NOT OK\n", name)
+	for _, r := range p.Reasons {
+		fmt.Fprintf(env.stdout, "  - %s\n", r)
+	}
+	return exitFail
 }
 
 // cmdWhy prints one rule's status and its recent evaluations.
