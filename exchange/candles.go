@@ -147,6 +147,12 @@ func (c *Candle) UnmarshalJSON(b []byte) error {
 	if s[0] == "" || Millis(s[0]).Int() <= 0 {
 		return fmt.Errorf("candle row: ts %q is not Unix milliseconds", s[0])
 	}
+	for i := 1; i < candleColumns; i++ {
+		if !plainDecimal(s[i]) { // the venue writes prices and volumes plainly
+
+			return fmt.Errorf("candle row column %d: %q is not a decimal number", i, s[i])
+		}
+	}
 	*c = Candle{TS: Millis(s[0]), Open: Num(s[1]), High: Num(s[2]), Low: Num(s[3]), Close: Num(s[4]), BaseVol: Num(s[5]), QuoteVol: Num(s[6])}
 	return nil
 }

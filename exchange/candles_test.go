@@ -178,6 +178,8 @@ func TestCandleRowDecoding(t *testing.T) {
 		{name: "eight columns", in: `["5","1","1","1","1","0","0","0"]`, want: Candle{"5", "1", "1", "1", "1", "0", "0"}},
 		{name: "six columns", in: `["5","1","1","1","1","0"]`, wantErr: true},
 		{name: "no time", in: `["","1","1","1","1","0","0"]`, wantErr: true},
+		{name: "an empty price", in: `["5","","1","1","1","0","0"]`, wantErr: true},
+		{name: "NaN", in: `["5","NaN","1","1","1","0","0"]`, wantErr: true},
 		{name: "an object", in: `{"ts":"1"}`, wantErr: true},
 	}
 	for _, tc := range tests {
