@@ -294,17 +294,23 @@ var (
 	_ HistoryReader    = (*Client)(nil)
 )
 
+// candlePagesInFlight is how many windows CandlePages asks for at once:
+// enough that the rate limiter, not the round trip, sets the pace.
+const candlePagesInFlight = 4
+
 // CandlePages yields the candles of kind from from (inclusive) to to
 // (exclusive), oldest first, one page (at most 200 rows) per history call.
 //
-// Each call asks for a window of exactly 200 candles starting one
-// millisecond before the cursor, so whether the venue counts startTime and
-// endTime inclusively or not, no candle falls between two windows; rows
-// outside [cursor, to) and rows not after the last one yielded are dropped.
-// The cursor moves to just after the newest row received, or past the
-// window when it was empty (a closure or a maintenance gap), so a walk
-// always ends: at most one call per 200 candles of the span plus one per
-// short answer. The page yielded with an error is empty.
+// The span is cut into windows of exactly 200 candles; each call asks for
+// its window from one millisecond before its first candle to one
+// millisecond before the next window's, so whether the venue counts
+// startTime and endTime inclusively or not, a window holds 200 candle times
+// and no candle falls between two windows. Rows outside the window and rows
+// not after the last one yielded are dropped. A window without candles (a
+// closure, a maintenance, before the listing) yields an empty page. Up to
+// candlePagesInFlight windows are asked at once, through r's own rate
+// limiting; pages are yielded in order. The page yielded with an error is
+// empty, and nothing more is asked after it or after the consumer stops.
 func CandlePages(ctx context.Context, r HistoryReader, kind CandleKind, req CandlesRequest, from, to time.Time) iter.Seq2[[]Candle, error] {
 	return func(yield func([]Candle, error) bool) {
 		g, ok := req.Granularity.Duration()
@@ -312,47 +318,67 @@ func CandlePages(ctx context.Context, r HistoryReader, kind CandleKind, req Cand
 			yield(nil, fmt.Errorf("candle pages: granularity %q has no fixed length", req.Granularity))
 			return
 		}
+		ctx, cancel := context.WithCancel(ctx)
+		defer cancel() // stops the windows still in flight
 		window := g * MaxHistoryCandles
-		cursor := from.Truncate(g)
-		if cursor.Before(from) {
-			cursor = cursor.Add(g)
+		type answer struct {
+			start time.Time
+			rows  []Candle
+			err   error
 		}
-		for n := 1; cursor.Before(to); n++ {
-			if n > MaxPages*10 {
-				yield(nil, fmt.Errorf("candle pages of %s: %w", req.Symbol, ErrTooManyPages))
+		var inFlight []chan answer // oldest first
+		next := from.Truncate(g)
+		if next.Before(from) {
+			next = next.Add(g)
+		}
+		launch := func() {
+			if !next.Before(to) {
 				return
 			}
-			if err := ctx.Err(); err != nil {
-				yield(nil, fmt.Errorf("candle pages of %s at %s: %w", req.Symbol, cursor.Format(time.RFC3339), err))
+			start := next
+			next = next.Add(window)
+			ch := make(chan answer, 1) // buffered: an abandoned answer does not block its goroutine
+			inFlight = append(inFlight, ch)
+			go func() {
+				q := req
+				q.StartTime = MillisOf(start.Add(-time.Millisecond))
+				q.EndTime = MillisOf(start.Add(window - time.Millisecond))
+				q.Limit = MaxHistoryCandles
+				rows, err := r.HistoryCandles(ctx, kind, q)
+				ch <- answer{start, rows, err}
+			}()
+		}
+		for range candlePagesInFlight {
+			launch()
+		}
+		last := int64(-1)
+		for len(inFlight) > 0 {
+			a := <-inFlight[0]
+			inFlight = inFlight[1:]
+			if a.err != nil {
+				yield(nil, fmt.Errorf("candles of %s from %s: %w", req.Symbol, a.start.Format(time.RFC3339), a.err))
 				return
 			}
-			end := cursor.Add(window)
-			q := req
-			q.StartTime = MillisOf(cursor.Add(-time.Millisecond))
-			q.EndTime = MillisOf(end.Add(-time.Millisecond))
-			q.Limit = MaxHistoryCandles
-			rows, err := r.HistoryCandles(ctx, kind, q)
-			if err != nil {
-				yield(nil, fmt.Errorf("candles of %s from %s: %w", req.Symbol, cursor.Format(time.RFC3339), err))
-				return
+			end := a.start.Add(window)
+			if end.After(to) {
+				end = to
 			}
-			page := keepCandles(rows, cursor, to)
-			next := end
+			page := keepCandles(a.rows, a.start, end, last)
 			if len(page) > 0 {
-				next = page[len(page)-1].TS.Time().Add(g)
+				last = page[len(page)-1].TS.Int()
 			}
 			if !yield(page, nil) {
 				return
 			}
-			cursor = next
+			launch()
 		}
 	}
 }
 
-// keepCandles returns the rows in [from, to), oldest first, each time once.
-// The venue's answers are oldest first already; a newest-first answer is
-// turned round.
-func keepCandles(rows []Candle, from, to time.Time) []Candle {
+// keepCandles returns the rows in [from, to) after last (ms), oldest first,
+// each time once. The venue's answers are oldest first already; a
+// newest-first answer is turned round.
+func keepCandles(rows []Candle, from, to time.Time, last int64) []Candle {
 	if len(rows) > 1 && rows[0].TS.Int() > rows[len(rows)-1].TS.Int() {
 		rev := make([]Candle, len(rows))
 		for i, c := range rows {
@@ -362,7 +388,6 @@ func keepCandles(rows []Candle, from, to time.Time) []Candle {
 	}
 	lo, hi := from.UnixMilli(), to.UnixMilli()
 	out := make([]Candle, 0, len(rows))
-	last := int64(-1)
 	for _, c := range rows {
 		ts := c.TS.Int()
 		if ts < lo || ts >= hi || ts <= last {
@@ -417,3 +442,22 @@ func FundingSince(ctx context.Context, r HistoryReader, req FundingHistoryReques
 	}
 	return out, nil
 }
+
+// Candles returns recent candles; see Client.Candles.
+func (r *ReadOnlyClient) Candles(ctx context.Context, req CandlesRequest) ([]Candle, error) {
+	return r.client.Candles(ctx, req)
+}
+
+// HistoryCandles returns candles of kind from its history operation; see
+// Client.HistoryCandles.
+func (r *ReadOnlyClient) HistoryCandles(ctx context.Context, kind CandleKind, req CandlesRequest) ([]Candle, error) {
+	return r.client.HistoryCandles(ctx, kind, req)
+}
+
+// FundingHistory returns one page of the funding-rate history; see
+// Client.FundingHistory.
+func (r *ReadOnlyClient) FundingHistory(ctx context.Context, req FundingHistoryRequest) ([]FundingRate, error) {
+	return r.client.FundingHistory(ctx, req)
+}
+
+var _ HistoryReader = (*ReadOnlyClient)(nil)
