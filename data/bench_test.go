@@ -5,10 +5,12 @@ import (
 	"context"
 	"encoding/gob"
 	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strconv"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -130,10 +132,18 @@ func BenchmarkDownloadRateLimitFloor(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	srv := httptest.NewServer(server.New(server.Options{Backend: server.SimBackend(x), Clock: clock.Real{}}))
+	served := server.New(server.Options{Backend: server.SimBackend(x), Clock: clock.Real{}})
+	var refused atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rec := &statusRecorder{ResponseWriter: w}
+		served.ServeHTTP(rec, r)
+		if rec.status == http.StatusTooManyRequests {
+			refused.Add(1)
+		}
+	}))
 	defer srv.Close()
 	for b.Loop() {
-		c, err := exchange.NewClient(exchange.ClientOptions{BaseURL: srv.URL, Limiter: exchange.NewLimiter(exchange.LimiterOptions{})})
+		c, err := exchange.NewClient(exchange.ClientOptions{BaseURL: srv.URL, Limiter: exchange.NewLimiter(exchange.LimiterOptions{Headroom: DownloadHeadroom})})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -149,5 +159,17 @@ func BenchmarkDownloadRateLimitFloor(b *testing.B) {
 		b.ReportMetric(took.Seconds(), "s-download")
 		b.ReportMetric(floor.Seconds(), "s-floor")
 		b.ReportMetric(took.Seconds()/floor.Seconds(), "x-floor")
+		b.ReportMetric(float64(refused.Load()), "429s")
 	}
+}
+
+// statusRecorder notes the status a handler answered.
+type statusRecorder struct {
+	http.ResponseWriter
+	status int
+}
+
+func (r *statusRecorder) WriteHeader(code int) {
+	r.status = code
+	r.ResponseWriter.WriteHeader(code)
 }

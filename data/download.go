@@ -47,6 +47,14 @@ type Request struct {
 	From, To time.Time // To zero: up to the last finished candle
 }
 
+// DownloadHeadroom is the share of the venue's published rate a download
+// uses (exchange.LimiterOptions.Headroom). At the full rate, requests that
+// leave the client evenly spaced arrive unevenly (goroutines and the
+// network delay some more than others) and the venue refuses one with 429
+// now and then, which then costs a backoff; 5% below it they did not in
+// the benchmark (BENCHMARKS.md, History store).
+const DownloadHeadroom = 0.95
+
 // recentSpan is how close to now an empty tail may be before it is taken
 // for candles the venue has not published yet rather than for a gap: the
 // tail is left out of the downloaded span and asked again next time.

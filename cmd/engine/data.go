@@ -107,7 +107,7 @@ func dataDownload(ctx context.Context, env *cliEnv, args []string) int {
 	clk := clock.Real{}
 	// The history queries are public: no credentials are read or sent.
 	c, err := exchange.NewReadOnlyClient(exchange.ClientOptions{BaseURL: base, Clock: clk,
-		Limiter: exchange.NewLimiter(exchange.LimiterOptions{Clock: clk})})
+		Limiter: exchange.NewLimiter(exchange.LimiterOptions{Clock: clk, Headroom: data.DownloadHeadroom})})
 	if err != nil {
 		fmt.Fprintf(env.stderr, "engine data download: %v\n", err)
 		return exitFail
