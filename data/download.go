@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"time"
 
@@ -111,6 +112,13 @@ func (d *Downloader) series(ctx context.Context, s Series, kind exchange.CandleK
 	m, ok, err := readManifest(d.Dir, s)
 	if err != nil {
 		return err
+	}
+	// A process killed while writing leaves its temporary file behind
+	// (never read: the names start with a dot); the next run removes it.
+	if leftovers, err := filepath.Glob(filepath.Join(s.dir(d.Dir), ".*.tmp")); err == nil {
+		for _, f := range leftovers {
+			os.Remove(f)
+		}
 	}
 	// The downloaded span stays one piece: a request beyond either end is
 	// extended to meet it.

@@ -270,6 +270,12 @@ func TestDownloadInterruptedAndResumed(t *testing.T) {
 		t.Fatalf("after the interruption: %d candles, covered %v", len(part.Candles), part.Covered)
 	}
 
+	// A process killed by kill -9 between the write and the rename leaves
+	// its temporary file: the next run must neither read nor keep it.
+	leftover := filepath.Join(dir, "USDT-FUTURES", "BTCUSDT", "trade-1H", ".2026-04.csv.123.tmp")
+	if err := os.WriteFile(leftover, []byte("time,open\n2026-04"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	d.write.hook = nil
 	before := v.by[exchange.OpHistoryCandles].Load()
 	if err := d.Download(ctx, req); err != nil {
@@ -283,6 +289,9 @@ func TestDownloadInterruptedAndResumed(t *testing.T) {
 		if got.Candles[i] != want.Candles[i] {
 			t.Fatalf("candle %d: %+v, want %+v", i, got.Candles[i], want.Candles[i])
 		}
+	}
+	if _, err := os.Stat(leftover); !os.IsNotExist(err) {
+		t.Errorf("the leftover temporary file is still there: %v", err)
 	}
 	// The resumed run did not start over: the first month is not asked again.
 	if n := v.by[exchange.OpHistoryCandles].Load() - before; n >= int64(len(want.Candles)/200)+3+3 {
