@@ -64,7 +64,10 @@ func newTestServer(t *testing.T) *testServer {
 
 // fixtureFor names the default answer of each operation.
 var fixtureFor = map[Op]string{
-	OpMarketStates: "states-array.json",
+	OpMarketStates:        "states-array.json",
+	OpHistoryCandles:      "candles.json",
+	OpHistoryMarkCandles:  "candles.json",
+	OpHistoryIndexCandles: "candles.json",
 }
 
 func (ts *testServer) fixture(_ int, w http.ResponseWriter, r *http.Request) {
@@ -270,6 +273,33 @@ func exactCases() []exactCase {
 				return c.Accounts(ctx, AccountsRequest{ProductType: COINFutures})
 			},
 			query: "productType=COIN-FUTURES"},
+		{op: OpCandles, fixture: "candles.json",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return c.Candles(ctx, CandlesRequest{Symbol: "TSLAUSDT", ProductType: USDTFutures, Granularity: Gran1m, KLineType: KindMark, Limit: 1000})
+			},
+			query: "granularity=1m&kLineType=MARK&limit=1000&productType=USDT-FUTURES&symbol=TSLAUSDT"},
+		{op: OpHistoryCandles, fixture: "candles.json",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return c.HistoryCandles(ctx, KindTrade, CandlesRequest{Symbol: "TSLAUSDT", ProductType: USDTFutures, Granularity: Gran1m,
+					StartTime: msAt(-200 * time.Minute), EndTime: msAt(0), Limit: 200})
+			},
+			query: "endTime=" + string(msAt(0)) + "&granularity=1m&limit=200&productType=USDT-FUTURES&startTime=" + string(msAt(-200*time.Minute)) + "&symbol=TSLAUSDT"},
+		{op: OpHistoryMarkCandles, fixture: "candles.json",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				// kLineType is not a parameter of the history queries: not sent.
+				return c.HistoryCandles(ctx, KindMark, CandlesRequest{Symbol: "TSLAUSDT", ProductType: USDTFutures, Granularity: Gran1H, KLineType: KindMark})
+			},
+			query: "granularity=1H&productType=USDT-FUTURES&symbol=TSLAUSDT"},
+		{op: OpHistoryIndexCandles, fixture: "candles.json",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return c.HistoryCandles(ctx, KindIndex, CandlesRequest{Symbol: "TSLAUSDT", ProductType: USDTFutures, Granularity: Gran1D})
+			},
+			query: "granularity=1D&productType=USDT-FUTURES&symbol=TSLAUSDT"},
+		{op: OpHistoryFundRate, fixture: "history-fund-rate.json",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return c.FundingHistory(ctx, FundingHistoryRequest{Symbol: "TSLAUSDT", ProductType: USDTFutures, PageSize: 100, PageNo: 2})
+			},
+			query: "pageNo=2&pageSize=100&productType=USDT-FUTURES&symbol=TSLAUSDT"},
 		{op: OpServerTime, fixture: "time.json",
 			call: func(ctx context.Context, c *Client) (any, error) {
 				return do[ServerTime](ctx, c, OpServerTime, nil)
@@ -358,8 +388,8 @@ func TestClientExactRequests(t *testing.T) {
 			t.Errorf("operation %s has no exact-request case", info.Op)
 		}
 	}
-	if len(covered) != 29 {
-		t.Errorf("%d operations covered, want 29", len(covered))
+	if len(covered) != 34 {
+		t.Errorf("%d operations covered, want 34", len(covered))
 	}
 }
 

@@ -54,6 +54,14 @@ var presetTriggerPaths = []string{
 	".PresetTriggers.PresetStopLossTriggerType", ".PresetTriggers.PresetStopLossType", ".PresetTriggers.PresetStopLossExecutePrice",
 }
 
+// checkCandles checks the decoding of testdata/responses/candles.json.
+func checkCandles(t *testing.T, v any) {
+	rows := *v.(*[]Candle)
+	want(t, len(rows), 3)
+	want(t, rows[0], Candle{TS: "1787899800000", Open: "431.25", High: "431.60", Low: "431.10", Close: "431.55", BaseVol: "12.4", QuoteVol: "5350.92"})
+	want(t, rows[2].TS.Int(), int64(1787899920000))
+}
+
 var responseFixtures = []responseFixture{
 	{file: "place-order.json", op: OpPlaceOrder, newDst: newOf[OrderAck](), check: func(t *testing.T, v any) {
 		want(t, *v.(*OrderAck), OrderAck{OrderID: "1100000000000000001", ClientOID: "tr-flatten-1-0"})
@@ -202,6 +210,16 @@ var responseFixtures = []responseFixture{
 		c := (*v.(*[]Contract))[0]
 		want(t, c.IsRwa, Yes)
 		want(t, c.SizeMultiplier, Num("0.01"))
+	}},
+	// One answer for the four candle operations: they share the row shape
+	// and the decoder (the venue's docs, contract/market).
+	{file: "candles.json", op: OpCandles, newDst: newOf[[]Candle](), allowZero: []string{"[2].BaseVol", "[2].QuoteVol"}, check: checkCandles},
+	{file: "candles.json", op: OpHistoryCandles, newDst: newOf[[]Candle](), allowZero: []string{"[2].BaseVol", "[2].QuoteVol"}, check: checkCandles},
+	{file: "candles.json", op: OpHistoryMarkCandles, newDst: newOf[[]Candle](), allowZero: []string{"[2].BaseVol", "[2].QuoteVol"}, check: checkCandles},
+	{file: "candles.json", op: OpHistoryIndexCandles, newDst: newOf[[]Candle](), allowZero: []string{"[2].BaseVol", "[2].QuoteVol"}, check: checkCandles},
+	{file: "history-fund-rate.json", op: OpHistoryFundRate, newDst: newOf[[]FundingRate](), check: func(t *testing.T, v any) {
+		f := *v.(*[]FundingRate)
+		want(t, f[1], FundingRate{Symbol: "TSLAUSDT", FundingRate: "-0.00005", FundingTime: "1787846400000"})
 	}},
 	{file: "ticker.json", op: OpTicker, newDst: newOf[[]Ticker](), check: func(t *testing.T, v any) {
 		want(t, (*v.(*[]Ticker))[0].AskPr, Num("230.51"))

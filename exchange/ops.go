@@ -44,6 +44,14 @@ const (
 	// carries posMode on the live venue.
 	OpServerTime    Op = "time"
 	OpSingleAccount Op = "account"
+
+	// The market-history operations (candles.go): public, for the local
+	// store of downloaded history, never polled by the engine.
+	OpCandles             Op = "candles"
+	OpHistoryCandles      Op = "history-candles"
+	OpHistoryMarkCandles  Op = "history-mark-candles"
+	OpHistoryIndexCandles Op = "history-index-candles"
+	OpHistoryFundRate     Op = "history-fund-rate"
 )
 
 // Scope is what a rate limit is counted per.
@@ -145,6 +153,13 @@ var opTable = []OpInfo{
 	// Account" 10 times/1s per uid.
 	{Op: OpServerTime, Method: "GET", Path: "/api/v2/public/time", Rate: 20, Per: time.Second, Scope: PerIP, Public: true},
 	{Op: OpSingleAccount, Method: "GET", Path: "/api/v2/mix/account/account", Rate: 10, Per: time.Second, Scope: PerUID, Perms: []Permission{PermFuturesRead}},
+	// The venue's docs (contract/market): every candle and funding-history
+	// query is "Frequency limit: 20 times/1s (IP)".
+	{Op: OpCandles, Method: "GET", Path: "/api/v2/mix/market/candles", Rate: 20, Per: time.Second, Scope: PerIP, Public: true},
+	{Op: OpHistoryCandles, Method: "GET", Path: "/api/v2/mix/market/history-candles", Rate: 20, Per: time.Second, Scope: PerIP, Public: true},
+	{Op: OpHistoryMarkCandles, Method: "GET", Path: "/api/v2/mix/market/history-mark-candles", Rate: 20, Per: time.Second, Scope: PerIP, Public: true},
+	{Op: OpHistoryIndexCandles, Method: "GET", Path: "/api/v2/mix/market/history-index-candles", Rate: 20, Per: time.Second, Scope: PerIP, Public: true},
+	{Op: OpHistoryFundRate, Method: "GET", Path: "/api/v2/mix/market/history-fund-rate", Rate: 20, Per: time.Second, Scope: PerIP, Public: true},
 }
 
 // IPLimitPerMinute is the overall per-IP limit besides the per-operation ones.

@@ -65,7 +65,37 @@ func allPositions(ctx context.Context, c *Client) (any, error) {
 	return c.AllPositions(ctx, AllPositionsRequest{ProductType: USDTFutures, MarginCoin: "USDT"})
 }
 
+// historyCandles1D asks history-candles for daily candles of BTCUSDT.
+func historyCandles1D(ctx context.Context, c *Client) (any, error) {
+	return c.HistoryCandles(ctx, KindTrade, CandlesRequest{Symbol: "BTCUSDT", ProductType: USDTFutures, Granularity: Gran1D})
+}
+
 var venueFixtures = []venueFixture{
+	{file: "history-fund-rate.json", op: OpHistoryFundRate,
+		call: func(ctx context.Context, c *Client) (any, error) {
+			return c.FundingHistory(ctx, FundingHistoryRequest{Symbol: "BTCUSDT", ProductType: USDTFutures})
+		},
+		check: func(t *testing.T, got any, err error, _ []byte) {
+			want(t, result[[]FundingRate](t, got, err), []FundingRate{
+				{Symbol: "BTCUSDT", FundingRate: "0.0005", FundingTime: "1695776400000"},
+				{Symbol: "BTCUSDT", FundingRate: "0.000013", FundingTime: "1695715200000"},
+			})
+		}},
+	{file: "history-candles-v3-example.json", op: OpHistoryCandles,
+		call: historyCandles1D,
+		check: func(t *testing.T, got any, err error, _ []byte) {
+			rows := result[[]Candle](t, got, err)
+			want(t, len(rows), 2)
+			want(t, rows[1], Candle{TS: "1688313600000", Open: "27177.43", High: "27177.43", Low: "24000", Close: "24001", BaseVol: "2989.1", QuoteVol: "72450031.0448"})
+		}},
+	{file: "history-candles-spot-8-columns.json", op: OpHistoryCandles,
+		call: historyCandles1D,
+		check: func(t *testing.T, got any, err error, _ []byte) {
+			rows := result[[]Candle](t, got, err)
+			want(t, len(rows), 5)
+			want(t, rows[1].QuoteVol, Num("1726993402150.991724")) // the seventh column; the eighth is dropped
+			want(t, rows[2].TS, rows[3].TS)                        // the venue's repeated ts is decoded as sent
+		}},
 	{file: "time.json", op: OpServerTime,
 		call: func(ctx context.Context, c *Client) (any, error) { return c.ServerTime(ctx) },
 		check: func(t *testing.T, got any, err error, _ []byte) {
@@ -417,7 +447,7 @@ var venueFixtures = []venueFixture{
 
 // venueMissing are the operations the client parses for which no documented
 // real answer has been found (SOURCES.md says where it was looked for).
-var venueMissing = []Op{OpStrategyOrders}
+var venueMissing = []Op{OpStrategyOrders, OpCandles, OpHistoryMarkCandles, OpHistoryIndexCandles}
 
 // TestVenueFixtures serves every documented real answer from a loopback
 // server to the real client and checks what the client reads from it.

@@ -49,6 +49,9 @@ type Options struct {
 	Settings *Settings
 	// Market, when set, replaces the market built from the scenario.
 	Market Market
+	// CandleGaps are spans without candles in the candle history (see
+	// history.go), as a maintenance leaves at the venue.
+	CandleGaps []Window
 }
 
 // AccountAuth is what the HTTP server needs to authenticate a key.
@@ -100,6 +103,8 @@ type Exchange struct {
 	// counts the steps matchResting skipped, so tests can tell it did.
 	noMatchSkip bool
 	matchSkips  uint64
+
+	candleGaps []Window // Options.CandleGaps
 }
 
 // ID bases make ids look like the exchange's 19-digit ids; they only grow,
@@ -118,6 +123,7 @@ func New(sc *Scenario, opts Options) (*Exchange, error) {
 	x := &Exchange{
 		sc: sc, faults: sc.Faults, clock: opts.Clock, log: opts.Logger, mkt: opts.Market,
 		contractBy: map[string]*contract{}, byKey: map[string]*Account{},
+		candleGaps: slices.Clone(opts.CandleGaps),
 	}
 	// Defaults again: a Scenario built in Go rather than loaded has none,
 	// and a zero step or catch-up bound would never finish.

@@ -44,6 +44,7 @@ func commands() []command {
 		{"test", "run the *_test.yaml rule tests", cmdTest},
 		{"backtest", "replay a scenario or a recording through the rules and write a report", cmdBacktest},
 		{"record", "record polled state as JSON lines for later backtests", cmdRecord},
+		{"data", "download the venue's candle and funding history into a local store, and list it", cmdData},
 		{"sim", "serve the simulated exchange over HTTP", cmdSim},
 		{"doctor", "check, read-only, that an account and its rules are ready to trade", cmdDoctor},
 		{"docs", "write the generated reference of variables, functions and actions", cmdDocs},

@@ -49,6 +49,31 @@ func singleAccount(ctx context.Context, t target, decode decodeFunc) (any, error
 	return r.SingleAccount(ctx, req)
 }
 
+// history answers a market-history operation from a venue that has the
+// history queries (the simulator's readers have them), and 40404 from one
+// that has not.
+func history[Req, Resp any](m func(exchange.HistoryReader, context.Context, Req) (Resp, error)) handlerFunc {
+	return func(ctx context.Context, t target, decode decodeFunc) (any, error) {
+		r, ok := t.reader.(exchange.HistoryReader)
+		if !ok {
+			return nil, &exchange.APIError{HTTPStatus: http.StatusNotFound, Code: exchange.CodeURLNotFound, Msg: msgNotFound}
+		}
+		var req Req
+		if err := decode(&req); err != nil {
+			return nil, err
+		}
+		return m(r, ctx, req)
+	}
+}
+
+// historyCandles is exchange.HistoryReader.HistoryCandles of one kind.
+func historyCandles(kind exchange.CandleKind) func(exchange.HistoryReader, context.Context, exchange.CandlesRequest) ([]exchange.Candle, error) {
+	return func(r exchange.HistoryReader, ctx context.Context, req exchange.CandlesRequest) ([]exchange.Candle, error) {
+		req.KLineType = "" // not a parameter of the history queries
+		return r.HistoryCandles(ctx, kind, req)
+	}
+}
+
 // handlerFunc decodes the request of one operation, calls the venue and
 // returns the response data to put in the envelope.
 type handlerFunc func(ctx context.Context, t target, decode decodeFunc) (any, error)
@@ -120,4 +145,10 @@ var handlers = map[exchange.Op]handlerFunc{
 	exchange.OpAccounts:       read(exchange.Reader.Accounts),
 	exchange.OpServerTime:     serverTime,
 	exchange.OpSingleAccount:  singleAccount,
+
+	exchange.OpCandles:             history(exchange.HistoryReader.Candles),
+	exchange.OpHistoryCandles:      history(historyCandles(exchange.KindTrade)),
+	exchange.OpHistoryMarkCandles:  history(historyCandles(exchange.KindMark)),
+	exchange.OpHistoryIndexCandles: history(historyCandles(exchange.KindIndex)),
+	exchange.OpHistoryFundRate:     history(exchange.HistoryReader.FundingHistory),
 }
