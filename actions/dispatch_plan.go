@@ -1,0 +1,98 @@
+package actions
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/tickrules/tickrules/exchange"
+)
+
+// Orders that rest on the exchange (protect, place_trigger) are placed like
+// orders: each has a deterministic client order id, and an ambiguous outcome
+// is settled by looking it up by that id, here among the pending plan
+// orders (orders-plan-pending) instead of the order detail. Their cancel
+// (cancel-plan-order) is idempotent like the other cancels.
+//
+// One limit of that lookup: a plan order that triggered between the send and
+// the lookup is no longer pending and reads as absent. The venue rejects a
+// client order id it has seen (the simulator answers 40786), which is what
+// stops a second one.
+
+// PlaceTPSL sends one place-tpsl-order. A take-profit, stop-loss or
+// trailing stop can only close its position: it goes through the guard as
+// a reducing order, so that the kill switch never keeps a protection off.
+func (d *Dispatcher) PlaceTPSL(ctx context.Context, kind string, req exchange.PlaceTPSLOrderRequest, check OrderCheck) Leg {
+	leg := Leg{Kind: kind, Op: exchange.OpPlaceTPSLOrder, Request: req, ClientOIDs: []string{req.ClientOID}}
+	if req.ClientOID == "" {
+		return d.fail(leg, errors.New("no client order id: refusing to send an order that cannot be reconciled"))
+	}
+	check.Reducing = true
+	if !d.guard(&leg, check) {
+		return leg
+	}
+	return d.placeOnce(ctx, leg, req.Symbol, req.ProductType, func(ctx context.Context) (string, error) {
+		ack, err := d.opts.Venue.PlaceTPSLOrder(ctx, req)
+		return ack.OrderID, err
+	})
+}
+
+// PlacePlan sends one place-plan-order. The order it rests is an order
+// that opens when it triggers (unless it closes), so it is checked by the
+// guard as the order it will become, when it is sent.
+func (d *Dispatcher) PlacePlan(ctx context.Context, kind string, req exchange.PlacePlanOrderRequest, check OrderCheck) Leg {
+	leg := Leg{Kind: kind, Op: exchange.OpPlacePlanOrder, Request: req, ClientOIDs: []string{req.ClientOID}}
+	if req.ClientOID == "" {
+		return d.fail(leg, errors.New("no client order id: refusing to send an order that cannot be reconciled"))
+	}
+	if !d.guard(&leg, check) {
+		return leg
+	}
+	return d.placeOnce(ctx, leg, req.Symbol, req.ProductType, func(ctx context.Context) (string, error) {
+		ack, err := d.opts.Venue.PlacePlanOrder(ctx, req)
+		return ack.OrderID, err
+	})
+}
+
+// CancelPlan sends one cancel-plan-order; an ambiguous outcome is settled
+// by sending it once more, as for the other cancels.
+func (d *Dispatcher) CancelPlan(ctx context.Context, kind string, req exchange.CancelPlanOrderRequest) Leg {
+	leg := Leg{Kind: kind, Op: exchange.OpCancelPlanOrder, Request: req}
+	return idempotentBatch(ctx, d, leg, req, d.opts.Venue.CancelPlanOrder)
+}
+
+// find looks the order with client order id oid, sent by a request of op,
+// up at the venue and returns its order id, or errAbsent: a plan order among
+// the pending plan orders of its type, any other by its detail.
+func (d *Dispatcher) find(ctx context.Context, op exchange.Op, req Request, symbol string, pt exchange.ProductType, oid string) (string, error) {
+	var planType exchange.PlanType
+	switch r := req.(type) {
+	case exchange.PlaceTPSLOrderRequest:
+		planType = exchange.PlanProfitLoss
+	case exchange.PlacePlanOrderRequest:
+		planType = r.PlanType
+	default:
+		o, err := d.lookup(ctx, symbol, pt, oid)
+		return o.OrderID, err
+	}
+	var last error
+	for i := 0; i < d.opts.Lookups; i++ {
+		select {
+		case <-ctx.Done():
+			return "", fmt.Errorf("look up %s: %w", oid, ctx.Err())
+		case <-d.opts.Clock.After(d.opts.LookupEvery):
+		}
+		page, err := d.opts.Venue.PlanOrders(ctx, exchange.PlanOrdersRequest{ProductType: pt, PlanType: planType, Symbol: symbol, ClientOID: oid})
+		if err != nil {
+			last = fmt.Errorf("%s: %w", op, err)
+			continue
+		}
+		last = errAbsent
+		for _, o := range page.EntrustedList {
+			if o.ClientOID == oid && o.OrderID != "" {
+				return o.OrderID, nil
+			}
+		}
+	}
+	return "", last
+}
