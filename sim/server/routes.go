@@ -120,4 +120,9 @@ var handlers = map[exchange.Op]handlerFunc{
 	exchange.OpAccounts:       read(exchange.Reader.Accounts),
 	exchange.OpServerTime:     serverTime,
 	exchange.OpSingleAccount:  singleAccount,
+
+	exchange.OpPlaceTPSLOrder:    write(exchange.Trader.PlaceTPSLOrder),
+	exchange.OpPlacePlanOrder:    write(exchange.Trader.PlacePlanOrder),
+	exchange.OpCancelPlanOrder:   write(exchange.Trader.CancelPlanOrder),
+	exchange.OpPlanOrdersPending: read(exchange.Reader.PlanOrders),
 }
