@@ -69,3 +69,55 @@ func TestOpenSeedsFromLiveAndKeepsItApart(t *testing.T) {
 		t.Errorf("stock book through the paper account: %v", err)
 	}
 }
+
+// TestPaperKeepsOrdersThatRestOnTheExchange: a dry run's stop-loss and
+// trigger order rest on the paper account, show among the strategy orders
+// the State reads, and never reach the live venue.
+func TestPaperKeepsOrdersThatRestOnTheExchange(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	simRig := simtest.NewRig(t, simtest.RigOptions{Scenario: sim.Demo(), After: 90 * time.Minute})
+	live, _ := simRig.Exchange.Account("demo-key")
+	if _, err := live.PlaceOrder(ctx, exchange.PlaceOrderRequest{Symbol: "BTCUSDT", ProductType: exchange.USDTFutures, MarginMode: exchange.Crossed, MarginCoin: "USDT", Size: "0.5", Side: exchange.Buy, OrderType: exchange.Market, ClientOID: "live-pos"}); err != nil {
+		t.Fatal(err)
+	}
+	cat, err := rules.FetchCatalog(ctx, live)
+	if err != nil {
+		t.Fatal(err)
+	}
+	acct, prices, err := Open(ctx, live, cat.Contracts, simRig.Virtual, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := prices.Refresh(ctx, []string{"BTCUSDT"}); err != nil {
+		t.Fatal(err)
+	}
+	liveBefore, err := live.StrategyOrders(ctx, exchange.StrategyOrdersRequest{Category: exchange.CategoryUSDTFutures})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := acct.PlaceTPSLOrder(ctx, exchange.PlaceTPSLOrderRequest{MarginCoin: "USDT", ProductType: exchange.USDTFutures, Symbol: "BTCUSDT",
+		PlanType: exchange.PlanPosLoss, TriggerPrice: "1000", TriggerType: exchange.TriggerMarkPrice, HoldSide: "buy", ClientOID: "paper-sl"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := acct.PlacePlanOrder(ctx, exchange.PlacePlanOrderRequest{PlanType: exchange.PlanNormal, Symbol: "BTCUSDT", ProductType: exchange.USDTFutures,
+		MarginMode: exchange.Crossed, MarginCoin: "USDT", Size: "0.1", TriggerPrice: "1000000", TriggerType: exchange.TriggerFillPrice, Side: exchange.Buy,
+		OrderType: exchange.Market, ClientOID: "paper-trigger"}); err != nil {
+		t.Fatal(err)
+	}
+	seen, err := acct.StrategyOrders(ctx, exchange.StrategyOrdersRequest{Category: exchange.CategoryUSDTFutures})
+	if err != nil {
+		t.Fatal(err)
+	}
+	own := map[string]bool{}
+	for _, so := range seen {
+		own[so.ClientOID] = true
+	}
+	if !own["paper-sl"] || !own["paper-trigger"] || len(seen) != len(liveBefore)+2 {
+		t.Errorf("strategy orders through the paper account %+v: want the live ones and paper-sl, paper-trigger", seen)
+	}
+	liveAfter, err := live.PlanOrders(ctx, exchange.PlanOrdersRequest{ProductType: exchange.USDTFutures, PlanType: exchange.PlanProfitLoss})
+	if err != nil || len(liveAfter.EntrustedList) != 0 {
+		t.Errorf("the live venue holds plan orders %+v, %v: the dry run reached it", liveAfter.EntrustedList, err)
+	}
+}
