@@ -140,7 +140,7 @@ func TestCancelAllIncludeStrategyLeavesNothing(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			so, err := p.acct.StrategyOrders(ctx, exchange.StrategyOrdersRequest{Category: exchange.CategoryUSDTFutures})
+			so, err := exchange.PendingPlanStrategyOrders(ctx, p.acct, exchange.CategoryUSDTFutures)
 			if err != nil {
 				t.Fatal(err)
 			}

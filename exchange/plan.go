@@ -1,7 +1,9 @@
 package exchange
 
 import (
+	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -285,4 +287,79 @@ type PlanOrder struct {
 type PlanOrdersPage struct {
 	EntrustedList []PlanOrder `json:"entrustedList"`
 	EndID         string      `json:"endId"`
+}
+
+// PlanOrderReader is what PendingPlanStrategyOrders reads.
+type PlanOrderReader interface {
+	PlanOrders(ctx context.Context, req PlanOrdersRequest) (PlanOrdersPage, error)
+}
+
+// PendingPlanStrategyOrders returns the pending plan orders of the futures
+// category c (trigger, trailing trigger, take-profit/stop-loss: one query
+// each, the first page of 100) as strategy order records, so that rules
+// read them with the unified account's strategy orders; none for spot and
+// margin, which have no plan orders here.
+func PendingPlanStrategyOrders(ctx context.Context, r PlanOrderReader, c Category) ([]StrategyOrder, error) {
+	pt := ProductType(strings.ToUpper(string(c)))
+	if !productTypes.has(pt) {
+		return nil, nil
+	}
+	var out []StrategyOrder
+	for _, t := range []PlanType{PlanProfitLoss, PlanNormal, PlanTrack} {
+		page, err := r.PlanOrders(ctx, PlanOrdersRequest{ProductType: pt, PlanType: t})
+		if err != nil {
+			return nil, fmt.Errorf("pending plan orders %s of %s: %w", t, pt, err)
+		}
+		for _, o := range page.EntrustedList {
+			out = append(out, o.StrategyOrder(pt))
+		}
+	}
+	return out, nil
+}
+
+// StrategyOrder is o as a strategy order record of product type pt: a
+// take-profit or stop-loss as type tpsl, a trailing stop or trailing
+// trigger as trailing_stop (trail by ratio; the venue's percent as a
+// ratio), any other as trigger. A position take-profit or stop-loss has no
+// size of its own: its qty is empty.
+func (o PlanOrder) StrategyOrder(pt ProductType) StrategyOrder {
+	by := TriggerMarket
+	if o.TriggerType == TriggerMarkPrice {
+		by = TriggerMark
+	}
+	exec, orderType := o.ExecutePrice, Market
+	if exec == "" {
+		exec = o.Price
+	}
+	if d, err := exec.Decimal(); err == nil && d.IsPositive() {
+		orderType = Limit
+	} else {
+		exec = ""
+	}
+	rec := StrategyOrder{
+		OrderID: o.OrderID, ClientOID: o.ClientOID, Category: pt, Symbol: o.Symbol, Qty: o.Size,
+		Status: StrategyPending, CreatedTime: o.CTime, UpdatedTime: o.UTime,
+	}
+	if o.PlanType.IsTPSL() {
+		rec.PosSide = Long
+		if o.PosSide == PosShort || (o.PosSide != PosLong && o.Side == Buy) {
+			rec.PosSide = Short // the order that closes a short buys
+		}
+	}
+	switch o.PlanType {
+	case PlanProfit, PlanPosProfit:
+		rec.TakeProfit, rec.TPTriggerBy, rec.TPOrderType, rec.TPLimitPrice = o.TriggerPrice, by, orderType, exec
+	case PlanLoss, PlanPosLoss:
+		rec.StopLoss, rec.SLTriggerBy, rec.SLOrderType, rec.SLLimitPrice = o.TriggerPrice, by, orderType, exec
+	case PlanMoving, PlanTrack:
+		variance := Num("")
+		if d, err := o.CallbackRatio.Decimal(); err == nil {
+			variance = NumOf(d.Div(decimal.NewFromInt(100)))
+		}
+		rec.TrailingStopParams = []TrailingStopParams{{ActivationPrice: o.TriggerPrice, ActivationType: ActivationType(by),
+			TrailType: TrailRatio, TrailVariance: variance, PreOrderType: Market}}
+	default:
+		rec.TriggerBy, rec.TriggerPrice, rec.TriggerOrderType, rec.TriggerOrderPrice = by, o.TriggerPrice, orderType, exec
+	}
+	return rec
 }

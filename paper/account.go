@@ -2,8 +2,6 @@ package paper
 
 import (
 	"context"
-	"fmt"
-	"slices"
 
 	"github.com/tickrules/tickrules/exchange"
 	"github.com/tickrules/tickrules/sim"
@@ -60,23 +58,11 @@ func (a *Account) Ticker(ctx context.Context, req exchange.TickerRequest) ([]exc
 	return a.live.Ticker(ctx, req)
 }
 
-// StrategyOrders reads the live strategy orders, followed by the paper
-// account's own: the take-profits, stop-losses, trailing stops and trigger
-// orders that the dry run placed (protect, place_trigger), which rest on the
-// paper account and never reach the venue.
+// StrategyOrders reads the live strategy orders. The dry run's own orders
+// that rest on the exchange (protect, place_trigger) stay on the paper
+// account: PlanOrders, which the embedded paper account answers, lists them.
 func (a *Account) StrategyOrders(ctx context.Context, req exchange.StrategyOrdersRequest) ([]exchange.StrategyOrder, error) {
-	live, err := a.live.StrategyOrders(ctx, req)
-	if err != nil {
-		return nil, err
-	}
-	own, err := a.Account.StrategyOrders(ctx, req)
-	if err != nil {
-		return nil, fmt.Errorf("paper strategy orders: %w", err)
-	}
-	if len(own) == 0 {
-		return live, nil
-	}
-	return append(slices.Clip(live), own...), nil
+	return a.live.StrategyOrders(ctx, req)
 }
 
 // DiscountRates reads the live discount tiers.

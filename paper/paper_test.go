@@ -71,8 +71,8 @@ func TestOpenSeedsFromLiveAndKeepsItApart(t *testing.T) {
 }
 
 // TestPaperKeepsOrdersThatRestOnTheExchange: a dry run's stop-loss and
-// trigger order rest on the paper account, show among the strategy orders
-// the State reads, and never reach the live venue.
+// trigger order rest on the paper account, are what the poller reads into
+// the State's strategy orders, and never reach the live venue.
 func TestPaperKeepsOrdersThatRestOnTheExchange(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -92,10 +92,6 @@ func TestPaperKeepsOrdersThatRestOnTheExchange(t *testing.T) {
 	if err := prices.Refresh(ctx, []string{"BTCUSDT"}); err != nil {
 		t.Fatal(err)
 	}
-	liveBefore, err := live.StrategyOrders(ctx, exchange.StrategyOrdersRequest{Category: exchange.CategoryUSDTFutures})
-	if err != nil {
-		t.Fatal(err)
-	}
 	if _, err := acct.PlaceTPSLOrder(ctx, exchange.PlaceTPSLOrderRequest{MarginCoin: "USDT", ProductType: exchange.USDTFutures, Symbol: "BTCUSDT",
 		PlanType: exchange.PlanPosLoss, TriggerPrice: "1000", TriggerType: exchange.TriggerMarkPrice, HoldSide: "buy", ClientOID: "paper-sl"}); err != nil {
 		t.Fatal(err)
@@ -105,16 +101,16 @@ func TestPaperKeepsOrdersThatRestOnTheExchange(t *testing.T) {
 		OrderType: exchange.Market, ClientOID: "paper-trigger"}); err != nil {
 		t.Fatal(err)
 	}
-	seen, err := acct.StrategyOrders(ctx, exchange.StrategyOrdersRequest{Category: exchange.CategoryUSDTFutures})
+	seen, err := exchange.PendingPlanStrategyOrders(ctx, acct, exchange.CategoryUSDTFutures)
 	if err != nil {
 		t.Fatal(err)
 	}
-	own := map[string]bool{}
+	own := map[string]exchange.StrategyType{}
 	for _, so := range seen {
-		own[so.ClientOID] = true
+		own[so.ClientOID] = so.Type()
 	}
-	if !own["paper-sl"] || !own["paper-trigger"] || len(seen) != len(liveBefore)+2 {
-		t.Errorf("strategy orders through the paper account %+v: want the live ones and paper-sl, paper-trigger", seen)
+	if len(seen) != 2 || own["paper-sl"] != exchange.StrategyTPSL || own["paper-trigger"] != exchange.StrategyTrigger {
+		t.Errorf("plan orders of the paper account as the State reads them %+v: want paper-sl (tpsl) and paper-trigger (trigger)", seen)
 	}
 	liveAfter, err := live.PlanOrders(ctx, exchange.PlanOrdersRequest{ProductType: exchange.USDTFutures, PlanType: exchange.PlanProfitLoss})
 	if err != nil || len(liveAfter.EntrustedList) != 0 {

@@ -266,45 +266,6 @@ func (p *planOrder) record() exchange.PlanOrder {
 	return r
 }
 
-// strategyRecord is p as the pending strategy query lists it, so that
-// conditions see it among the strategy orders: a take-profit or stop-loss
-// as type tpsl, a trailing stop as trailing_stop (trail by ratio), a
-// trigger order as trigger.
-func (p *planOrder) strategyRecord() exchange.StrategyOrder {
-	by := exchange.TriggerMarket
-	if p.triggerType == exchange.TriggerMarkPrice {
-		by = exchange.TriggerMark
-	}
-	rec := exchange.StrategyOrder{
-		OrderID: p.id, ClientOID: p.clientOID, Category: p.c.productType, Symbol: p.c.spec.Symbol, Qty: num(p.size),
-		Status: exchange.StrategyPending, CreatedTime: exchange.MillisOf(p.cTime), UpdatedTime: exchange.MillisOf(p.uTime),
-	}
-	if p.planType.IsTPSL() {
-		rec.PosSide = holdSide(p.long)
-		if p.size.IsZero() {
-			rec.Qty = num(p.acct.posSize(p.c, p.long))
-		}
-	}
-	exec := exchange.Num("")
-	if !p.exec.IsZero() {
-		exec = num(p.exec)
-	}
-	switch p.planType {
-	case exchange.PlanProfit, exchange.PlanPosProfit:
-		rec.TakeProfit, rec.TPTriggerBy, rec.TPOrderType, rec.TPLimitPrice = num(p.trigger), by, execType(exec), exec
-	case exchange.PlanLoss, exchange.PlanPosLoss:
-		rec.StopLoss, rec.SLTriggerBy, rec.SLOrderType, rec.SLLimitPrice = num(p.trigger), by, execType(exec), exec
-	case exchange.PlanMoving, exchange.PlanTrack:
-		rec.TrailingStopParams = []exchange.TrailingStopParams{{
-			ActivationPrice: num(p.trigger), ActivationType: exchange.ActivationType(by), TrailType: exchange.TrailRatio,
-			TrailVariance: num(p.callback.Div(decimal.NewFromInt(100))), PreOrderType: exchange.Market,
-		}}
-	default:
-		rec.TriggerBy, rec.TriggerPrice, rec.TriggerOrderType, rec.TriggerOrderPrice = by, num(p.trigger), execType(exec), exec
-	}
-	return rec
-}
-
 // fires reports whether p triggers at price now, moving its high-water mark
 // first.
 func (p *planOrder) fires(price decimal.Decimal) bool {
@@ -439,16 +400,4 @@ func (x *Exchange) dropPositionPlans(a *Account, c *contract, long bool) {
 		}
 		return false
 	})
-}
-
-// planStrategyRecords are the plan orders of a as strategy order records,
-// in creation order.
-func (x *Exchange) planStrategyRecords(a *Account) []exchange.StrategyOrder {
-	var out []exchange.StrategyOrder
-	for _, p := range x.plans {
-		if p.acct == a {
-			out = append(out, p.strategyRecord())
-		}
-	}
-	return out
 }

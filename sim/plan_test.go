@@ -16,6 +16,15 @@ func openBTC(t *testing.T, a *sim.Account, side exchange.Side) {
 	simtest.Must(t, err)
 }
 
+// planOrders are the pending plan orders of a of every plan type, as the
+// poller reads them into the State's strategy orders.
+func planOrders(t *testing.T, a *sim.Account) []exchange.StrategyOrder {
+	t.Helper()
+	out, err := exchange.PendingPlanStrategyOrders(ctx, a, exchange.CategoryUSDTFutures)
+	simtest.Must(t, err)
+	return out
+}
+
 func tpslReq(plan exchange.PlanType, hold string, trigger exchange.Num) exchange.PlaceTPSLOrderRequest {
 	return exchange.PlaceTPSLOrderRequest{MarginCoin: "USDT", ProductType: exchange.USDTFutures, Symbol: "BTCUSDT", PlanType: plan,
 		TriggerPrice: trigger, TriggerType: exchange.TriggerMarkPrice, HoldSide: hold}
@@ -69,17 +78,17 @@ func TestPlanOrdersTrigger(t *testing.T) {
 				openBTC(t, a, tt.side)
 			}
 			simtest.Must(t, tt.place(a))
-			if got := strategyOrders(t, a); len(got) != 1 {
-				t.Fatalf("strategy orders after placing = %+v, want the plan order", got)
+			if got := planOrders(t, a); len(got) != 1 {
+				t.Fatalf("plan orders after placing = %+v, want the one", got)
 			}
 			before := btcPosition(t, a, tt.hold)
 			vc.Advance(tt.before)
-			if got := strategyOrders(t, a); len(got) != 1 || btcPosition(t, a, tt.hold) != before {
+			if got := planOrders(t, a); len(got) != 1 || btcPosition(t, a, tt.hold) != before {
 				t.Fatalf("at +%s: strategy orders %+v, position %s; want it still pending", tt.before, got, btcPosition(t, a, tt.hold))
 			}
 			vc.Advance(tt.after - tt.before)
 			src, state := lastOrderSource(t, a)
-			if got := strategyOrders(t, a); len(got) != 0 || src != tt.source || state != exchange.StateFilled || btcPosition(t, a, tt.hold) != tt.posAt {
+			if got := planOrders(t, a); len(got) != 0 || src != tt.source || state != exchange.StateFilled || btcPosition(t, a, tt.hold) != tt.posAt {
 				t.Fatalf("at +%s: strategy orders %+v, last order %s %s, position %s; want it triggered by %s, position %s",
 					tt.after, got, src, state, btcPosition(t, a, tt.hold), tt.source, tt.posAt)
 			}

@@ -33,7 +33,7 @@ func (a *Account) StrategyOrders(ctx context.Context, req exchange.StrategyOrder
 	// positions change only with the state (see strategy.go).
 	return memoised(a.x, &a.memo.strategyOrders, req, a.x.stateKey(false, false), func() ([]exchange.StrategyOrder, error) {
 		out := []exchange.StrategyOrder{}
-		for _, so := range slices.Concat(a.strategy, a.x.posStrategyRecords(a), a.x.planStrategyRecords(a)) {
+		for _, so := range slices.Concat(a.strategy, a.x.posStrategyRecords(a)) {
 			if !strings.EqualFold(string(so.Category), string(req.Category)) || (req.Type != "" && so.Type() != req.Type) {
 				continue
 			}
