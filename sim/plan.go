@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"cmp"
 	"context"
 	"slices"
 	"strconv"
@@ -183,7 +184,7 @@ func (a *Account) CancelPlanOrder(ctx context.Context, req exchange.CancelPlanOr
 		})
 	}
 	if len(req.OrderIDList) == 0 {
-		pt := cmpOr(req.PlanType, exchange.PlanNormal)
+		pt := cmp.Or(req.PlanType, exchange.PlanNormal)
 		drop(func(p *planOrder) bool { return p.planType == pt })
 		return res, nil
 	}
@@ -201,14 +202,6 @@ func (a *Account) CancelPlanOrder(ctx context.Context, req exchange.CancelPlanOr
 		}
 	}
 	return res, nil
-}
-
-func cmpOr[T comparable](v, def T) T {
-	var zero T
-	if v == zero {
-		return def
-	}
-	return v
 }
 
 // PlanOrders lists the pending plan orders of a plan type, oldest first
