@@ -1,9 +1,13 @@
 package actions
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
+	"strings"
 
 	"github.com/tickrules/tickrules/exchange"
 )
@@ -95,4 +99,47 @@ func (d *Dispatcher) find(ctx context.Context, op exchange.Op, req Request, symb
 		}
 	}
 	return "", last
+}
+
+// narrowPlanCancel turns a cancel of plan orders in doubt (after an unclear
+// answer or a restart) into a cancel, by id, of the plan orders of its type
+// (and symbol, and ids) that existed at the firing and are still pending:
+// a protection placed after the firing is left alone. It reads the first
+// page of pending plan orders (100), as the poller does.
+func (x *Executor) narrowPlanCancel(ctx context.Context, p Plan) (narrowed, error) {
+	var n narrowed
+	req, err := requestOf[exchange.CancelPlanOrderRequest](p)
+	if err != nil {
+		return n, err
+	}
+	planType := cmp.Or(req.PlanType, exchange.PlanNormal)
+	query := planType
+	if planType.IsTPSL() {
+		query = exchange.PlanProfitLoss
+	}
+	page, err := x.opts.Dispatcher.opts.Venue.PlanOrders(ctx, exchange.PlanOrdersRequest{ProductType: req.ProductType, PlanType: query, Symbol: req.Symbol})
+	if err != nil {
+		return n, fmt.Errorf("read the pending %s plan orders of %s: %w", planType, req.ProductType, err)
+	}
+	listed := func(o exchange.PlanOrder) bool {
+		return len(req.OrderIDList) == 0 || slices.ContainsFunc(req.OrderIDList, func(r exchange.OrderRef) bool {
+			return (r.OrderID != "" && r.OrderID == o.OrderID) || (r.OrderID == "" && r.ClientOID == o.ClientOID)
+		})
+	}
+	bySymbol := map[string][]exchange.OrderRef{}
+	for _, o := range page.EntrustedList {
+		if o.PlanType != planType || !listed(o) || (req.MarginCoin != "" && o.MarginCoin != "" && !strings.EqualFold(o.MarginCoin, req.MarginCoin)) {
+			continue
+		}
+		what := fmt.Sprintf("%s %s %s (clientOid %s)", o.PlanType, o.Symbol, o.OrderID, o.ClientOID)
+		if x.existedAtFiring(&n, p, what, o.CTime) {
+			bySymbol[o.Symbol] = append(bySymbol[o.Symbol], exchange.OrderRef{OrderID: o.OrderID})
+		}
+	}
+	symbols := slices.Sorted(maps.Keys(bySymbol))
+	for _, sym := range symbols {
+		one := exchange.CancelPlanOrderRequest{OrderIDList: bySymbol[sym], Symbol: sym, ProductType: req.ProductType, MarginCoin: req.MarginCoin, PlanType: planType}
+		n.plans = append(n.plans, x.narrowPlan(p, exchange.OpCancelPlanOrder, one, sym))
+	}
+	return n, nil
 }
