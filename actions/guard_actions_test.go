@@ -69,8 +69,8 @@ var guardCases = map[rules.ActionKind][]guardCase{
 		{"close", "place_trigger: {symbol: BTCUSDT, close: long, type: market, size: 0.5, trigger_price: 10000}", false},
 	},
 	rules.CancelStrategyOrders: {{"cancel", "cancel_strategy_orders: {symbol: BTCUSDT}", false}},
-	rules.Log:             {{"log", `log: {message: "hello"}`, false}},
-	rules.Notify:          {{"notify", `notify: {message: "hello"}`, false}},
+	rules.Log:                  {{"log", `log: {message: "hello"}`, false}},
+	rules.Notify:               {{"notify", `notify: {message: "hello"}`, false}},
 }
 
 // TestEveryActionMeetsTheGuard runs every action kind against the simulator
