@@ -82,7 +82,9 @@ func TestPlanOrderAsStrategyOrder(t *testing.T) {
 		want func(StrategyOrder) bool
 	}{
 		{"position stop-loss of a hedge long", PlanOrder{PlanType: PlanPosLoss, TriggerPrice: "240", TriggerType: TriggerMarkPrice, PosSide: PosLong, Side: Sell},
-			StrategyTPSL, Long, func(s StrategyOrder) bool { return s.StopLoss == "240" && s.SLTriggerBy == TriggerMark && s.SLOrderType == Market }},
+			StrategyTPSL, Long, func(s StrategyOrder) bool {
+				return s.StopLoss == "240" && s.SLTriggerBy == TriggerMark && s.SLOrderType == Market
+			}},
 		{"one-way take-profit of a short at a limit", PlanOrder{PlanType: PlanProfit, TriggerPrice: "200", TriggerType: TriggerFillPrice, PosSide: PosNet, Side: Buy, ExecutePrice: "199.5", Size: "1"},
 			StrategyTPSL, Short, func(s StrategyOrder) bool {
 				return s.TakeProfit == "200" && s.TPTriggerBy == TriggerMarket && s.TPOrderType == Limit && s.TPLimitPrice == "199.5" && s.Qty == "1"
@@ -92,7 +94,9 @@ func TestPlanOrderAsStrategyOrder(t *testing.T) {
 				return s.TrailingStopParams[0].TrailVariance == "0.02" && s.TrailingStopParams[0].ActivationPrice == "250"
 			}},
 		{"trigger order at market, executePrice 0", PlanOrder{PlanType: PlanNormal, TriggerPrice: "260", ExecutePrice: "0", Side: Buy},
-			StrategyTrigger, "", func(s StrategyOrder) bool { return s.TriggerPrice == "260" && s.TriggerOrderType == Market && s.TriggerOrderPrice == "" }},
+			StrategyTrigger, "", func(s StrategyOrder) bool {
+				return s.TriggerPrice == "260" && s.TriggerOrderType == Market && s.TriggerOrderPrice == ""
+			}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
