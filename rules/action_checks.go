@@ -216,7 +216,10 @@ func (c *actionCheck) checkCancelAll() {
 // checkProtect requires something to protect with, one way of trailing, an
 // activation price only for a trail, and a ratio the exchange takes.
 func (c *actionCheck) checkProtect() {
-	c.atLeastOne("take_profit", "stop_loss", "trailing_ratio", "trailing_distance")
+	if len(c.given("take_profit", "stop_loss", "trailing_ratio", "trailing_distance")) == 0 {
+		c.f.errorAt(c.at, "add stop_loss: PRICE, take_profit: PRICE or trailing_ratio: PERCENT",
+			"protect needs take_profit, stop_loss, trailing_ratio or trailing_distance")
+	}
 	if g := c.given("trailing_ratio", "trailing_distance"); len(g) == 2 {
 		c.f.errorAt(c.where(c.keys, g[1]), "keep one: the exchange trails by one amount", "give trailing_ratio or trailing_distance, not both")
 	}
