@@ -2,7 +2,9 @@ package actions_test
 
 import (
 	"context"
+	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -146,6 +148,46 @@ func TestCancelAllIncludeStrategyLeavesNothing(t *testing.T) {
 			}
 			if len(pending.EntrustedList) != 0 || len(so) != tt.strategies {
 				t.Fatalf("left %d pending orders and %d strategy orders %+v, want 0 and %d", len(pending.EntrustedList), len(so), so, tt.strategies)
+			}
+		})
+	}
+}
+
+// TestProtectRequests shows what protect sends for the ways it is written:
+// the hold side for the position mode, the whole position or a part, the
+// trailing distance as a ratio of the activation price.
+func TestProtectRequests(t *testing.T) {
+	tests := []struct {
+		name   string
+		key    string
+		mode   exchange.PosMode
+		side   exchange.Side
+		action string
+		want   []string // planType holdSide triggerPrice size rangeRate, per request
+	}{
+		{"one-way long, whole position", simtest.OneWayKey, exchange.OneWayMode, exchange.Buy,
+			"protect: {symbol: BTCUSDT, position: long, take_profit: 60000, stop_loss: 45000}",
+			[]string{"pos_profit buy 60000  ", "pos_loss buy 45000  "}},
+		{"hedge long, part of it", simtest.HedgeKey, exchange.HedgeMode, exchange.Buy,
+			"protect: {symbol: BTCUSDT, position: long, stop_loss: 45000, size: 0.005}",
+			[]string{"loss_plan long 45000 0.005 "}},
+		{"one-way short, trailing by distance", simtest.OneWayKey, exchange.OneWayMode, exchange.Sell,
+			"protect: {symbol: BTCUSDT, position: short, trailing_distance: 500, activation_price: 50000, trigger: last}",
+			[]string{"moving_plan sell 50000 0.01 1"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := newProtectRig(t, tt.key, tt.side)
+			var got []string
+			for _, l := range p.run(t, tt.action, tt.mode) {
+				r := l.Request.(exchange.PlaceTPSLOrderRequest)
+				got = append(got, string(r.PlanType)+" "+r.HoldSide+" "+string(r.TriggerPrice)+" "+string(r.Size)+" "+string(r.RangeRate))
+				if want := map[bool]exchange.PlanTrigger{true: exchange.TriggerFillPrice, false: exchange.TriggerMarkPrice}[strings.Contains(tt.action, "trigger: last")]; r.TriggerType != want {
+					t.Errorf("trigger type %s, want %s", r.TriggerType, want)
+				}
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("requests\n got %q\nwant %q", got, tt.want)
 			}
 		})
 	}
