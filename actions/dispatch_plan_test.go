@@ -2,6 +2,8 @@ package actions
 
 import (
 	"context"
+	"encoding/json"
+	"reflect"
 	"slices"
 	"testing"
 	"time"
@@ -85,6 +87,36 @@ func TestSettlePlanCancelTouchesOnlyWhatExistedAtTheFiring(t *testing.T) {
 			}
 			if n := fv.sent(exchange.OpCancelPlanOrder); n != tt.wantReached {
 				t.Errorf("%d cancel-plan-order requests reached the venue, want %d", n, tt.wantReached)
+			}
+		})
+	}
+}
+
+// TestPlanOrderPlansReadBackFromTheJournal: the journal records a Plan as
+// JSON and reads it back typed by its operation, also cancel_all's
+// cancel-plan-order, which is another kind's operation.
+func TestPlanOrderPlansReadBackFromTheJournal(t *testing.T) {
+	tests := []struct {
+		kind string
+		op   exchange.Op
+		req  Request
+	}{
+		{"protect", exchange.OpPlaceTPSLOrder, exchange.PlaceTPSLOrderRequest{Symbol: "BTCUSDT", PlanType: exchange.PlanMoving, RangeRate: "2", ClientOID: "tr-x-0"}},
+		{"place_trigger", exchange.OpPlacePlanOrder, exchange.PlacePlanOrderRequest{Symbol: "BTCUSDT", PlanType: exchange.PlanNormal, TriggerPrice: "60000", ClientOID: "tr-x-1"}},
+		{"cancel_all", exchange.OpCancelPlanOrder, exchange.CancelPlanOrderRequest{ProductType: exchange.USDTFutures, PlanType: exchange.PlanPosLoss}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.kind, func(t *testing.T) {
+			b, err := json.Marshal(Plan{Kind: tt.kind, Op: tt.op, Request: tt.req})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var p Plan
+			if err := json.Unmarshal(b, &p); err != nil {
+				t.Fatalf("read back %s: %v", b, err)
+			}
+			if !reflect.DeepEqual(p.Request, tt.req) {
+				t.Errorf("read back %#v, want %#v", p.Request, tt.req)
 			}
 		})
 	}

@@ -64,7 +64,10 @@ const (
 var planTriggers = enum[PlanTrigger]{"triggerType", []PlanTrigger{TriggerFillPrice, TriggerMarkPrice}}
 
 // MaxCallbackRatio is the venue's largest trailing callback, in percent
-// ("the rate cannot be greater than 10", Place-Plan-Order).
+// ("the rate cannot be greater than 10", Place-Plan-Order). Public clients
+// send callbackRatio "3.00" for 3% (timtim-hub/bitgettrading,
+// EXCHANGE_TRAILING_TP_IMPLEMENTATION.md); rangeRate of moving_plan is
+// taken in the same unit, which its docs do not state.
 const MaxCallbackRatio = 10
 
 // PlaceTPSLOrderRequest is the body of POST /api/v2/mix/order/place-tpsl-order.
