@@ -8,8 +8,10 @@ import (
 )
 
 // Account is the venue of a dry run. Every write and every read of the
-// account itself (orders, fills, positions, balances) goes to the paper
-// account; market data, strategy orders, discount tiers and spot records are
+// account itself (orders, plan orders, fills, positions, balances) goes to
+// the paper account, which triggers the dry run's take-profits, stop-losses,
+// trailing stops and trigger orders on the live prices; market data, the
+// unified account's strategy orders, discount tiers and spot records are
 // read from the live venue through a Reader, which has no write methods.
 type Account struct {
 	*sim.Account
