@@ -112,6 +112,20 @@ func TestPaperKeepsOrdersThatRestOnTheExchange(t *testing.T) {
 	if len(seen) != 2 || own["paper-sl"] != exchange.StrategyTPSL || own["paper-trigger"] != exchange.StrategyTrigger {
 		t.Errorf("plan orders of the paper account as the State reads them %+v: want paper-sl (tpsl) and paper-trigger (trigger)", seen)
 	}
+	// The paper account triggers them on the live prices: a stop-loss of
+	// the long above today's price closes it at the next step.
+	if _, err := acct.PlaceTPSLOrder(ctx, exchange.PlaceTPSLOrderRequest{MarginCoin: "USDT", ProductType: exchange.USDTFutures, Symbol: "BTCUSDT",
+		PlanType: exchange.PlanLoss, TriggerPrice: "10000000", TriggerType: exchange.TriggerMarkPrice, HoldSide: "buy", Size: "0.1", ClientOID: "paper-sl-now"}); err != nil {
+		t.Fatal(err)
+	}
+	simRig.Virtual.Advance(time.Minute)
+	if err := prices.Refresh(ctx, []string{"BTCUSDT"}); err != nil {
+		t.Fatal(err)
+	}
+	pos, err := acct.AllPositions(ctx, exchange.AllPositionsRequest{ProductType: exchange.USDTFutures})
+	if err != nil || len(pos) != 1 || pos[0].Total != "0.4" {
+		t.Errorf("paper position after its stop-loss of 0.1 triggered: %+v, %v; want 0.4 left", pos, err)
+	}
 	liveAfter, err := live.PlanOrders(ctx, exchange.PlanOrdersRequest{ProductType: exchange.USDTFutures, PlanType: exchange.PlanProfitLoss})
 	if err != nil || len(liveAfter.EntrustedList) != 0 {
 		t.Errorf("the live venue holds plan orders %+v, %v: the dry run reached it", liveAfter.EntrustedList, err)
