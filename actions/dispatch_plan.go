@@ -19,9 +19,14 @@ import (
 // (cancel-plan-order) is idempotent like the other cancels.
 //
 // One limit of that lookup: a plan order that triggered between the send and
-// the lookup is no longer pending and reads as absent. The venue rejects a
-// client order id it has seen (the simulator answers 40786), which is what
-// stops a second one.
+// the lookup is no longer pending and reads as absent, and is sent again.
+// A protection sent again from Settle goes out only if its position existed
+// at the firing (closingTargets), and one that finds its position closed is
+// refused by the venue. A trigger order that opens has no such check: the
+// simulator refuses a client order id it has seen (40786), but the venue's
+// docs do not say that it does for plan orders, so a trigger placed at about
+// the market price and answered unclearly may rest twice. Reading the
+// venue's plan-order history (orders-plan-history) would close that gap.
 
 // PlaceTPSL sends one place-tpsl-order. A take-profit, stop-loss or
 // trailing stop can only close its position: it goes through the guard as
