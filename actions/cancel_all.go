@@ -2,13 +2,16 @@ package actions
 
 import (
 	"context"
+	"slices"
 
 	"github.com/tickrules/tickrules/exchange"
 	"github.com/tickrules/tickrules/rules"
 )
 
 // cancelAllKind cancels every pending order of a product type, or of each of a
-// list (one request each); it never opens anything.
+// list (one request each), and with include: [strategy] the orders resting
+// on the exchange too (cancel-plan-order, one request per plan type); it
+// never opens anything.
 func cancelAllKind() Kind {
 	return Kind{
 		Name: rules.CancelAll,
@@ -52,9 +55,18 @@ func (f *firing) cancelAll(a *rules.Action) []Plan {
 	} else if len(pts) > 1 {
 		coin = ""
 	}
+	var include []string
+	if v := a.Params["include"]; v != nil {
+		include, _ = v.Literal.([]string)
+	}
 	plans := make([]Plan, 0, len(pts))
 	for _, pt := range pts {
 		plans = append(plans, newPlan(a, exchange.CancelAllOrdersRequest{ProductType: pt, MarginCoin: coin}, "", pt, nil)...)
+		if slices.Contains(include, "strategy") {
+			// The orders resting on the exchange are not pending orders:
+			// cancel-all-orders leaves them, so each type is cancelled too.
+			plans = append(plans, strategyCancels(a, "", pt, coin, nil)...)
+		}
 	}
 	return plans
 }

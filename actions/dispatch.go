@@ -20,6 +20,9 @@ type Venue interface {
 	OrderDetail(ctx context.Context, req exchange.OrderDetailRequest) (exchange.OrderDetail, error)
 	AllPositions(ctx context.Context, req exchange.AllPositionsRequest) ([]exchange.Position, error)
 	PendingOrders(ctx context.Context, req exchange.PendingOrdersRequest) (exchange.PendingOrdersPage, error)
+	// PlanOrders finds an order that rests on the exchange by client order
+	// id after an ambiguous outcome (plan_dispatch.go).
+	PlanOrders(ctx context.Context, req exchange.PlanOrdersRequest) (exchange.PlanOrdersPage, error)
 }
 
 // Clock is the time source the dispatcher waits on between lookups.
@@ -181,12 +184,12 @@ func (d *Dispatcher) placeOnce(ctx context.Context, leg Leg, symbol string, pt e
 		d.opts.Logger.Warn("ambiguous outcome; looking the order up by clientOid",
 			zap.String("clientOid", oid), zap.Int("attempt", attempt+1), zap.NamedError("cause", err))
 		rctx, cancel := d.reconcileCtx(ctx)
-		o, lerr := d.lookup(rctx, symbol, pt, oid)
+		foundID, lerr := d.find(rctx, leg.Op, leg.Request, symbol, pt, oid)
 		cancel()
 		leg.Reconciled = true
 		switch {
 		case lerr == nil:
-			return d.ok(leg, o.OrderID)
+			return d.ok(leg, foundID)
 		case !errors.Is(lerr, errAbsent):
 			return d.fail(leg, fmt.Errorf("outcome unknown, and the lookup by clientOid %s failed: %w (not re-sent)", oid, lerr))
 		case err == nil:

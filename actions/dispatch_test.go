@@ -96,6 +96,10 @@ func (f *fakeVenue) PendingOrders(context.Context, exchange.PendingOrdersRequest
 	panic("fakeVenue: PendingOrders not implemented")
 }
 
+func (f *fakeVenue) PlanOrders(context.Context, exchange.PlanOrdersRequest) (exchange.PlanOrdersPage, error) {
+	panic("fakeVenue: PlanOrders not implemented")
+}
+
 // drive runs fn while advancing the virtual clock whenever fn waits on it.
 func drive(t *testing.T, v *clock.Virtual, fn func()) {
 	t.Helper()

@@ -53,9 +53,24 @@ var guardCases = map[rules.ActionKind][]guardCase{
 	rules.BatchCancel:     {{"cancel", "batch_cancel: {symbol: BTCUSDT, client_oids: [target-1]}", false}},
 	rules.ReversePosition: {{"reverse", "reverse_position: {symbol: BTCUSDT}", true}},
 	rules.ClosePositions:  {{"close", "close_positions: {symbol: BTCUSDT}", false}},
-	rules.CancelAll:       {{"cancel", "cancel_all: {}", false}},
-	rules.Log:             {{"log", `log: {message: "hello"}`, false}},
-	rules.Notify:          {{"notify", `notify: {message: "hello"}`, false}},
+	rules.CancelAll: {
+		{"cancel", "cancel_all: {}", false},
+		{"with strategy orders", "cancel_all: {include: [strategy]}", false},
+	},
+	// Protections only close: the trailing stop's size (the whole 1 BTC
+	// position) is past max_order_size, and it must still go out.
+	rules.Protect: {
+		{"stop-loss", "protect: {symbol: BTCUSDT, position: long, stop_loss: 10000}", false},
+		{"trailing stop", "protect: {symbol: BTCUSDT, position: long, trailing_ratio: 2}", false},
+	},
+	// A trigger that opens is an order that opens.
+	rules.PlaceTrigger: {
+		{"open", "place_trigger: {symbol: BTCUSDT, open: long, type: market, size: 5, trigger_price: 90000}", true},
+		{"close", "place_trigger: {symbol: BTCUSDT, close: long, type: market, size: 0.5, trigger_price: 10000}", false},
+	},
+	rules.CancelStrategyOrders: {{"cancel", "cancel_strategy_orders: {symbol: BTCUSDT}", false}},
+	rules.Log:                  {{"log", `log: {message: "hello"}`, false}},
+	rules.Notify:               {{"notify", `notify: {message: "hello"}`, false}},
 }
 
 // TestEveryActionMeetsTheGuard runs every action kind against the simulator
@@ -265,6 +280,21 @@ func (r *recordingVenue) ClosePositions(ctx context.Context, req exchange.CloseP
 func (r *recordingVenue) CancelAllOrders(ctx context.Context, req exchange.CancelAllOrdersRequest) (exchange.BatchResult, error) {
 	r.note(exchange.OpCancelAllOrders)
 	return r.Venue.CancelAllOrders(ctx, req)
+}
+
+func (r *recordingVenue) PlaceTPSLOrder(ctx context.Context, req exchange.PlaceTPSLOrderRequest) (exchange.OrderAck, error) {
+	r.note(exchange.OpPlaceTPSLOrder)
+	return r.Venue.PlaceTPSLOrder(ctx, req)
+}
+
+func (r *recordingVenue) PlacePlanOrder(ctx context.Context, req exchange.PlacePlanOrderRequest) (exchange.OrderAck, error) {
+	r.note(exchange.OpPlacePlanOrder)
+	return r.Venue.PlacePlanOrder(ctx, req)
+}
+
+func (r *recordingVenue) CancelPlanOrder(ctx context.Context, req exchange.CancelPlanOrderRequest) (exchange.BatchResult, error) {
+	r.note(exchange.OpCancelPlanOrder)
+	return r.Venue.CancelPlanOrder(ctx, req)
 }
 
 func (r *recordingVenue) SetPositionMode(ctx context.Context, req exchange.SetPositionModeRequest) (exchange.SetPositionModeResult, error) {

@@ -72,3 +72,23 @@ func ReverseSide(dir exchange.HoldSide, mode exchange.PosMode) (exchange.Side, e
 	}
 	return "", "", fmt.Errorf("position mode %q: must be one_way_mode or hedge_mode", mode)
 }
+
+// HoldSideFor is the holdSide of a take-profit, stop-loss or trailing stop
+// (place-tpsl-order) of the position in direction dir for an account in
+// mode: long or short in hedge mode, buy (the long position) or sell in
+// one-way mode, as the venue's docs name them.
+func HoldSideFor(dir exchange.HoldSide, mode exchange.PosMode) (string, error) {
+	if !dir.Valid() {
+		return "", fmt.Errorf("position direction %q: must be long or short", dir)
+	}
+	switch mode {
+	case exchange.HedgeMode:
+		return string(dir), nil
+	case exchange.OneWayMode:
+		if dir == exchange.Long {
+			return string(exchange.Buy), nil
+		}
+		return string(exchange.Sell), nil
+	}
+	return "", fmt.Errorf("position mode %q: must be one_way_mode or hedge_mode", mode)
+}

@@ -54,6 +54,9 @@ func Kinds() []Kind {
 		reversePositionKind(),
 		closePositionsKind(),
 		cancelAllKind(),
+		protectKind(),
+		placeTriggerKind(),
+		cancelStrategyOrdersKind(),
 		logMessageKind(),
 		notifyMessageKind(),
 	}

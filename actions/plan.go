@@ -54,7 +54,7 @@ func newPlan(a *rules.Action, req Request, symbol string, pt exchange.ProductTyp
 // them to what existed at the firing (resend).
 func (p Plan) Lookupable() bool {
 	switch p.Op {
-	case exchange.OpPlaceOrder, exchange.OpBatchPlaceOrder, exchange.OpClickBackhand:
+	case exchange.OpPlaceOrder, exchange.OpBatchPlaceOrder, exchange.OpClickBackhand, exchange.OpPlaceTPSLOrder, exchange.OpPlacePlanOrder:
 		return len(p.ClientOIDs) > 0
 	case exchange.OpModifyOrder:
 		req, ok := p.Request.(exchange.ModifyOrderRequest)
@@ -124,6 +124,12 @@ func sendPlan(ctx context.Context, d *Dispatcher, p Plan) []Leg {
 		return []Leg{d.ClosePositions(ctx, p.Kind, r)}
 	case exchange.CancelAllOrdersRequest:
 		return []Leg{d.CancelAll(ctx, p.Kind, r)}
+	case exchange.PlaceTPSLOrderRequest:
+		return []Leg{d.PlaceTPSL(ctx, p.Kind, r, check(0))}
+	case exchange.PlacePlanOrderRequest:
+		return []Leg{d.PlacePlan(ctx, p.Kind, r, check(0))}
+	case exchange.CancelPlanOrderRequest:
+		return []Leg{d.CancelPlan(ctx, p.Kind, r)}
 	}
 	leg := Leg{Kind: p.Kind, Op: p.Op, Request: p.Request, ClientOIDs: p.ClientOIDs}
 	return []Leg{d.fail(leg, fmt.Errorf("operation %q with a %T is not a request an action sends (not sent)", p.Op, p.Request))}

@@ -185,9 +185,9 @@ func (d *Dispatcher) lookupOIDs(ctx context.Context, p Plan, oids []string) ([]s
 // until ctx ends. It returns the order id.
 func (d *Dispatcher) settleLookup(ctx context.Context, p Plan, oid string) (string, error) {
 	for {
-		o, err := d.lookup(ctx, p.Symbol, p.ProductType, oid)
+		id, err := d.find(ctx, p.Op, p.Request, p.Symbol, p.ProductType, oid)
 		if err == nil {
-			return o.OrderID, nil
+			return id, nil
 		}
 		if errors.Is(err, errAbsent) || ctx.Err() != nil {
 			return "", err

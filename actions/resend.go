@@ -57,6 +57,8 @@ func (x *Executor) resend(ctx context.Context, p Plan) []Leg {
 		n, err = x.narrowCancel(ctx, p)
 	case exchange.OpModifyOrder:
 		n, err = x.narrowModify(ctx, p)
+	case exchange.OpCancelPlanOrder:
+		n, err = x.narrowPlanCancel(ctx, p)
 	default:
 		err = errNotResendable
 	}

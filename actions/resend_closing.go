@@ -85,6 +85,16 @@ func closingTargets(p Plan) (map[string]closingTarget, error) {
 		}
 		targets[req.ClientOID] = t
 		return targets, err
+	case exchange.OpPlaceTPSLOrder:
+		// A protection of a position: sent again only if the position
+		// existed at the firing.
+		req, err := requestOf[exchange.PlaceTPSLOrderRequest](p)
+		side := exchange.Long
+		if req.HoldSide == "short" || req.HoldSide == "sell" {
+			side = exchange.Short
+		}
+		targets[req.ClientOID] = closingTarget{req.Symbol, side}
+		return targets, err
 	}
 	return targets, nil
 }

@@ -38,3 +38,15 @@ func (c crashVenue) ModifyOrder(ctx context.Context, req exchange.ModifyOrderReq
 	c.h.At(engine.CrashLegSent)
 	return a, err
 }
+
+func (c crashVenue) PlaceTPSLOrder(ctx context.Context, req exchange.PlaceTPSLOrderRequest) (exchange.OrderAck, error) {
+	a, err := c.Venue.PlaceTPSLOrder(ctx, req)
+	c.h.At(engine.CrashLegSent)
+	return a, err
+}
+
+func (c crashVenue) PlacePlanOrder(ctx context.Context, req exchange.PlacePlanOrderRequest) (exchange.OrderAck, error) {
+	a, err := c.Venue.PlacePlanOrder(ctx, req)
+	c.h.At(engine.CrashLegSent)
+	return a, err
+}

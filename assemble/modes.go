@@ -223,3 +223,11 @@ func (v modeVenue) BatchPlaceOrder(ctx context.Context, req exchange.BatchPlaceO
 	}
 	return res, err
 }
+
+// PlacePlanOrder reads the mode again when the venue refuses the trigger
+// order's tradeSide, as PlaceOrder does.
+func (v modeVenue) PlacePlanOrder(ctx context.Context, req exchange.PlacePlanOrderRequest) (exchange.OrderAck, error) {
+	a, err := v.Venue.PlacePlanOrder(ctx, req)
+	v.book.refused(ctx, req.ProductType, venueCode(err), req.TradeSide != "")
+	return a, err
+}

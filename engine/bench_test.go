@@ -218,6 +218,10 @@ func (t *timedVenue) PendingOrders(context.Context, exchange.PendingOrdersReques
 	panic("PendingOrders: not reached in the latency benchmark")
 }
 
+func (t *timedVenue) PlanOrders(context.Context, exchange.PlanOrdersRequest) (exchange.PlanOrdersPage, error) {
+	panic("PlanOrders: not reached in the latency benchmark")
+}
+
 // BenchmarkStateToOrder measures the in-process latency from a new State
 // whose condition is true (the tick starts) to the order request reaching
 // the venue, through the engine, the executor (formulas, rounding, mode

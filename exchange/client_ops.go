@@ -57,6 +57,27 @@ func (c *Client) SetPositionMode(ctx context.Context, req SetPositionModeRequest
 	return do[SetPositionModeResult](ctx, c, OpSetPositionMode, &req)
 }
 
+// PlaceTPSLOrder places a take-profit, stop-loss or trailing stop that rests
+// on the exchange.
+func (c *Client) PlaceTPSLOrder(ctx context.Context, req PlaceTPSLOrderRequest) (OrderAck, error) {
+	return do[OrderAck](ctx, c, OpPlaceTPSLOrder, &req)
+}
+
+// PlacePlanOrder places a trigger order that rests on the exchange.
+func (c *Client) PlacePlanOrder(ctx context.Context, req PlacePlanOrderRequest) (OrderAck, error) {
+	return do[OrderAck](ctx, c, OpPlacePlanOrder, &req)
+}
+
+// CancelPlanOrder cancels plan orders by id, or every one of a plan type.
+func (c *Client) CancelPlanOrder(ctx context.Context, req CancelPlanOrderRequest) (BatchResult, error) {
+	return do[BatchResult](ctx, c, OpCancelPlanOrder, &req)
+}
+
+// PlanOrders returns one page of pending plan orders of a plan type.
+func (c *Client) PlanOrders(ctx context.Context, req PlanOrdersRequest) (PlanOrdersPage, error) {
+	return do[PlanOrdersPage](ctx, c, OpPlanOrdersPending, &req)
+}
+
 // The Reader methods. Each validates the request, waits for the rate
 // limiter and retries under the client's RetryPolicy.
 
@@ -263,4 +284,8 @@ var (
 	_ requestValidator = TickerRequest{}
 	_ requestValidator = AccountsRequest{}
 	_ requestValidator = SingleAccountRequest{}
+	_ requestValidator = PlaceTPSLOrderRequest{}
+	_ requestValidator = PlacePlanOrderRequest{}
+	_ requestValidator = CancelPlanOrderRequest{}
+	_ requestValidator = PlanOrdersRequest{}
 )

@@ -309,6 +309,28 @@ func exactCases() []exactCase {
 				return c.SingleAccount(ctx, SingleAccountRequest{Symbol: "TSLAUSDT", ProductType: USDTFutures, MarginCoin: "USDT"})
 			},
 			query: "marginCoin=USDT&productType=USDT-FUTURES&symbol=TSLAUSDT"},
+		{op: OpPlaceTPSLOrder, fixture: "place-tpsl-order.json",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return c.PlaceTPSLOrder(ctx, PlaceTPSLOrderRequest{MarginCoin: "USDT", ProductType: USDTFutures, Symbol: "TSLAUSDT", PlanType: PlanMoving,
+					TriggerPrice: "250", TriggerType: TriggerMarkPrice, HoldSide: "long", Size: "2", RangeRate: "2", ClientOID: "tr-protect-1-0"})
+			},
+			body: `{"marginCoin":"USDT","productType":"USDT-FUTURES","symbol":"TSLAUSDT","planType":"moving_plan","triggerPrice":"250","triggerType":"mark_price","holdSide":"long","size":"2","rangeRate":"2","clientOid":"tr-protect-1-0"}`},
+		{op: OpPlacePlanOrder, fixture: "place-plan-order.json",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return c.PlacePlanOrder(ctx, PlacePlanOrderRequest{PlanType: PlanNormal, Symbol: "TSLAUSDT", ProductType: USDTFutures, MarginMode: Crossed, MarginCoin: "USDT",
+					Size: "1", TriggerPrice: "260", TriggerType: TriggerFillPrice, Side: Buy, TradeSide: Open, OrderType: Market, ClientOID: "tr-breakout-1-0", Mode: HedgeMode})
+			},
+			body: `{"planType":"normal_plan","symbol":"TSLAUSDT","productType":"USDT-FUTURES","marginMode":"crossed","marginCoin":"USDT","size":"1","triggerPrice":"260","triggerType":"fill_price","side":"buy","tradeSide":"open","orderType":"market","clientOid":"tr-breakout-1-0"}`},
+		{op: OpCancelPlanOrder, fixture: "cancel-plan-order.json",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return c.CancelPlanOrder(ctx, CancelPlanOrderRequest{Symbol: "TSLAUSDT", ProductType: USDTFutures, MarginCoin: "USDT", PlanType: PlanPosLoss})
+			},
+			body: `{"symbol":"TSLAUSDT","productType":"USDT-FUTURES","marginCoin":"USDT","planType":"pos_loss"}`},
+		{op: OpPlanOrdersPending, fixture: "orders-plan-pending.json",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return c.PlanOrders(ctx, PlanOrdersRequest{ProductType: USDTFutures, PlanType: PlanProfitLoss, ClientOID: "tr-protect-1-0"})
+			},
+			query: "clientOid=tr-protect-1-0&planType=profit_loss&productType=USDT-FUTURES"},
 	}
 }
 
@@ -388,8 +410,8 @@ func TestClientExactRequests(t *testing.T) {
 			t.Errorf("operation %s has no exact-request case", info.Op)
 		}
 	}
-	if len(covered) != 34 {
-		t.Errorf("%d operations covered, want 34", len(covered))
+	if len(covered) != 38 {
+		t.Errorf("%d operations covered, want 38", len(covered))
 	}
 }
 

@@ -236,6 +236,24 @@ var responseFixtures = []responseFixture{
 	{file: "account.json", op: OpSingleAccount, newDst: newOf[SingleAccount](), check: func(t *testing.T, v any) {
 		want(t, v.(*SingleAccount).PosMode, HedgeMode)
 	}},
+	{file: "place-tpsl-order.json", op: OpPlaceTPSLOrder, newDst: newOf[OrderAck](), check: func(t *testing.T, v any) {
+		want(t, *v.(*OrderAck), OrderAck{OrderID: "1300000000000000001", ClientOID: "tr-protect-1-0"})
+	}},
+	{file: "place-plan-order.json", op: OpPlacePlanOrder, newDst: newOf[OrderAck](), check: func(t *testing.T, v any) {
+		want(t, v.(*OrderAck).OrderID, "1300000000000000002")
+	}},
+	{file: "cancel-plan-order.json", op: OpCancelPlanOrder, newDst: newOf[BatchResult](), allowZero: []string{".FailureList[0].ErrorCode", ".FailureList[0].Symbol"}, check: func(t *testing.T, v any) {
+		r := v.(*BatchResult)
+		want(t, r.SuccessList[0].ClientOID, "tr-protect-1-0")
+		want(t, r.FailureList[0].ErrorMsg, "plan order not found")
+	}},
+	{file: "orders-plan-pending.json", op: OpPlanOrdersPending, newDst: newOf[PlanOrdersPage](), check: func(t *testing.T, v any) {
+		o := v.(*PlanOrdersPage).EntrustedList[0]
+		want(t, o.PlanType, PlanNormal)
+		want(t, o.TriggerType, TriggerMarkPrice)
+		want(t, o.TriggerPrice, Num("260"))
+		want(t, o.CTime.Int(), int64(1700000000100))
+	}},
 }
 
 func want[T any](t *testing.T, got, want T) {

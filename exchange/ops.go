@@ -52,6 +52,13 @@ const (
 	OpHistoryMarkCandles  Op = "history-mark-candles"
 	OpHistoryIndexCandles Op = "history-index-candles"
 	OpHistoryFundRate     Op = "history-fund-rate"
+	// The orders that rest on the exchange (plan.go): position
+	// take-profit/stop-loss and trailing stops, trigger orders, their
+	// cancel and their list.
+	OpPlaceTPSLOrder    Op = "place-tpsl-order"
+	OpPlacePlanOrder    Op = "place-plan-order"
+	OpCancelPlanOrder   Op = "cancel-plan-order"
+	OpPlanOrdersPending Op = "orders-plan-pending"
 )
 
 // Scope is what a rate limit is counted per.
@@ -160,6 +167,11 @@ var opTable = []OpInfo{
 	{Op: OpHistoryMarkCandles, Method: "GET", Path: "/api/v2/mix/market/history-mark-candles", Rate: 20, Per: time.Second, Scope: PerIP, Public: true},
 	{Op: OpHistoryIndexCandles, Method: "GET", Path: "/api/v2/mix/market/history-index-candles", Rate: 20, Per: time.Second, Scope: PerIP, Public: true},
 	{Op: OpHistoryFundRate, Method: "GET", Path: "/api/v2/mix/market/history-fund-rate", Rate: 20, Per: time.Second, Scope: PerIP, Public: true},
+	// The venue's docs (plan.go): each "10 times/s (UID)".
+	{Op: OpPlaceTPSLOrder, Method: "POST", Path: "/api/v2/mix/order/place-tpsl-order", Rate: 10, Per: time.Second, Scope: PerUID, Mutating: true, Perms: []Permission{PermFuturesTrade}},
+	{Op: OpPlacePlanOrder, Method: "POST", Path: "/api/v2/mix/order/place-plan-order", Rate: 10, Per: time.Second, Scope: PerUID, Mutating: true, Perms: []Permission{PermFuturesTrade}},
+	{Op: OpCancelPlanOrder, Method: "POST", Path: "/api/v2/mix/order/cancel-plan-order", Rate: 10, Per: time.Second, Scope: PerUID, Mutating: true, Perms: []Permission{PermFuturesTrade}},
+	{Op: OpPlanOrdersPending, Method: "GET", Path: "/api/v2/mix/order/orders-plan-pending", Rate: 10, Per: time.Second, Scope: PerUID, Perms: []Permission{PermFuturesRead}},
 }
 
 // IPLimitPerMinute is the overall per-IP limit besides the per-operation ones.

@@ -28,6 +28,8 @@ type Reader interface {
 	Contracts(ctx context.Context, req ContractsRequest) ([]Contract, error)
 	Ticker(ctx context.Context, req TickerRequest) ([]Ticker, error)
 	Accounts(ctx context.Context, req AccountsRequest) ([]Account, error)
+
+	PlanOrders(ctx context.Context, req PlanOrdersRequest) (PlanOrdersPage, error)
 }
 
 // Trader is every operation that changes account state. Dry-run holds a
@@ -43,6 +45,10 @@ type Trader interface {
 	ClosePositions(ctx context.Context, req ClosePositionsRequest) (ClosePositionsResult, error)
 	CancelAllOrders(ctx context.Context, req CancelAllOrdersRequest) (BatchResult, error)
 	SetPositionMode(ctx context.Context, req SetPositionModeRequest) (SetPositionModeResult, error)
+
+	PlaceTPSLOrder(ctx context.Context, req PlaceTPSLOrderRequest) (OrderAck, error)
+	PlacePlanOrder(ctx context.Context, req PlacePlanOrderRequest) (OrderAck, error)
+	CancelPlanOrder(ctx context.Context, req CancelPlanOrderRequest) (BatchResult, error)
 }
 
 // Venue is a Reader and a Trader: the live exchange or the simulator.

@@ -8,8 +8,10 @@ import (
 )
 
 // Account is the venue of a dry run. Every write and every read of the
-// account itself (orders, fills, positions, balances) goes to the paper
-// account; market data, strategy orders, discount tiers and spot records are
+// account itself (orders, plan orders, fills, positions, balances) goes to
+// the paper account, which triggers the dry run's take-profits, stop-losses,
+// trailing stops and trigger orders on the live prices; market data, the
+// unified account's strategy orders, discount tiers and spot records are
 // read from the live venue through a Reader, which has no write methods.
 type Account struct {
 	*sim.Account
@@ -58,7 +60,9 @@ func (a *Account) Ticker(ctx context.Context, req exchange.TickerRequest) ([]exc
 	return a.live.Ticker(ctx, req)
 }
 
-// StrategyOrders reads the live strategy orders (the paper account has none).
+// StrategyOrders reads the live strategy orders. The dry run's own orders
+// that rest on the exchange (protect, place_trigger) stay on the paper
+// account: PlanOrders, which the embedded paper account answers, lists them.
 func (a *Account) StrategyOrders(ctx context.Context, req exchange.StrategyOrdersRequest) ([]exchange.StrategyOrder, error) {
 	return a.live.StrategyOrders(ctx, req)
 }

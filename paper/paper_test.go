@@ -69,3 +69,65 @@ func TestOpenSeedsFromLiveAndKeepsItApart(t *testing.T) {
 		t.Errorf("stock book through the paper account: %v", err)
 	}
 }
+
+// TestPaperKeepsOrdersThatRestOnTheExchange: a dry run's stop-loss and
+// trigger order rest on the paper account, are what the poller reads into
+// the State's strategy orders, and never reach the live venue.
+func TestPaperKeepsOrdersThatRestOnTheExchange(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	simRig := simtest.NewRig(t, simtest.RigOptions{Scenario: sim.Demo(), After: 90 * time.Minute})
+	live, _ := simRig.Exchange.Account("demo-key")
+	if _, err := live.PlaceOrder(ctx, exchange.PlaceOrderRequest{Symbol: "BTCUSDT", ProductType: exchange.USDTFutures, MarginMode: exchange.Crossed, MarginCoin: "USDT", Size: "0.5", Side: exchange.Buy, OrderType: exchange.Market, ClientOID: "live-pos"}); err != nil {
+		t.Fatal(err)
+	}
+	cat, err := rules.FetchCatalog(ctx, live)
+	if err != nil {
+		t.Fatal(err)
+	}
+	acct, prices, err := Open(ctx, live, cat.Contracts, simRig.Virtual, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := prices.Refresh(ctx, []string{"BTCUSDT"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := acct.PlaceTPSLOrder(ctx, exchange.PlaceTPSLOrderRequest{MarginCoin: "USDT", ProductType: exchange.USDTFutures, Symbol: "BTCUSDT",
+		PlanType: exchange.PlanPosLoss, TriggerPrice: "1000", TriggerType: exchange.TriggerMarkPrice, HoldSide: "buy", ClientOID: "paper-sl"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := acct.PlacePlanOrder(ctx, exchange.PlacePlanOrderRequest{PlanType: exchange.PlanNormal, Symbol: "BTCUSDT", ProductType: exchange.USDTFutures,
+		MarginMode: exchange.Crossed, MarginCoin: "USDT", Size: "0.1", TriggerPrice: "1000000", TriggerType: exchange.TriggerFillPrice, Side: exchange.Buy,
+		OrderType: exchange.Market, ClientOID: "paper-trigger"}); err != nil {
+		t.Fatal(err)
+	}
+	seen, err := exchange.PendingPlanStrategyOrders(ctx, acct, exchange.CategoryUSDTFutures)
+	if err != nil {
+		t.Fatal(err)
+	}
+	own := map[string]exchange.StrategyType{}
+	for _, so := range seen {
+		own[so.ClientOID] = so.Type()
+	}
+	if len(seen) != 2 || own["paper-sl"] != exchange.StrategyTPSL || own["paper-trigger"] != exchange.StrategyTrigger {
+		t.Errorf("plan orders of the paper account as the State reads them %+v: want paper-sl (tpsl) and paper-trigger (trigger)", seen)
+	}
+	// The paper account triggers them on the live prices: a stop-loss of
+	// the long above today's price closes it at the next step.
+	if _, err := acct.PlaceTPSLOrder(ctx, exchange.PlaceTPSLOrderRequest{MarginCoin: "USDT", ProductType: exchange.USDTFutures, Symbol: "BTCUSDT",
+		PlanType: exchange.PlanLoss, TriggerPrice: "10000000", TriggerType: exchange.TriggerMarkPrice, HoldSide: "buy", Size: "0.1", ClientOID: "paper-sl-now"}); err != nil {
+		t.Fatal(err)
+	}
+	simRig.Virtual.Advance(time.Minute)
+	if err := prices.Refresh(ctx, []string{"BTCUSDT"}); err != nil {
+		t.Fatal(err)
+	}
+	pos, err := acct.AllPositions(ctx, exchange.AllPositionsRequest{ProductType: exchange.USDTFutures})
+	if err != nil || len(pos) != 1 || pos[0].Total != "0.4" {
+		t.Errorf("paper position after its stop-loss of 0.1 triggered: %+v, %v; want 0.4 left", pos, err)
+	}
+	liveAfter, err := live.PlanOrders(ctx, exchange.PlanOrdersRequest{ProductType: exchange.USDTFutures, PlanType: exchange.PlanProfitLoss})
+	if err != nil || len(liveAfter.EntrustedList) != 0 {
+		t.Errorf("the live venue holds plan orders %+v, %v: the dry run reached it", liveAfter.EntrustedList, err)
+	}
+}

@@ -169,10 +169,23 @@ var parts = [marketdata.NumParts]partSource{
 			sameList[exchange.PendingOrder]),
 	},
 	marketdata.PartStrategyOrders: {
-		ops: []exchange.Op{exchange.OpStrategyOrders}, every: 2 * time.Second, keyedBy: byCategory,
+		// The unified account's strategy orders and the classic account's
+		// plan orders (protect, place_trigger) are one list for rules: one
+		// query of the first, three of the second (take-profit/stop-loss,
+		// trigger, trailing trigger; none for spot and margin, counted
+		// anyway, the careful side of the budget).
+		ops: []exchange.Op{exchange.OpStrategyOrders, exchange.OpPlanOrdersPending, exchange.OpPlanOrdersPending, exchange.OpPlanOrdersPending}, every: 2 * time.Second, keyedBy: byCategory,
 		fetch: keyedRow(
 			func(ctx context.Context, r Reader, q request) ([]exchange.StrategyOrder, error) {
-				return r.StrategyOrders(ctx, exchange.StrategyOrdersRequest{Category: exchange.Category(q.key)})
+				out, err := r.StrategyOrders(ctx, exchange.StrategyOrdersRequest{Category: exchange.Category(q.key)})
+				if err != nil {
+					return nil, err
+				}
+				plans, err := exchange.PendingPlanStrategyOrders(ctx, r, exchange.Category(q.key))
+				if err != nil || len(plans) == 0 {
+					return out, err
+				}
+				return append(slices.Clip(out), plans...), nil
 			},
 			func(in *marketdata.BuildInput) *[]marketdata.StrategyOrdersInput { return &in.StrategyOrders },
 			func(x *marketdata.StrategyOrdersInput) string { return string(x.Category) },

@@ -75,6 +75,10 @@ func (r *answersReader) PendingOrders(_ context.Context, req exchange.PendingOrd
 	o.Symbol, o.OrderID = "X"+string(req.ProductType), "o"+r.tag(exchange.OpOrdersPending)
 	return exchange.PendingOrdersPage{EntrustedList: []exchange.PendingOrder{o}, EndID: o.OrderID}, nil
 }
+func (r *answersReader) PlanOrders(context.Context, exchange.PlanOrdersRequest) (exchange.PlanOrdersPage, error) {
+	return exchange.PlanOrdersPage{}, nil
+}
+
 func (r *answersReader) StrategyOrders(_ context.Context, req exchange.StrategyOrdersRequest) ([]exchange.StrategyOrder, error) {
 	return []exchange.StrategyOrder{{OrderID: "s" + r.tag(exchange.OpStrategyOrders), Symbol: "X" + string(req.Category)}}, nil
 }

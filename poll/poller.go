@@ -25,6 +25,7 @@ type Reader interface {
 	AllPositions(ctx context.Context, req exchange.AllPositionsRequest) ([]exchange.Position, error)
 	PendingOrders(ctx context.Context, req exchange.PendingOrdersRequest) (exchange.PendingOrdersPage, error)
 	StrategyOrders(ctx context.Context, req exchange.StrategyOrdersRequest) ([]exchange.StrategyOrder, error)
+	PlanOrders(ctx context.Context, req exchange.PlanOrdersRequest) (exchange.PlanOrdersPage, error)
 	DiscountRates(ctx context.Context, req exchange.DiscountRateRequest) ([]exchange.DiscountCoin, error)
 	SpotRecords(ctx context.Context, req exchange.SpotRecordRequest) ([]exchange.SpotRecord, error)
 	Accounts(ctx context.Context, req exchange.AccountsRequest) ([]exchange.Account, error)

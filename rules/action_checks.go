@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/shopspring/decimal"
+
 	"github.com/tickrules/tickrules/exchange"
 )
 
@@ -208,5 +210,41 @@ func (c *actionCheck) checkCancelAll() {
 	if pts, ok := v.Literal.([]string); ok && len(pts) > 1 && len(c.given("margin_coin")) > 0 {
 		c.f.errorAt(c.where(c.keys, "margin_coin"), "leave margin_coin out, or write one cancel_all per product type",
 			"margin_coin applies to one product type, but product_type lists %d", len(pts))
+	}
+}
+
+// checkProtect requires something to protect with, one way of trailing, an
+// activation price only for a trail, and a ratio the exchange takes.
+func (c *actionCheck) checkProtect() {
+	if len(c.given("take_profit", "stop_loss", "trailing_ratio", "trailing_distance")) == 0 {
+		c.f.errorAt(c.at, "add stop_loss: PRICE, take_profit: PRICE or trailing_ratio: PERCENT",
+			"protect needs take_profit, stop_loss, trailing_ratio or trailing_distance")
+	}
+	if g := c.given("trailing_ratio", "trailing_distance"); len(g) == 2 {
+		c.f.errorAt(c.where(c.keys, g[1]), "keep one: the exchange trails by one amount", "give trailing_ratio or trailing_distance, not both")
+	}
+	if len(c.given("activation_price")) > 0 && len(c.given("trailing_ratio", "trailing_distance")) == 0 {
+		c.f.errorAt(c.keys["activation_price"], "add trailing_ratio or trailing_distance, or remove activation_price",
+			"activation_price only goes with a trailing stop")
+	}
+	c.maxRatio("trailing_ratio")
+}
+
+// checkTrigger checks a trailing trigger: a market order, at most 10 percent.
+func (c *actionCheck) checkTrigger() {
+	if len(c.given("trailing_ratio")) == 0 {
+		return
+	}
+	if typ, _ := c.params.Text("type"); typ == string(exchange.Limit) || len(c.given("price")) > 0 {
+		c.f.errorAt(c.keys["trailing_ratio"], "use type: market without price, or remove trailing_ratio",
+			"a trailing trigger places a market order")
+	}
+	c.maxRatio("trailing_ratio")
+}
+
+// maxRatio rejects a literal trailing ratio above the exchange's largest.
+func (c *actionCheck) maxRatio(name string) {
+	if v, ok := c.params.Decimal(name); ok && v.GreaterThan(decimal.NewFromInt(exchange.MaxCallbackRatio)) {
+		c.f.errorAt(c.keys[name], fmt.Sprintf("at most %d", exchange.MaxCallbackRatio), "%s is %s percent; the exchange trails by at most %d percent", name, v, exchange.MaxCallbackRatio)
 	}
 }

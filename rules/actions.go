@@ -19,6 +19,10 @@ const (
 	CancelAll       ActionKind = "cancel_all"
 	Log             ActionKind = "log"
 	Notify          ActionKind = "notify"
+
+	Protect              ActionKind = "protect"
+	PlaceTrigger         ActionKind = "place_trigger"
+	CancelStrategyOrders ActionKind = "cancel_strategy_orders"
 )
 
 // ParamType is what a parameter's value must be.
@@ -230,9 +234,71 @@ var actionDefs = []*ActionDef{
 		Doc: "Cancel every pending order of the product type, or of each product type of a list (one request each).",
 		Params: []ParamDef{{Name: "product_type", Type: ParamChoice, Values: enumValues("productType"), Formula: true, Many: true,
 			Doc:     "Overrides the file's defaults.product_type; a list cancels on each product type in turn.",
-			Example: "[USDT-FUTURES, USDC-FUTURES]"}, pMarginCoin},
-		Example: `cancel_all: {}`,
+			Example: "[USDT-FUTURES, USDC-FUTURES]"}, pMarginCoin,
+			{Name: "include", Type: ParamChoice, Values: []string{"strategy"}, Many: true,
+				Doc:     "strategy also cancels the orders that rest on the exchange (take-profits, stop-losses, trailing stops and trigger orders, as cancel_strategy_orders with type all); without it they stay.",
+				Example: "[strategy]"}},
+		Example: `cancel_all: { include: [strategy] }`,
 		check:   func(c *actionCheck) { c.checkCancelAll() },
+	},
+	{
+		Kind: Protect, Op: exchange.OpPlaceTPSLOrder,
+		Doc: "Protect an open position with orders that rest on the exchange, so they hold while the engine is down: a take-profit, a stop-loss and a trailing stop, each one request. They only ever close the position, so the kill switch and the safety limits never hold them back; the exchange cancels them when the position closes.",
+		Params: []ParamDef{pSymbol,
+			{Name: "position", Type: ParamChoice, Values: []string{"long", "short"}, Required: true,
+				Doc: "The position to protect. The engine maps it to the exchange's hold side for the account's position mode.", Example: "long"},
+			{Name: "take_profit", Type: ParamNumber, Positive: true, Unit: "quote currency per base coin",
+				Doc: "Close at market when the price reaches this (a long's rises to it, a short's falls to it).", Example: "=position(symbol, \"long\").entry_price * 1.05"},
+			{Name: "stop_loss", Type: ParamNumber, Positive: true, Unit: "quote currency per base coin",
+				Doc: "Close at market when the price reaches this (a long's falls to it, a short's rises to it).", Example: "=position(symbol, \"long\").entry_price * 0.97"},
+			{Name: "trailing_ratio", Type: ParamNumber, Positive: true, Unit: "percent",
+				Doc: "Trailing stop: once active it follows the best price since (the high of a long, the low of a short) and closes at market when the price comes back this many percent from it. At most 10.", Example: "2"},
+			{Name: "trailing_distance", Type: ParamNumber, Positive: true, Unit: "quote currency per base coin",
+				Doc: "Trailing stop by a price distance instead of a ratio. The exchange trails by ratio only: the engine sends distance / activation price as the ratio, so the distance holds exactly at the activation price.", Example: "5"},
+			{Name: "activation_price", Type: ParamNumber, Positive: true, Unit: "quote currency per base coin",
+				Doc: "Trailing stop: the price at which it starts to follow (a long's above, a short's below). Default: the last price when the rule fires, so it follows at once.", Example: "250"},
+			{Name: "size", Type: ParamNumber, Positive: true, Unit: "base coin",
+				Doc: "How much of the position to close. Default: take-profit and stop-loss the whole position (whatever its size when they trigger); the trailing stop the position's size when the rule fires.", Example: "1"},
+			{Name: "trigger", Type: ParamChoice, Values: []string{"mark", "last"},
+				Doc: "The price that triggers them: mark (default; harder to spike) or last (the last trade).", Example: "last"},
+			pProductType, pMarginCoin},
+		Example: `protect:
+  symbol: TSLAUSDT
+  position: long
+  stop_loss: =position("TSLAUSDT", "long").entry_price * 0.97
+  trailing_ratio: 2`,
+		check: func(c *actionCheck) { c.checkProtect() },
+	},
+	{
+		Kind: PlaceTrigger, Op: exchange.OpPlacePlanOrder,
+		Doc: "Place a trigger order that rests on the exchange: when the price reaches trigger_price, the exchange places the order (with trailing_ratio, when the price then comes back that many percent). An order that opens is checked by the kill switch and the safety limits when it is sent, like place_order.",
+		Params: concatParams([]ParamDef{pSymbol,
+			{Name: "trigger_price", Type: ParamNumber, Required: true, Positive: true, Unit: "quote currency per base coin",
+				Doc: "The price that triggers the order, from either side: above the price when placed, it triggers on a rise to it; below, on a fall.", Example: "260"},
+			{Name: "trigger", Type: ParamChoice, Values: []string{"mark", "last"},
+				Doc: "The price compared with trigger_price: mark (default) or last.", Example: "last"},
+			{Name: "trailing_ratio", Type: ParamNumber, Positive: true, Unit: "percent",
+				Doc: "Makes it a trailing trigger: active at trigger_price, it places a market order once the price comes back this many percent from its best since. At most 10; only with type: market.", Example: "1.5"}},
+			pickParams(orderItemParams, "open", "close", "side", "trade_side", "reduce_only", "type", "size", "price"),
+			[]ParamDef{pProductType, pMarginCoin, pMarginMode}),
+		Example: `place_trigger:
+  symbol: TSLAUSDT
+  open: long
+  type: market
+  size: 1
+  trigger_price: 260`,
+		check: func(c *actionCheck) { c.checkOrderItem(c.params, c.keys, c.at); c.checkTrigger() },
+	},
+	{
+		Kind: CancelStrategyOrders, Op: exchange.OpCancelPlanOrder,
+		Doc: "Cancel orders that rest on the exchange (placed by protect, place_trigger or by hand): of one contract or, without symbol, of the whole product type; of some types or all. One request per type.",
+		Params: []ParamDef{{Name: "symbol", Type: ParamSymbol, Doc: "The contract; without it, those of every contract of the product type.", Example: "TSLAUSDT"},
+			{Name: "type", Type: ParamChoice, Values: []string{"all", "take_profit", "stop_loss", "trailing_stop", "trigger"}, Many: true,
+				Doc: "Which ones: take_profit, stop_loss (of part or the whole position), trailing_stop (of a position, and trailing triggers), trigger, or all (default).", Example: "[stop_loss, trailing_stop]"},
+			pProductType, pMarginCoin},
+		Example: `cancel_strategy_orders:
+  symbol: TSLAUSDT
+  type: all`,
 	},
 	{
 		Kind: Log, Op: "",
@@ -253,6 +319,19 @@ var actionDefs = []*ActionDef{
 		Example: `notify:
   message: "TSLA stop fired, spread {{ stock(\"TSLA\").spread_bps }} bps"`,
 	},
+}
+
+// pickParams returns the parameters of defs named names, in names' order.
+func pickParams(defs []ParamDef, names ...string) []ParamDef {
+	var out []ParamDef
+	for _, n := range names {
+		for _, d := range defs {
+			if d.Name == n {
+				out = append(out, d)
+			}
+		}
+	}
+	return out
 }
 
 func concatParams(lists ...[]ParamDef) []ParamDef {

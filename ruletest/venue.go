@@ -119,3 +119,31 @@ func (r *recorder) AllPositions(context.Context, exchange.AllPositionsRequest) (
 func (r *recorder) PendingOrders(context.Context, exchange.PendingOrdersRequest) (exchange.PendingOrdersPage, error) {
 	return exchange.PendingOrdersPage{}, errors.New("rule tests: no order reads")
 }
+
+// PlaceTPSLOrder accepts a valid take-profit, stop-loss or trailing stop.
+func (r *recorder) PlaceTPSLOrder(_ context.Context, req exchange.PlaceTPSLOrderRequest) (exchange.OrderAck, error) {
+	return r.ack(req, req.ClientOID)
+}
+
+// PlacePlanOrder accepts a valid trigger order.
+func (r *recorder) PlacePlanOrder(_ context.Context, req exchange.PlacePlanOrderRequest) (exchange.OrderAck, error) {
+	return r.ack(req, req.ClientOID)
+}
+
+// CancelPlanOrder accepts a valid cancellation of plan orders.
+func (r *recorder) CancelPlanOrder(_ context.Context, req exchange.CancelPlanOrderRequest) (exchange.BatchResult, error) {
+	if err := req.Validate(r.now()); err != nil {
+		return exchange.BatchResult{}, err
+	}
+	res := exchange.BatchResult{SuccessList: []exchange.OrderAck{}, FailureList: []exchange.BatchFailure{}}
+	for _, o := range req.OrderIDList {
+		res.SuccessList = append(res.SuccessList, exchange.OrderAck(o))
+	}
+	return res, nil
+}
+
+// PlanOrders is asked only after an ambiguous outcome, which the recorder
+// never gives.
+func (r *recorder) PlanOrders(context.Context, exchange.PlanOrdersRequest) (exchange.PlanOrdersPage, error) {
+	return exchange.PlanOrdersPage{}, errors.New("rule tests: no plan order reads")
+}

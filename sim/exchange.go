@@ -89,6 +89,9 @@ type Exchange struct {
 	// creation order (see strategy.go); strategySeq numbers them.
 	tpsl        []*posTPSL
 	strategySeq uint64
+	// plans are the orders resting on the exchange until a trigger
+	// (plan.go), in creation order; numbered with strategySeq.
+	plans []*planOrder
 
 	// keepRate is 1 - set.MaintenanceMarginRate: the share of a crossed
 	// position's cushion that its liquidation price keeps (see liquidation).
@@ -260,7 +263,7 @@ func (x *Exchange) lock() {
 // limit order fills when the path crosses it between two calls. Asynchronous
 // modifies that are due appear first at every step.
 func (x *Exchange) catchUp(t time.Time) {
-	if t.After(x.now) && len(x.modifies) == 0 && !x.resting() && len(x.tpsl) == 0 {
+	if t.After(x.now) && len(x.modifies) == 0 && !x.resting() && len(x.tpsl) == 0 && len(x.plans) == 0 {
 		// Nothing rests, waits to trigger or is due: every step would be a
 		// no-op but funding, which needs no price in between.
 		x.settleFunding(x.now, t)
@@ -300,6 +303,7 @@ func (x *Exchange) stepTo(t time.Time) {
 		x.matchResting(c)
 	}
 	x.triggerTPSL()
+	x.triggerPlans()
 }
 
 func (x *Exchange) nextOrderID() string {

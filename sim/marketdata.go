@@ -301,3 +301,8 @@ func (p publicReader) SinglePosition(context.Context, exchange.SinglePositionReq
 func (p publicReader) Accounts(context.Context, exchange.AccountsRequest) ([]exchange.Account, error) {
 	return nil, p.private(exchange.OpAccounts)
 }
+
+// PlanOrders needs a key.
+func (p publicReader) PlanOrders(context.Context, exchange.PlanOrdersRequest) (exchange.PlanOrdersPage, error) {
+	return exchange.PlanOrdersPage{}, p.private(exchange.OpPlanOrdersPending)
+}

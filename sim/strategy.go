@@ -75,6 +75,7 @@ func (x *Exchange) posTPSLOf(a *Account, c *contract, long bool) *posTPSL {
 // close, a reduce to zero, a reversal): the venue cancels it with the
 // position.
 func (x *Exchange) dropPosTPSL(a *Account, c *contract, long bool) {
+	x.dropPositionPlans(a, c, long)
 	if len(x.tpsl) == 0 {
 		return
 	}

@@ -92,6 +92,11 @@ func (r *Reader) PendingOrders(context.Context, exchange.PendingOrdersRequest) (
 	return exchange.PendingOrdersPage{}, r.Hit(exchange.OpOrdersPending)
 }
 
+// PlanOrders answers none.
+func (r *Reader) PlanOrders(context.Context, exchange.PlanOrdersRequest) (exchange.PlanOrdersPage, error) {
+	return exchange.PlanOrdersPage{}, r.Hit(exchange.OpPlanOrdersPending)
+}
+
 // StrategyOrders answers none.
 func (r *Reader) StrategyOrders(context.Context, exchange.StrategyOrdersRequest) ([]exchange.StrategyOrder, error) {
 	return nil, r.Hit(exchange.OpStrategyOrders)

@@ -151,4 +151,8 @@ var handlers = map[exchange.Op]handlerFunc{
 	exchange.OpHistoryMarkCandles:  history(historyCandles(exchange.KindMark)),
 	exchange.OpHistoryIndexCandles: history(historyCandles(exchange.KindIndex)),
 	exchange.OpHistoryFundRate:     history(exchange.HistoryReader.FundingHistory),
+	exchange.OpPlaceTPSLOrder:      write(exchange.Trader.PlaceTPSLOrder),
+	exchange.OpPlacePlanOrder:      write(exchange.Trader.PlacePlanOrder),
+	exchange.OpCancelPlanOrder:     write(exchange.Trader.CancelPlanOrder),
+	exchange.OpPlanOrdersPending:   read(exchange.Reader.PlanOrders),
 }
