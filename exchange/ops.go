@@ -44,6 +44,10 @@ const (
 	// carries posMode on the live venue.
 	OpServerTime    Op = "time"
 	OpSingleAccount Op = "account"
+
+	// OpMergeDepth is the order book of a futures contract (exchange notes,
+	// "Futures book and ticker").
+	OpMergeDepth Op = "merge-depth"
 )
 
 // Scope is what a rate limit is counted per.
@@ -145,6 +149,8 @@ var opTable = []OpInfo{
 	// Account" 10 times/1s per uid.
 	{Op: OpServerTime, Method: "GET", Path: "/api/v2/public/time", Rate: 20, Per: time.Second, Scope: PerIP, Public: true},
 	{Op: OpSingleAccount, Method: "GET", Path: "/api/v2/mix/account/account", Rate: 10, Per: time.Second, Scope: PerUID, Perms: []Permission{PermFuturesRead}},
+	// The venue's docs, "Get Merge Market Depth": 20 times/1s per IP.
+	{Op: OpMergeDepth, Method: "GET", Path: "/api/v2/mix/market/merge-depth", Rate: 20, Per: time.Second, Scope: PerIP, Public: true},
 }
 
 // IPLimitPerMinute is the overall per-IP limit besides the per-operation ones.
