@@ -28,6 +28,7 @@ type Reader interface {
 	Contracts(ctx context.Context, req ContractsRequest) ([]Contract, error)
 	Ticker(ctx context.Context, req TickerRequest) ([]Ticker, error)
 	Accounts(ctx context.Context, req AccountsRequest) ([]Account, error)
+	MergeDepth(ctx context.Context, req MergeDepthRequest) (MergeDepth, error)
 }
 
 // Trader is every operation that changes account state. Dry-run holds a

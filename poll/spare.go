@@ -15,7 +15,9 @@ import (
 // venue's overall limit per IP, so no part's budget is taken from
 // another: every moving part the rules read gets its spare. Parts that
 // change rarely (the market's calendar, stock info, discount tiers, spot
-// records) keep their interval, and so do intervals set by the user. The
+// records) keep their interval, and so do intervals set by the user and
+// the futures ticker and book (partSource.ownInterval), polled every second
+// within their operations' share of the limit. The
 // live poller plans with it (New), and so does the polling budget `engine
 // check` shows; a backtest keeps the plain plan.
 func WithSpareBudget(opts PlanOptions) PlanOptions {
@@ -28,7 +30,7 @@ func WithSpareBudget(opts PlanOptions) PlanOptions {
 		wanted[part] = iv
 	}
 	for _, part := range opts.Demand.Parts.Parts() {
-		if _, set := wanted[part]; !set && parts[part].every < time.Minute {
+		if _, set := wanted[part]; !set && parts[part].every < time.Minute && !parts[part].ownInterval {
 			wanted[part] = minIv // raised to the rate limit's minimum by interval
 		}
 	}

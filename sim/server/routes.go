@@ -120,4 +120,5 @@ var handlers = map[exchange.Op]handlerFunc{
 	exchange.OpAccounts:       read(exchange.Reader.Accounts),
 	exchange.OpServerTime:     serverTime,
 	exchange.OpSingleAccount:  singleAccount,
+	exchange.OpMergeDepth:     read(exchange.Reader.MergeDepth),
 }
