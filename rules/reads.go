@@ -567,6 +567,13 @@ func (w *walker) argument(f *function, arg ast.Node, kind argKind) {
 		}
 		p, ok := cat.StockPair(v)
 		if !ok {
+			if _, future := cat.Contract(v); future {
+				// A futures contract has a market of its own: its ticker
+				// and its book, not a stock pair's.
+				w.errorHint(arg, "", fmt.Sprintf("use ticker(%q) (last, bid, ask, mark...) or book(%q) (spread_bps, depth...)", v, v),
+					"%s is a futures contract, not a stock pair", v)
+				return
+			}
 			in, hint := cat.missing("stock_pairs:", v)
 			w.errorHint(arg, cat.SuggestStockPair(v), hint, "stock pair %s is not known%s", v, in)
 			return
