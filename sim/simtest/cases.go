@@ -625,5 +625,27 @@ func Cases() []Case {
 			}
 			e.WantPosition(t, e.Hedge, btc, exchange.Short, "0")
 		}},
+		{"market/merge-depth is the book the ticker's top comes from", func(t *testing.T, e *Env) {
+			tk, err := e.OneWay.Ticker(e.Ctx, exchange.TickerRequest{Symbol: btc, ProductType: usdt})
+			Must(t, err)
+			d, err := e.OneWay.MergeDepth(e.Ctx, exchange.MergeDepthRequest{Symbol: btc, ProductType: usdt, Limit: "5"})
+			Must(t, err)
+			if len(d.Bids) != 5 || len(d.Asks) != 5 || d.Bids[0] != (exchange.PriceLevel{tk[0].BidPr, tk[0].BidSz}) ||
+				d.Asks[0] != (exchange.PriceLevel{tk[0].AskPr, tk[0].AskSz}) || d.Precision != "scale0" || d.TS.Int() == 0 {
+				t.Fatalf("merge-depth = %+v, ticker = %+v", d, tk[0])
+			}
+			for i := 1; i < 5; i++ {
+				if !d.Bids[i].Price().MustDecimal().LessThan(d.Bids[i-1].Price().MustDecimal()) ||
+					!d.Asks[i].Price().MustDecimal().GreaterThan(d.Asks[i-1].Price().MustDecimal()) {
+					t.Fatalf("levels out of order: %+v", d)
+				}
+			}
+			_, err = e.OneWay.MergeDepth(e.Ctx, exchange.MergeDepthRequest{Symbol: btc, ProductType: usdt, Limit: "7"})
+			WantCode(t, err, exchange.CodeParamVerify)
+			_, err = e.OneWay.MergeDepth(e.Ctx, exchange.MergeDepthRequest{Symbol: "NOPEUSDT", ProductType: usdt})
+			if err == nil {
+				t.Fatal("merge-depth of an unknown contract answered")
+			}
+		}},
 	}
 }
