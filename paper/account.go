@@ -58,6 +58,12 @@ func (a *Account) Ticker(ctx context.Context, req exchange.TickerRequest) ([]exc
 	return a.live.Ticker(ctx, req)
 }
 
+// MergeDepth reads the live book of a contract, not the paper market's
+// synthetic one.
+func (a *Account) MergeDepth(ctx context.Context, req exchange.MergeDepthRequest) (exchange.MergeDepth, error) {
+	return a.live.MergeDepth(ctx, req)
+}
+
 // StrategyOrders reads the live strategy orders (the paper account has none).
 func (a *Account) StrategyOrders(ctx context.Context, req exchange.StrategyOrdersRequest) ([]exchange.StrategyOrder, error) {
 	return a.live.StrategyOrders(ctx, req)
