@@ -40,7 +40,14 @@ func Demand(rs *rules.RuleSet, cat *rules.Catalog) poll.Demand {
 		}
 	}
 	if d.Parts.Has(marketdata.PartTicker) || d.Parts.Has(marketdata.PartFuturesBook) {
-		d.Contracts = contractsOf(r.Futures, cat)
+		markets := r.Markets
+		if r.AllFutures && cat != nil { // a symbol known only at run time
+			markets = nil
+			for _, c := range cat.Contracts {
+				markets = append(markets, c.Symbol)
+			}
+		}
+		d.Contracts = contractsOf(markets, cat)
 	}
 	d.StockPairs = uniq(d.StockPairs)
 	d.ProductTypes = uniq(d.ProductTypes)
