@@ -33,7 +33,7 @@ func (x *Exchange) contractList(req exchange.ContractsRequest) ([]exchange.Contr
 // book. Mark and index price are the last price; fundingRate is the
 // scenario's (Settings.FundingRate, see funding.go); change24h is the
 // path's change since 24 hours before, as a fraction to 4 places like the
-// venue's, 0 when the path does not reach that far back.
+// venue's (within a path's first day, since its first price).
 func (x *Exchange) ticker(req exchange.TickerRequest) ([]exchange.Ticker, error) {
 	op := exchange.OpTicker
 	if err := validate(op, req, x.now); err != nil {

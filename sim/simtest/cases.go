@@ -593,6 +593,11 @@ func Cases() []Case {
 				t.Fatalf("position = %+v", p)
 			}
 			e.Advance(3 * time.Hour) // 51000
+			// change24h: within the path's first day, from its first price
+			// (50000): 1000 / 50000.
+			if tk, err := e.OneWay.Ticker(e.Ctx, exchange.TickerRequest{Symbol: btc, ProductType: usdt}); err != nil || tk[0].LastPr != "51000" || tk[0].Change24h != "0.02" {
+				t.Fatalf("ticker after 3h = %+v, %v; want last 51000, change24h 0.02", tk, err)
+			}
 			ps, err = e.OneWay.SinglePosition(e.Ctx, exchange.SinglePositionRequest{ProductType: usdt, Symbol: btc, MarginCoin: "USDT"})
 			Must(t, err)
 			if !ps[0].UnrealizedPL.MustDecimal().IsPositive() {
