@@ -2,6 +2,7 @@ package assemble
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/tickrules/tickrules/exchange"
 	"github.com/tickrules/tickrules/marketdata"
@@ -38,10 +39,36 @@ func Demand(rs *rules.RuleSet, cat *rules.Catalog) poll.Demand {
 			d.Categories = append(d.Categories, categoryOf(pt))
 		}
 	}
+	if d.Parts.Has(marketdata.PartTicker) || d.Parts.Has(marketdata.PartFuturesBook) {
+		markets := r.Markets
+		if r.AllFutures && cat != nil { // a symbol known only at run time
+			markets = nil
+			for _, c := range cat.Contracts {
+				markets = append(markets, c.Symbol)
+			}
+		}
+		d.Contracts = contractsOf(markets, cat)
+	}
 	d.StockPairs = uniq(d.StockPairs)
 	d.ProductTypes = uniq(d.ProductTypes)
 	d.Categories = uniq(d.Categories)
 	return d
+}
+
+// contractsOf are the futures contracts named, with the product type the
+// catalog gives them (USDT-FUTURES without a catalog: the checker has
+// already rejected a symbol the catalog does not know).
+func contractsOf(symbols []string, cat *rules.Catalog) []poll.Contract {
+	out := make([]poll.Contract, 0, len(symbols))
+	for _, s := range symbols {
+		pt := exchange.USDTFutures
+		if c, ok := cat.Contract(s); ok {
+			pt = c.ProductType
+		}
+		out = append(out, poll.Contract{ProductType: pt, Symbol: s})
+	}
+	slices.SortFunc(out, func(a, b poll.Contract) int { return strings.Compare(a.Symbol, b.Symbol) })
+	return slices.Compact(out)
 }
 
 // categoryOf is the unified-account category of a futures product type.

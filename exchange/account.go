@@ -132,7 +132,10 @@ type Ticker struct {
 	MarkPrice   Num    `json:"markPrice"`
 	IndexPrice  Num    `json:"indexPrice"`
 	FundingRate Num    `json:"fundingRate"`
-	TS          Millis `json:"ts"`
+	// Change24h is the price change over 24 hours as a fraction of the
+	// price 24 hours ago (0.01 is 1%), as the venue's ticker gives it.
+	Change24h Num    `json:"change24h"`
+	TS        Millis `json:"ts"`
 }
 
 // AccountsRequest is the query of GET /api/v2/mix/account/accounts.

@@ -268,6 +268,11 @@ func exactCases() []exactCase {
 				return c.Ticker(ctx, TickerRequest{Symbol: "TSLAUSDT", ProductType: USDTFutures})
 			},
 			query: "productType=USDT-FUTURES&symbol=TSLAUSDT"},
+		{op: OpMergeDepth, fixture: "merge-depth.json",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return c.MergeDepth(ctx, MergeDepthRequest{Symbol: "TSLAUSDT", ProductType: USDTFutures, Limit: "15"})
+			},
+			query: "limit=15&productType=USDT-FUTURES&symbol=TSLAUSDT"},
 		{op: OpAccounts, fixture: "accounts.json",
 			call: func(ctx context.Context, c *Client) (any, error) {
 				return c.Accounts(ctx, AccountsRequest{ProductType: COINFutures})
@@ -410,8 +415,8 @@ func TestClientExactRequests(t *testing.T) {
 			t.Errorf("operation %s has no exact-request case", info.Op)
 		}
 	}
-	if len(covered) != 38 {
-		t.Errorf("%d operations covered, want 38", len(covered))
+	if len(covered) != len(Ops()) {
+		t.Errorf("%d operations covered, want %d", len(covered), len(Ops()))
 	}
 }
 

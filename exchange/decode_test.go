@@ -223,6 +223,13 @@ var responseFixtures = []responseFixture{
 	}},
 	{file: "ticker.json", op: OpTicker, newDst: newOf[[]Ticker](), check: func(t *testing.T, v any) {
 		want(t, (*v.(*[]Ticker))[0].AskPr, Num("230.51"))
+		want(t, (*v.(*[]Ticker))[0].Change24h, Num("0.0123"))
+	}},
+	{file: "merge-depth.json", op: OpMergeDepth, newDst: newOf[MergeDepth](), check: func(t *testing.T, v any) {
+		d := v.(*MergeDepth)
+		want(t, d.Bids[1], PriceLevel{"230.48", "2.1"})
+		want(t, d.Asks[0], PriceLevel{"230.51", "1.2"})
+		want(t, d.Scale, Num("0.01"))
 	}},
 	{file: "accounts.json", op: OpAccounts, newDst: newOf[[]Account](), allowZero: []string{"[0].PosMode"}, check: func(t *testing.T, v any) {
 		a := (*v.(*[]Account))[0]

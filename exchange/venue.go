@@ -30,6 +30,7 @@ type Reader interface {
 	Accounts(ctx context.Context, req AccountsRequest) ([]Account, error)
 
 	PlanOrders(ctx context.Context, req PlanOrdersRequest) (PlanOrdersPage, error)
+	MergeDepth(ctx context.Context, req MergeDepthRequest) (MergeDepth, error)
 }
 
 // Trader is every operation that changes account state. Dry-run holds a

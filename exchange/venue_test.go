@@ -222,6 +222,19 @@ var venueFixtures = []venueFixture{
 			want(t, tk.AskPr, Num("1829.8"))
 			want(t, tk.MarkPrice, Num("1829"))
 			want(t, tk.TS.Int(), int64(1695794098184))
+			want(t, tk.Change24h, Num("0"))
+		}},
+	{file: "merge-depth.json", op: OpMergeDepth,
+		call: func(ctx context.Context, c *Client) (any, error) {
+			return c.MergeDepth(ctx, MergeDepthRequest{Symbol: "BTCUSDT", ProductType: USDTFutures})
+		},
+		check: func(t *testing.T, got any, err error, _ []byte) {
+			d := result[MergeDepth](t, got, err)
+			// Bare JSON numbers in the venue's answer read as their text.
+			want(t, d.Asks[0], PriceLevel{"26347.5", "0.25"})
+			want(t, d.Bids[1], PriceLevel{"26346.0", "0.32"})
+			want(t, d.TS.Int(), int64(1695870968804))
+			want(t, d.IsMaxPrecision, "NO")
 		}},
 	{file: "single-position.json", op: OpSinglePosition,
 		call: func(ctx context.Context, c *Client) (any, error) {

@@ -50,12 +50,14 @@ const (
 	PartDiscount                   // eligible-discount-rate
 	PartSpotRecords                // spot-record
 	PartBalances                   // accounts (balances and position mode), per product type
+	PartTicker                     // ticker, per futures contract
+	PartFuturesBook                // merge-depth, per futures contract
 	numParts
 )
 
 var partNames = [numParts]string{
 	"market", "stock_info", "stock_book", "stock_trades", "positions", "orders",
-	"strategy_orders", "discount", "spot_records", "balances",
+	"strategy_orders", "discount", "spot_records", "balances", "ticker", "futures_book",
 }
 
 // String returns the part's name as used in traces and docs.
@@ -252,6 +254,11 @@ type content struct {
 
 	balances []*Balance
 	posModes map[exchange.ProductType]string
+
+	tickers      []*Ticker      // sorted by symbol
+	tickersAsked []string       // the contracts whose ticker was fetched
+	futuresBooks []*FuturesBook // the books with both sides
+	booksAsked   []string       // the contracts whose book was fetched
 
 	// The answers the positions, orders and stock pairs were built from
 	// (never changed), to tell which symbols' data two contents share

@@ -83,6 +83,8 @@ type BuildInput struct {
 	Discount       *DiscountInput
 	SpotRecords    *SpotRecordsInput
 	Balances       []BalancesInput
+	Tickers        []TickerInput
+	FuturesBooks   []FuturesBookInput
 
 	// Prev, when set, is a State built before by the same caller: what it
 	// built from the very answers in this input is copied from it, with
@@ -142,6 +144,8 @@ func NewState(in BuildInput, opts BuildOptions) (*State, error) {
 	b.discount(in.Discount)
 	b.spotRecords(in.SpotRecords)
 	b.balances(in.Balances)
+	b.tickers(in.Tickers)
+	b.futuresBooks(in.FuturesBooks)
 	return b.s, errors.Join(b.errs...)
 }
 

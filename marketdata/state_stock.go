@@ -85,31 +85,15 @@ var (
 // DepthBid returns the total bid size (shares) at prices within bps basis
 // points below the mid price. The book must be known.
 func (s *Stock) DepthBid(bps float64) float64 {
-	limit := s.Mid * (1 - bps/1e4)
-	var sum float64
 	bids, _ := s.depth()
-	for _, l := range bids {
-		if l.Price < limit {
-			break
-		}
-		sum += l.Size
-	}
-	return sum
+	return depthBelow(bids, s.Mid, bps)
 }
 
 // DepthAsk returns the total ask size (shares) at prices within bps basis
 // points above the mid price. The book must be known.
 func (s *Stock) DepthAsk(bps float64) float64 {
-	limit := s.Mid * (1 + bps/1e4)
-	var sum float64
 	_, asks := s.depth()
-	for _, l := range asks {
-		if l.Price > limit {
-			break
-		}
-		sum += l.Size
-	}
-	return sum
+	return depthAbove(asks, s.Mid, bps)
 }
 
 // Has reports whether every requirement in need is met.

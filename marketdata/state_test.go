@@ -63,6 +63,13 @@ func fullInput() BuildInput {
 		Balances: []BalancesInput{{ProductType: exchange.USDTFutures, At: now, Accounts: []exchange.Account{
 			{MarginCoin: "USDT", Available: "1000", AccountEquity: "1104", PosMode: exchange.HedgeMode},
 		}}},
+		Tickers: []TickerInput{{Symbol: "TSLAUSDT", ProductType: exchange.USDTFutures, At: now, Tickers: []exchange.Ticker{
+			{Symbol: "TSLAUSDT", LastPr: "230.5", BidPr: "230.49", AskPr: "230.51", MarkPrice: "230.48", IndexPrice: "230.45", FundingRate: "0.0001", Change24h: "-0.02"},
+		}}},
+		FuturesBooks: []FuturesBookInput{{Symbol: "TSLAUSDT", ProductType: exchange.USDTFutures, At: now, Book: exchange.MergeDepth{
+			Bids: []exchange.PriceLevel{{"230.49", "0.8"}, {"230.40", "2"}, {"229", "50"}},
+			Asks: []exchange.PriceLevel{{"230.51", "1.2"}, {"230.60", "3"}},
+		}}},
 		Discount: &DiscountInput{At: now, Coins: []exchange.DiscountCoin{{Coin: "BTC", List: []exchange.DiscountTier{
 			{TierStartValue: "10000", DiscountRate: "0.9"}, {TierStartValue: "0", DiscountRate: "1"},
 		}}}},

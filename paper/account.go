@@ -60,6 +60,12 @@ func (a *Account) Ticker(ctx context.Context, req exchange.TickerRequest) ([]exc
 	return a.live.Ticker(ctx, req)
 }
 
+// MergeDepth reads the live book of a contract, not the paper market's
+// synthetic one.
+func (a *Account) MergeDepth(ctx context.Context, req exchange.MergeDepthRequest) (exchange.MergeDepth, error) {
+	return a.live.MergeDepth(ctx, req)
+}
+
 // StrategyOrders reads the live strategy orders. The dry run's own orders
 // that rest on the exchange (protect, place_trigger) stay on the paper
 // account: PlanOrders, which the embedded paper account answers, lists them.

@@ -68,6 +68,14 @@ func TestOpenSeedsFromLiveAndKeepsItApart(t *testing.T) {
 	if _, err := acct.StockOrderBook(ctx, exchange.StockOrderBookRequest{Symbol: "TSLAUSDT"}); err != nil {
 		t.Errorf("stock book through the paper account: %v", err)
 	}
+	// The futures book too: the venue's, not the paper market's synthetic
+	// one (whose spread is another).
+	book := exchange.MergeDepthRequest{Symbol: "BTCUSDT", ProductType: exchange.USDTFutures, Limit: "5"}
+	got, err := acct.MergeDepth(ctx, book)
+	want, wantErr := live.MergeDepth(ctx, book)
+	if err != nil || wantErr != nil || len(got.Bids) == 0 || got.Bids[0] != want.Bids[0] || got.Asks[0] != want.Asks[0] {
+		t.Errorf("futures book through the paper account %+v, %v; the venue's %+v, %v", got, err, want, wantErr)
+	}
 }
 
 // TestPaperKeepsOrdersThatRestOnTheExchange: a dry run's stop-loss and

@@ -1,6 +1,8 @@
 package poll
 
 import (
+	"strings"
+
 	"github.com/tickrules/tickrules/exchange"
 	"github.com/tickrules/tickrules/marketdata"
 )
@@ -13,6 +15,25 @@ type Demand struct {
 	StockPairs   []string
 	ProductTypes []exchange.ProductType
 	Categories   []exchange.Category
+	// Contracts are the futures contracts whose ticker and book the rules
+	// read.
+	Contracts []Contract
+}
+
+// Contract names one futures contract: its ticker and book are fetched by
+// symbol and product type.
+type Contract struct {
+	ProductType exchange.ProductType
+	Symbol      string
+}
+
+// key is the contract's key in the poller's tasks, "USDT-FUTURES/BTCUSDT".
+func (c Contract) key() string { return string(c.ProductType) + "/" + c.Symbol }
+
+// contractOfKey reads a key that Contract.key wrote.
+func contractOfKey(key string) Contract {
+	pt, sym, _ := strings.Cut(key, "/")
+	return Contract{ProductType: exchange.ProductType(pt), Symbol: sym}
 }
 
 // keys are the keys part is fetched for: the stock pairs, product types or
@@ -25,6 +46,12 @@ func (d Demand) keys(part marketdata.Part) []string {
 		keys := make([]string, 0, len(d.ProductTypes))
 		for _, pt := range d.ProductTypes {
 			keys = append(keys, string(pt))
+		}
+		return keys
+	case byContract:
+		keys := make([]string, 0, len(d.Contracts))
+		for _, c := range d.Contracts {
+			keys = append(keys, c.key())
 		}
 		return keys
 	case byCategory:

@@ -20,6 +20,7 @@ const (
 	byPair                       // one fetch per stock pair
 	byProductType                // one fetch per futures product type
 	byCategory                   // one fetch per strategy-order category
+	byContract                   // one fetch per futures contract
 )
 
 // String names the kind of key, as errors and the polling budget say it:
@@ -32,12 +33,14 @@ func (k keyKind) String() string {
 		return "product type"
 	case byCategory:
 		return "category"
+	case byContract:
+		return "contract"
 	}
 	return ""
 }
 
 // KeyKind names what part is fetched per: "pair", "product type" or
-// "category"; empty for a part fetched whole.
+// "category" or "contract"; empty for a part fetched whole.
 func KeyKind(part marketdata.Part) string {
 	if int(part) >= marketdata.NumParts {
 		return ""
@@ -80,6 +83,12 @@ type partSource struct {
 	every   time.Duration
 	keyedBy keyKind
 	fetch   fetchFunc
+	// ownInterval keeps the part at its interval (raised only by its
+	// operation's share of the limit) instead of giving it the spare
+	// budget: the futures ticker and book, whose operations' limits would
+	// otherwise take the spare budgets together over the venue's overall
+	// limit per IP (TestOperationSharesStayUnderTheIPLimit).
+	ownInterval bool
 }
 
 // fetchFunc asks the venue for a part's answer to q and stores it in into,
@@ -236,6 +245,48 @@ var parts = [marketdata.NumParts]partSource{
 			func(x *marketdata.BalancesInput) []exchange.Account { return x.Accounts },
 			sameList[exchange.Account]),
 	},
+	marketdata.PartTicker: {
+		ops: []exchange.Op{exchange.OpTicker}, every: time.Second, keyedBy: byContract, ownInterval: true,
+		fetch: keyedRow(
+			func(ctx context.Context, r Reader, q request) ([]exchange.Ticker, error) {
+				c := contractOfKey(q.key)
+				return r.Ticker(ctx, exchange.TickerRequest{Symbol: c.Symbol, ProductType: c.ProductType})
+			},
+			func(in *marketdata.BuildInput) *[]marketdata.TickerInput { return &in.Tickers },
+			func(x *marketdata.TickerInput) string { return Contract{x.ProductType, x.Symbol}.key() },
+			func(key string, a []exchange.Ticker, at time.Time) marketdata.TickerInput {
+				c := contractOfKey(key)
+				return marketdata.TickerInput{Symbol: c.Symbol, ProductType: c.ProductType, Tickers: a, At: at}
+			},
+			func(x *marketdata.TickerInput) []exchange.Ticker { return x.Tickers },
+			sameList[exchange.Ticker]),
+	},
+	marketdata.PartFuturesBook: {
+		ops: []exchange.Op{exchange.OpMergeDepth}, every: time.Second, keyedBy: byContract, ownInterval: true,
+		fetch: keyedRow(
+			func(ctx context.Context, r Reader, q request) (exchange.MergeDepth, error) {
+				c := contractOfKey(q.key)
+				// 15 levels: enough for a depth within tens of basis points
+				// of the mid, a tenth of the default answer's size.
+				return r.MergeDepth(ctx, exchange.MergeDepthRequest{Symbol: c.Symbol, ProductType: c.ProductType, Limit: futuresBookLimit})
+			},
+			func(in *marketdata.BuildInput) *[]marketdata.FuturesBookInput { return &in.FuturesBooks },
+			func(x *marketdata.FuturesBookInput) string { return Contract{x.ProductType, x.Symbol}.key() },
+			func(key string, a exchange.MergeDepth, at time.Time) marketdata.FuturesBookInput {
+				c := contractOfKey(key)
+				return marketdata.FuturesBookInput{Symbol: c.Symbol, ProductType: c.ProductType, Book: a, At: at}
+			},
+			func(x *marketdata.FuturesBookInput) exchange.MergeDepth { return x.Book },
+			sameMergeDepth),
+	},
+}
+
+// futuresBookLimit is how many levels a futures book poll asks for.
+const futuresBookLimit = "15"
+
+// sameMergeDepth reports whether a fresh futures book equals the one held.
+func sameMergeDepth(held, fresh exchange.MergeDepth) bool {
+	return held.TS == fresh.TS && held.Scale == fresh.Scale && sameList(held.Bids, fresh.Bids) && sameList(held.Asks, fresh.Asks)
 }
 
 // Fetch runs one task against r at now and stores its answer in into,

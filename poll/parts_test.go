@@ -91,6 +91,13 @@ func (r *answersReader) SpotRecords(context.Context, exchange.SpotRecordRequest)
 func (r *answersReader) Accounts(_ context.Context, req exchange.AccountsRequest) ([]exchange.Account, error) {
 	return []exchange.Account{{MarginCoin: string(req.ProductType) + r.tag(exchange.OpAccounts)}}, nil
 }
+func (r *answersReader) Ticker(_ context.Context, req exchange.TickerRequest) ([]exchange.Ticker, error) {
+	return []exchange.Ticker{{Symbol: req.Symbol, LastPr: exchange.Num("100" + r.tag(exchange.OpTicker))}}, nil
+}
+func (r *answersReader) MergeDepth(context.Context, exchange.MergeDepthRequest) (exchange.MergeDepth, error) {
+	return exchange.MergeDepth{Asks: []exchange.PriceLevel{{"100.5", "5"}},
+		Bids: []exchange.PriceLevel{{"100", exchange.Num("7" + r.tag(exchange.OpMergeDepth))}}}, nil
+}
 
 // TestEveryPartKeepsAnEqualAnswer polls every part, for two keys where it
 // has keys, with answers decoded anew each time: an equal answer must not
@@ -110,7 +117,8 @@ func TestEveryPartKeepsAnEqualAnswer(t *testing.T) {
 			v := clock.NewVirtual(polltest.Start)
 			p, err := New(Options{Reader: r, Clock: v, Demand: Demand{Parts: all, StockPairs: []string{"TSLAUSDT", "NVDAUSDT"},
 				ProductTypes: []exchange.ProductType{exchange.USDTFutures, exchange.COINFutures},
-				Categories:   []exchange.Category{exchange.CategoryUSDTFutures, exchange.CategoryCOINFutures}}})
+				Categories:   []exchange.Category{exchange.CategoryUSDTFutures, exchange.CategoryCOINFutures},
+				Contracts:    []Contract{{exchange.USDTFutures, "BTCUSDT"}, {exchange.COINFutures, "BTCUSD"}}}})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -29,6 +29,8 @@ type Reader interface {
 	DiscountRates(ctx context.Context, req exchange.DiscountRateRequest) ([]exchange.DiscountCoin, error)
 	SpotRecords(ctx context.Context, req exchange.SpotRecordRequest) ([]exchange.SpotRecord, error)
 	Accounts(ctx context.Context, req exchange.AccountsRequest) ([]exchange.Account, error)
+	Ticker(ctx context.Context, req exchange.TickerRequest) ([]exchange.Ticker, error)
+	MergeDepth(ctx context.Context, req exchange.MergeDepthRequest) (exchange.MergeDepth, error)
 }
 
 // Clock is the poller's time source.

@@ -44,7 +44,8 @@ func TestRequestsPerFetchMatchesTheClient(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	keys := map[string]string{"pair": "TSLAUSDT", "product type": string(exchange.USDTFutures), "category": string(exchange.CategoryUSDTFutures)}
+	keys := map[string]string{"pair": "TSLAUSDT", "product type": string(exchange.USDTFutures), "category": string(exchange.CategoryUSDTFutures),
+		"contract": "USDT-FUTURES/BTCUSDT"}
 	for part := marketdata.Part(0); int(part) < marketdata.NumParts; part++ {
 		t.Run(part.String(), func(t *testing.T) {
 			mu.Lock()

@@ -15,9 +15,11 @@ import (
 // venue's overall limit per IP, so no part's budget is taken from
 // another: every moving part the rules read gets its spare. Parts that
 // change rarely (the market's calendar, stock info, discount tiers, spot
-// records) keep their interval, and so do intervals set by the user. The
-// live poller plans with it (New), and so do the polling budget `engine
-// check` shows and the backtest's source.
+// records) keep their interval, and so do intervals set by the user and
+// the futures ticker and book (partSource.ownInterval), polled every second
+// within their operations' share of the limit. The live poller plans with
+// it (New), and so do the polling budget `engine check` shows and the
+// backtest's source.
 func WithSpareBudget(opts PlanOptions) PlanOptions {
 	minIv := opts.MinInterval
 	if minIv <= 0 {
@@ -28,7 +30,7 @@ func WithSpareBudget(opts PlanOptions) PlanOptions {
 		wanted[part] = iv
 	}
 	for _, part := range opts.Demand.Parts.Parts() {
-		if _, set := wanted[part]; !set && parts[part].every < time.Minute {
+		if _, set := wanted[part]; !set && parts[part].every < time.Minute && !parts[part].ownInterval {
 			wanted[part] = minIv // raised to the rate limit's minimum by interval
 		}
 	}

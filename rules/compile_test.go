@@ -22,6 +22,7 @@ func TestConditionErrors(t *testing.T) {
 		{`market.session`, `1:1: this condition gives text, but when needs true or false`},
 		{`stock("XYZ").bid > 1`, `1:7: stock pair XYZ is not known`},
 		{`stock("TSLX").bid > 1`, `1:7: stock pair TSLX is not known; did you mean TSLA?`},
+		{`stock("BTCUSDT").bid > 1`, `1:7: BTCUSDT is a futures contract, not a stock pair; use ticker("BTCUSDT") (last, bid, ask, mark...) or book("BTCUSDT") (spread_bps, depth...)`},
 		{`position("TSLAUSD", "long").size == 0`, `1:10: TSLAUSD is not a futures contract; did you mean TSLAUSDT?`},
 		{`position("TSLAUSDT", "lng").size == 0`, `1:22: position side must be long, short or net, not "lng"; did you mean long?`},
 		{`position("TSLAUSDT", "buy").size == 0`, `1:22: position side must be long, short or net, not "buy"`},

@@ -32,6 +32,8 @@ func TestFieldRowsDriveReads(t *testing.T) {
 		"trailing_stop":  {`strategy_orders("TSLAUSDT")[0].trailing_stop[0]`, partSet(marketdata.PartStrategyOrders)},
 		"iceberg":        {`strategy_orders("TSLAUSDT")[0].iceberg[0]`, partSet(marketdata.PartStrategyOrders)},
 		"twap":           {`strategy_orders("TSLAUSDT")[0].twap[0]`, partSet(marketdata.PartStrategyOrders)},
+		"ticker":         {`ticker("BTCUSDT")`, partSet(marketdata.PartTicker)},
+		"book":           {`book("BTCUSDT")`, partSet(marketdata.PartFuturesBook)},
 	}
 	timeNames := marketdata.TimeFields()
 	for _, o := range marketdata.Objects() {

@@ -99,6 +99,24 @@ func functions() []*function {
 			types: []any{new(func(*vars, string, float64) float64), new(func(*vars, string, int) float64)},
 		}
 	}
+	// bookDepthFunc is book_depth_bid or book_depth_ask: depthFunc for the
+	// book of a futures contract.
+	bookDepthFunc := func(name, side, dir string, depth func(*marketdata.FuturesBook, float64) float64) *function {
+		return &function{
+			doc: FuncDoc{name, []ArgDoc{sym, {"bps", "number", "distance " + dir + " the mid price in basis points"}}, "number", "base coin (contracts)",
+				"total " + side + " size of a futures contract's book within bps basis points " + dir + " the mid price", name + `("BTCUSDT", 10) > 5`},
+			args:  []argKind{argContract, argNumber},
+			parts: part(marketdata.PartFuturesBook),
+			impl: func(p ...any) (any, error) {
+				b, err := stateOf(p[0]).FuturesBook(p[1].(string))
+				if err != nil {
+					return nil, err
+				}
+				return depth(b, toFloat(p[2])), nil
+			},
+			types: []any{new(func(*vars, string, float64) float64), new(func(*vars, string, int) float64)},
+		}
+	}
 	return []*function{
 		{
 			doc:    FuncDoc{"stock", []ArgDoc{pair}, "stock", "", "the stock pair; follow it with a field", `stock("TSLA").spread_bps < 8`},
@@ -121,6 +139,29 @@ func functions() []*function {
 			},
 			types: []any{new(func(*vars, string, string, int) *marketdata.Position)},
 		},
+		// The futures' own market. No native binding: the VM runs them.
+		{
+			doc:    FuncDoc{"ticker", []ArgDoc{sym}, "ticker", "", "the market of a futures contract from the venue's ticker; follow it with a field", `ticker("BTCUSDT").last > 100000`},
+			args:   []argKind{argContract},
+			parts:  part(marketdata.PartTicker),
+			object: "ticker",
+			impl: func(p ...any) (any, error) {
+				return stateOf(p[0]).Ticker(p[1].(string))
+			},
+			types: []any{new(func(*vars, string, int) *marketdata.Ticker)},
+		},
+		{
+			doc:    FuncDoc{"book", []ArgDoc{sym}, "book", "", "the order book of a futures contract from the venue's merge-depth; follow it with a field", `book("BTCUSDT").spread_bps < 2`},
+			args:   []argKind{argContract},
+			parts:  part(marketdata.PartFuturesBook),
+			object: "book",
+			impl: func(p ...any) (any, error) {
+				return stateOf(p[0]).FuturesBook(p[1].(string))
+			},
+			types: []any{new(func(*vars, string, int) *marketdata.FuturesBook)},
+		},
+		bookDepthFunc("book_depth_bid", "bid", "below", (*marketdata.FuturesBook).DepthBid),
+		bookDepthFunc("book_depth_ask", "ask", "above", (*marketdata.FuturesBook).DepthAsk),
 		{
 			doc:   FuncDoc{"orders", []ArgDoc{sym}, "list of order", "", "the pending orders of symbol, oldest first", `any(orders("TSLAUSDT"), .age_seconds > 600)`},
 			args:  []argKind{argContract},

@@ -271,7 +271,7 @@ func (s *habitScan) identifier(k int, t habitToken) {
 		return // a field name
 	}
 	if next.text == "(" {
-		if s.spreadsheetFunction(k, t) {
+		if s.spreadsheetFunction(k, t) || s.priceFunction(k, t) {
 			return
 		}
 		lower := strings.ToLower(t.text)
@@ -785,4 +785,20 @@ func (s *habitScan) text(a, b int) string {
 		sb.WriteString(s.toks[i].text)
 	}
 	return sb.String()
+}
+
+// priceFunction points price(...), which rules do not have, to the
+// contract's ticker: price("BTCUSDT") is ticker("BTCUSDT").last.
+func (s *habitScan) priceFunction(k int, t habitToken) bool {
+	if t.text != "price" || s.known(t.text) {
+		return false
+	}
+	end, commas := s.closing(k + 1)
+	if end < 0 || len(commas) != 0 {
+		return false
+	}
+	closeTok := s.tok(end)
+	s.add(t.from, "price(...) is not a function: a futures contract's last price is ticker(...).last (mark, bid, ask too)",
+		"use ticker(\"BTCUSDT\").last", replaceTok(t, "ticker"), habitEdit{closeTok.to, closeTok.to, ".last"})
+	return true
 }

@@ -17,6 +17,7 @@ func TestHabits(t *testing.T) {
 		kind          Kind // Bool (a condition) when zero
 	}{
 		{`market.session <> "closed"`, "<> is how spreadsheets", `market.session != "closed"`, 16, 0},
+		{`price("BTCUSDT") > 100000`, "price(...) is not a function", `ticker("BTCUSDT").last > 100000`, 1, 0},
 		{`=AND(market.is_open, stock("TSLA").bid > 1)`, "AND(...) is a spreadsheet function", `market.is_open && stock("TSLA").bid > 1`, 2, 0},
 		{`market.is_open && AND(market.is_holiday, true)`, "AND(...)", `market.is_open && (market.is_holiday && true)`, 19, 0},
 		{`Or(market.is_open, market.is_holiday, market.dst)`, "Or(...)", `market.is_open || market.is_holiday || market.dst`, 1, 0},

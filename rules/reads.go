@@ -24,6 +24,12 @@ type Reads struct {
 	Stocks []string
 	// Futures are the futures symbols named by constant arguments.
 	Futures []string
+	// Markets are the futures symbols whose own market (ticker, book) is
+	// read, a subset of Futures: the pollers fetch a ticker or a book for
+	// these only. SymbolMarket is set when the for_each symbol is passed
+	// to such a lookup.
+	Markets      []string
+	SymbolMarket bool
 	// Coins are the coins named by balance, discount_tiers and discount_rate.
 	Coins []string
 	// ProductTypes are the product types of the named futures symbols and
@@ -83,6 +89,8 @@ func (r Reads) Merge(o Reads) Reads {
 		Parts:          r.Parts.Union(o.Parts),
 		Stocks:         union(r.Stocks, o.Stocks),
 		Futures:        union(r.Futures, o.Futures),
+		Markets:        union(r.Markets, o.Markets),
+		SymbolMarket:   r.SymbolMarket || o.SymbolMarket,
 		Coins:          union(r.Coins, o.Coins),
 		ProductTypes:   union(r.ProductTypes, o.ProductTypes),
 		AllStocks:      r.AllStocks || o.AllStocks,
@@ -111,13 +119,16 @@ func (r Reads) WithSymbol(sym string, cat *Catalog) Reads {
 		}
 		out.Stocks = union(out.Stocks, []string{name})
 	}
+	if r.SymbolMarket {
+		out.Markets = union(out.Markets, []string{sym})
+	}
 	if r.SymbolFutures {
 		out.Futures = union(out.Futures, []string{sym})
 		if k, ok := cat.Contract(sym); ok {
 			out.ProductTypes = union(out.ProductTypes, []exchange.ProductType{k.ProductType})
 		}
 	}
-	out.SymbolStock, out.SymbolFutures = false, false
+	out.SymbolStock, out.SymbolFutures, out.SymbolMarket = false, false, false
 	return out
 }
 
@@ -132,6 +143,7 @@ func (r Reads) String() string {
 	}
 	list("stocks", r.Stocks)
 	list("futures", r.Futures)
+	list("markets", r.Markets)
 	list("coins", r.Coins)
 	pts := make([]string, len(r.ProductTypes))
 	for i, p := range r.ProductTypes {
@@ -246,6 +258,7 @@ func (c *Compiler) walk(src string, root ast.Node) *walker {
 	}
 	w.reads.Stocks = union(w.reads.Stocks, nil)
 	w.reads.Futures = union(w.reads.Futures, nil)
+	w.reads.Markets = union(w.reads.Markets, nil)
 	w.reads.Coins = union(w.reads.Coins, nil)
 	w.reads.ProductTypes = union(w.reads.ProductTypes, nil)
 	w.reads.ClockLimits = clockLimits(w.reads.ClockLimits)
@@ -545,6 +558,7 @@ func (w *walker) argument(f *function, arg ast.Node, kind argKind) {
 			w.reads.SymbolStock = true
 		case argContract:
 			w.reads.SymbolFutures = true
+			w.reads.SymbolMarket = w.reads.SymbolMarket || readsMarket(f)
 		}
 		return
 	}
@@ -567,6 +581,13 @@ func (w *walker) argument(f *function, arg ast.Node, kind argKind) {
 		}
 		p, ok := cat.StockPair(v)
 		if !ok {
+			if _, future := cat.Contract(v); future {
+				// A futures contract has a market of its own: its ticker
+				// and its book, not a stock pair's.
+				w.errorHint(arg, "", fmt.Sprintf("use ticker(%q) (last, bid, ask, mark...) or book(%q) (spread_bps, depth...)", v, v),
+					"%s is a futures contract, not a stock pair", v)
+				return
+			}
 			in, hint := cat.missing("stock_pairs:", v)
 			w.errorHint(arg, cat.SuggestStockPair(v), hint, "stock pair %s is not known%s", v, in)
 			return
@@ -577,6 +598,9 @@ func (w *walker) argument(f *function, arg ast.Node, kind argKind) {
 		s.Value = p.Symbol
 	case argContract:
 		w.reads.Futures = append(w.reads.Futures, v)
+		if readsMarket(f) {
+			w.reads.Markets = append(w.reads.Markets, v)
+		}
 		if cat == nil {
 			return
 		}
@@ -638,4 +662,10 @@ func (w *walker) places(arg ast.Node) {
 	if n < 0 || n > maxFormatPlaces {
 		w.errorf(arg, "", "format shows 0 to %d decimal places, not %d: write format(x, 2) for two decimals", maxFormatPlaces, n)
 	}
+}
+
+// readsMarket reports whether f reads a futures contract's own market (its
+// ticker or its book), fetched per contract.
+func readsMarket(f *function) bool {
+	return f.parts.Has(marketdata.PartTicker) || f.parts.Has(marketdata.PartFuturesBook)
 }

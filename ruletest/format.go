@@ -67,6 +67,9 @@ type State struct {
 	Balances map[string]*Balance `yaml:"balances"`
 	// PositionMode by product type: one_way or hedge (default one_way).
 	PositionMode map[string]string `yaml:"position_mode"`
+	// Futures by contract symbol (BTCUSDT): the ticker and book of the
+	// contract, merged field by field into what is held.
+	Futures map[string]*Futures `yaml:"futures"`
 }
 
 // Stock is the order book top and last trade of a stock pair.

@@ -27,6 +27,7 @@ type world struct {
 	strategy  []heldStrategy
 	balances  map[string]*Balance
 	modes     map[exchange.ProductType]exchange.PosMode
+	futures   map[string]*Futures // by contract symbol; nil: none given
 }
 
 type posKey struct{ symbol, side string }
@@ -144,6 +145,9 @@ func (w *world) apply(s *State, at time.Time) error {
 	}
 	for coin, b := range s.Balances {
 		w.balances[coin] = b
+	}
+	if err := w.setFutures(s.Futures); err != nil {
+		return err
 	}
 	for pt, m := range s.PositionMode {
 		if !slices.Contains(exchange.ProductTypes(), exchange.ProductType(pt)) {
@@ -330,6 +334,7 @@ func (w *world) input(now time.Time) (marketdata.BuildInput, error) {
 			MarginCoin: coin, Available: or(b.Available, "0"), Locked: or(b.Locked, "0"), AccountEquity: eq,
 			CrossedMaxAvailable: or(b.Available, "0"), IsolatedMaxAvailable: or(b.Available, "0"), PosMode: w.modes[pt]}}})
 	}
+	w.futuresInput(&in)
 	return in, nil
 }
 

@@ -31,7 +31,9 @@ func (x *Exchange) contractList(req exchange.ContractsRequest) ([]exchange.Contr
 
 // ticker reads the last price from the path and the top of the synthetic
 // book. Mark and index price are the last price; fundingRate is the
-// scenario's (Settings.FundingRate, see funding.go).
+// scenario's (Settings.FundingRate, see funding.go); change24h is the
+// path's change since 24 hours before, as a fraction to 4 places like the
+// venue's (within a path's first day, since its first price).
 func (x *Exchange) ticker(req exchange.TickerRequest) ([]exchange.Ticker, error) {
 	op := exchange.OpTicker
 	if err := validate(op, req, x.now); err != nil {
@@ -48,6 +50,12 @@ func (x *Exchange) ticker(req exchange.TickerRequest) ([]exchange.Ticker, error)
 	}
 	if len(asks) > 0 {
 		t.AskPr, t.AskSz = asks[0].Price(), asks[0].Size()
+	}
+	t.Change24h = "0"
+	if now, ok := x.price(c); ok {
+		if then, ok := x.mkt.PriceAt(c.spec.Symbol, x.now.Add(-24*time.Hour)); ok && then.IsPositive() {
+			t.Change24h = num(now.Sub(then).Div(then).Round(4))
+		}
 	}
 	return []exchange.Ticker{t}, nil
 }

@@ -68,11 +68,27 @@ func TestPublicClientLibraryAgainstSim(t *testing.T) {
 		steps[s.Step] = s.Data
 		order = append(order, s.Step)
 	}
-	want := []string{"time", "contracts", "account", "accounts", "place", "detail", "pending", "cancel",
+	want := []string{"time", "contracts", "account", "accounts", "ticker", "merge-depth", "place", "detail", "pending", "cancel",
 		"place-upper-force", "cancel-upper-force", "market", "positions", "fills",
 		"strategy-orders", "reality-orderbook", "reality-fills"}
 	if strings.Join(order, " ") != strings.Join(want, " ") {
 		t.Fatalf("steps %v, want %v", order, want)
+	}
+
+	var ticker []struct {
+		Symbol string `json:"symbol"`
+		LastPr string `json:"lastPr"`
+		BidPr  string `json:"bidPr"`
+	}
+	decodeStep(t, steps["ticker"], &ticker)
+	var depth struct {
+		Bids [][2]string `json:"bids"`
+		Asks [][2]string `json:"asks"`
+	}
+	decodeStep(t, steps["merge-depth"], &depth)
+	if len(ticker) != 1 || ticker[0].Symbol != "BTCUSDT" || ticker[0].LastPr == "" || len(depth.Bids) != 5 || len(depth.Asks) != 5 ||
+		depth.Bids[0][0] != ticker[0].BidPr {
+		t.Errorf("ticker %s, merge-depth %s: want BTCUSDT's ticker and a 5-level book under its bid", steps["ticker"], steps["merge-depth"])
 	}
 
 	const coid = "BITGET#pc+1"

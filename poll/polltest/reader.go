@@ -116,3 +116,13 @@ func (r *Reader) SpotRecords(context.Context, exchange.SpotRecordRequest) ([]exc
 func (r *Reader) Accounts(context.Context, exchange.AccountsRequest) ([]exchange.Account, error) {
 	return nil, r.Hit(exchange.OpAccounts)
 }
+
+// Ticker answers none.
+func (r *Reader) Ticker(context.Context, exchange.TickerRequest) ([]exchange.Ticker, error) {
+	return nil, r.Hit(exchange.OpTicker)
+}
+
+// MergeDepth answers an empty book.
+func (r *Reader) MergeDepth(context.Context, exchange.MergeDepthRequest) (exchange.MergeDepth, error) {
+	return exchange.MergeDepth{}, r.Hit(exchange.OpMergeDepth)
+}

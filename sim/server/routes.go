@@ -155,4 +155,5 @@ var handlers = map[exchange.Op]handlerFunc{
 	exchange.OpPlacePlanOrder:      write(exchange.Trader.PlacePlanOrder),
 	exchange.OpCancelPlanOrder:     write(exchange.Trader.CancelPlanOrder),
 	exchange.OpPlanOrdersPending:   read(exchange.Reader.PlanOrders),
+	exchange.OpMergeDepth:          read(exchange.Reader.MergeDepth),
 }

@@ -593,6 +593,11 @@ func Cases() []Case {
 				t.Fatalf("position = %+v", p)
 			}
 			e.Advance(3 * time.Hour) // 51000
+			// change24h: within the path's first day, from its first price
+			// (50000): 1000 / 50000.
+			if tk, err := e.OneWay.Ticker(e.Ctx, exchange.TickerRequest{Symbol: btc, ProductType: usdt}); err != nil || tk[0].LastPr != "51000" || tk[0].Change24h != "0.02" {
+				t.Fatalf("ticker after 3h = %+v, %v; want last 51000, change24h 0.02", tk, err)
+			}
 			ps, err = e.OneWay.SinglePosition(e.Ctx, exchange.SinglePositionRequest{ProductType: usdt, Symbol: btc, MarginCoin: "USDT"})
 			Must(t, err)
 			if !ps[0].UnrealizedPL.MustDecimal().IsPositive() {
@@ -624,6 +629,28 @@ func Cases() []Case {
 				t.Fatalf("strategy orders after the take-profit = %+v, want none", got)
 			}
 			e.WantPosition(t, e.Hedge, btc, exchange.Short, "0")
+		}},
+		{"market/merge-depth is the book the ticker's top comes from", func(t *testing.T, e *Env) {
+			tk, err := e.OneWay.Ticker(e.Ctx, exchange.TickerRequest{Symbol: btc, ProductType: usdt})
+			Must(t, err)
+			d, err := e.OneWay.MergeDepth(e.Ctx, exchange.MergeDepthRequest{Symbol: btc, ProductType: usdt, Limit: "5"})
+			Must(t, err)
+			if len(d.Bids) != 5 || len(d.Asks) != 5 || d.Bids[0] != (exchange.PriceLevel{tk[0].BidPr, tk[0].BidSz}) ||
+				d.Asks[0] != (exchange.PriceLevel{tk[0].AskPr, tk[0].AskSz}) || d.Precision != "scale0" || d.TS.Int() == 0 {
+				t.Fatalf("merge-depth = %+v, ticker = %+v", d, tk[0])
+			}
+			for i := 1; i < 5; i++ {
+				if !d.Bids[i].Price().MustDecimal().LessThan(d.Bids[i-1].Price().MustDecimal()) ||
+					!d.Asks[i].Price().MustDecimal().GreaterThan(d.Asks[i-1].Price().MustDecimal()) {
+					t.Fatalf("levels out of order: %+v", d)
+				}
+			}
+			_, err = e.OneWay.MergeDepth(e.Ctx, exchange.MergeDepthRequest{Symbol: btc, ProductType: usdt, Limit: "7"})
+			WantCode(t, err, exchange.CodeParamVerify)
+			_, err = e.OneWay.MergeDepth(e.Ctx, exchange.MergeDepthRequest{Symbol: "NOPEUSDT", ProductType: usdt})
+			if err == nil {
+				t.Fatal("merge-depth of an unknown contract answered")
+			}
 		}},
 	}
 }

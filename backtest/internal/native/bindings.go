@@ -23,12 +23,29 @@ func bindings() map[string]Helper {
 			return side(s, bps), nil
 		})
 	}
+	bookDepth := func(side func(*marketdata.FuturesBook, float64) float64) Helper {
+		return Func2[string, float64, float64](func(st *marketdata.State, symbol string, bps float64) (float64, error) {
+			b, err := st.FuturesBook(symbol)
+			if err != nil {
+				return 0, err
+			}
+			return side(b, bps), nil
+		})
+	}
 	return map[string]Helper{
 		"stock": Func2[string, int, *marketdata.Stock](func(s *marketdata.State, pair string, need int) (*marketdata.Stock, error) {
 			return s.Stock(pair, marketdata.Need(need))
 		}),
 		"depth_bid": depth((*marketdata.Stock).DepthBid),
 		"depth_ask": depth((*marketdata.Stock).DepthAsk),
+		"ticker": Func2[string, int, *marketdata.Ticker](func(s *marketdata.State, symbol string, _ int) (*marketdata.Ticker, error) {
+			return s.Ticker(symbol)
+		}),
+		"book": Func2[string, int, *marketdata.FuturesBook](func(s *marketdata.State, symbol string, _ int) (*marketdata.FuturesBook, error) {
+			return s.FuturesBook(symbol)
+		}),
+		"book_depth_bid": bookDepth((*marketdata.FuturesBook).DepthBid),
+		"book_depth_ask": bookDepth((*marketdata.FuturesBook).DepthAsk),
 		"position": Func3[string, string, int, *marketdata.Position](func(s *marketdata.State, symbol, side string, need int) (*marketdata.Position, error) {
 			return s.Position(symbol, side, marketdata.Need(need))
 		}),

@@ -100,6 +100,8 @@ func objects() map[reflect.Type]object {
 	add := func(o object) { out[o.pointerType()] = o }
 	add(table[marketdata.Market]())
 	add(table[marketdata.Stock]())
+	add(table[marketdata.Ticker]())
+	add(table[marketdata.FuturesBook]())
 	add(table[marketdata.Position]())
 	add(table[marketdata.Order]())
 	add(table[marketdata.StrategyOrder]())

@@ -30,6 +30,9 @@ async function main() {
   step('contracts', await v2.getFuturesContractConfig({ productType: 'USDT-FUTURES', symbol: 'BTCUSDT' }));
   step('account', await v2.getFuturesAccountAsset(product));
   step('accounts', await v2.getFuturesAccountAssets({ productType: 'USDT-FUTURES' }));
+  // The future's own market: its ticker and its book (merge-depth).
+  step('ticker', await v2.getFuturesTicker({ productType: 'USDT-FUTURES', symbol: 'BTCUSDT' }));
+  step('merge-depth', await v2.getFuturesMergeDepth({ productType: 'USDT-FUTURES', symbol: 'BTCUSDT', limit: '5' }));
 
   // A resting limit order under a clientOid with the characters the
   // venue's own ids carry ('#', '+').
