@@ -173,6 +173,12 @@ func TestSchemaAndDocsCommands(t *testing.T) {
 	if code != exitOK || stdout != string(rules.Reference()) {
 		t.Errorf("engine docs --out -: exit %d", code)
 	}
+	// With no flags it prints: it once wrote docs/reference.md into
+	// whatever folder it was run in (issue 25).
+	code, stdout, _ = runCLI(t, "docs")
+	if code != exitOK || stdout != string(rules.Reference()) {
+		t.Errorf("engine docs: exit %d, printed %.60q; want the reference on stdout", code, stdout)
+	}
 	out := filepath.Join(t.TempDir(), "sub", "reference.md")
 	code, stdout, _ = runCLI(t, "docs", "--out", out)
 	got, err := os.ReadFile(out)
