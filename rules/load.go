@@ -34,6 +34,10 @@ type LoadOptions struct {
 	// Account, when known, lets the loader warn about orders worth far
 	// more than the account can carry.
 	Account *AccountFacts
+	// WarnRepeats warns about a rule that trades at market with nothing to
+	// stop it firing again (repeatWarnings). engine check sets it; the
+	// commands that run rules do not repeat it at every start.
+	WarnRepeats bool
 }
 
 // maxFileSize bounds one rule file; a rule file is text a person wrote.
