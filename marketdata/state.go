@@ -18,6 +18,11 @@ var ErrMissingData = errors.New("no data")
 type MissingError struct {
 	What   string // the object, e.g. "stock TSLA", "position TSLAUSDT long", "market"
 	Reason string // plain words, e.g. "the order book was not fetched"
+	// Absent is set when the data was fetched and says there is no such
+	// value: a flat position has no entry price, a closed market no
+	// minutes to close. A trace shows that as "none", not as an error;
+	// data that was not fetched stays an error.
+	Absent bool
 }
 
 // Error reads "no data for stock TSLA: the order book was not fetched".
@@ -136,16 +141,17 @@ const (
 var needReasons = []struct {
 	n      Need
 	reason string
+	absent bool // fetched, and there is none (MissingError.Absent)
 }{
-	{NeedInfo, "the stock pair info was not fetched"},
-	{NeedBook, "the order book was not fetched or has an empty side"},
-	{NeedTrades, "the platform fills were not fetched"},
-	{NeedLastTrade, "no fill is known"},
-	{NeedWindowTrades, "no fill in the trade window"},
-	{NeedMarket, "the market session was not fetched"},
-	{NeedSessionOpen, "the market is closed"},
-	{NeedOpen, "the position is flat (or, for net, open on both sides)"},
-	{NeedNextSession, "no next session is known"},
+	{NeedInfo, "the stock pair info was not fetched", false},
+	{NeedBook, "the order book was not fetched or has an empty side", false},
+	{NeedTrades, "the platform fills were not fetched", false},
+	{NeedLastTrade, "no fill is known", true},
+	{NeedWindowTrades, "no fill in the trade window", true},
+	{NeedMarket, "the market session was not fetched", false},
+	{NeedSessionOpen, "the market is closed", true},
+	{NeedOpen, "the position is flat (or, for net, open on both sides)", true},
+	{NeedNextSession, "no next session is known", true},
 }
 
 // String lists the requirements in plain words, for the reference and
@@ -180,7 +186,7 @@ func check(what string, have, need Need) error {
 	}
 	for _, r := range needReasons {
 		if lack&r.n != 0 {
-			return missing(what, r.reason)
+			return &MissingError{What: what, Reason: r.reason, Absent: r.absent}
 		}
 	}
 	return missing(what, "")
