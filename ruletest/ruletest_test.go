@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
@@ -307,6 +308,46 @@ func TestInlineSpotRecords(t *testing.T) {
 	res := RunFile(context.Background(), filepath.Join(dir, "r_test.yaml"), Options{})
 	if res.Failed() || len(res.Tests) != 2 {
 		t.Fatalf("want 2 passing tests:\n%s", report(t, []FileResult{res}))
+	}
+}
+
+// TestModifyOrderIsSettledInTheTick: the dispatcher looks a modify's new
+// order up by its newClientOid; in a rule test that lookup finds it at
+// once, with no wait on the test's clock (issue 25: each modify_order cost
+// 15 s of real time, and its leg failed when the wait gave up).
+func TestModifyOrderIsSettledInTheTick(t *testing.T) {
+	dir := t.TempDir()
+	rule := `rules:
+  - name: move-bid
+    when: market.session == "regular"
+    once: per_session
+    actions:
+      - modify_order: {symbol: TSLAUSDT, order_id: "o1", new_price: 401, new_size: 1}
+`
+	test := `tests:
+  - name: moves the bid at the open
+    start: "2026-03-09 09:29:58"
+    end: "09:30:02"
+    state:
+      orders: [{symbol: TSLAUSDT, side: buy, size: 1, price: 400, id: o1}]
+    expect:
+      - rule: move-bid
+        fires:
+          - at: "09:30"
+            actions: [{modify_order: {order_id: o1, new_price: 401, outcome: ok}}]
+`
+	for name, text := range map[string]string{"r.yaml": rule, "r_test.yaml": test} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res := RunFile(context.Background(), filepath.Join(dir, "r_test.yaml"), Options{})
+	if res.Failed() || len(res.Tests) != 1 {
+		t.Fatalf("want 1 passing test:\n%s", report(t, []FileResult{res}))
+	}
+	// Five ticks and one firing take milliseconds; the wait took 15 s.
+	if e := res.Tests[0].Elapsed; e > 5*time.Second {
+		t.Errorf("the test took %v of real time", e)
 	}
 }
 
