@@ -152,3 +152,21 @@ func TestHeadingAnchors(t *testing.T) {
 		t.Errorf("headings %v, want %v", got, want)
 	}
 }
+
+// TestOfflineDocsLinksStayInside: engine docs --out DIR writes the guides of
+// this directory and nothing else, so a guide's link to a file outside it
+// (../sim/demo.yaml) is broken in the offline copy (issue 25). Such a file
+// is named as a path in the source instead.
+func TestOfflineDocsLinksStayInside(t *testing.T) {
+	pages, _ := filepath.Glob("*.md")
+	for _, page := range pages {
+		for _, l := range links(t, page) {
+			if strings.Contains(l.target, ":") || strings.HasPrefix(l.target, "#") {
+				continue
+			}
+			if strings.HasPrefix(filepath.Clean(strings.SplitN(l.target, "#", 2)[0]), "..") {
+				t.Errorf("%s:%d: link %s leaves docs/: the offline copy of engine docs --out has no such file", page, l.line, l.target)
+			}
+		}
+	}
+}

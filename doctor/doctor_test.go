@@ -99,8 +99,11 @@ func TestRunLines(t *testing.T) {
 		{"maintenance", false, func(s *stubVenue) { s.status = exchange.SymbolMaintain }, "symbol BTCUSDT", Fail, "status maintain"},
 		{"listed", false, func(s *stubVenue) { s.status = exchange.SymbolListed }, "symbol BTCUSDT", Warn, "not trading yet"},
 		{"book refused 40006", false, func(s *stubVenue) {
-			s.book = &exchange.APIError{HTTPStatus: 400, Code: exchange.CodeKeyInvalid, Msg: "no access"}
+			s.book = &exchange.APIError{Op: exchange.OpStockOrderBook, HTTPStatus: 400, Code: exchange.CodeKeyInvalid, Msg: "no access"}
 		}, "access to stock order books", Warn, "rule btc will be held"},
+		{"book refused 40025", false, func(s *stubVenue) {
+			s.book = &exchange.APIError{Op: exchange.OpStockOrderBook, HTTPStatus: 400, Code: exchange.CodeNoPermission, Msg: "The user does not have this permission"}
+		}, "access to stock order books", Warn, "ask the exchange to whitelist"},
 		{"book failing", false, func(s *stubVenue) { s.book = errors.New("reset") }, "access to stock order books", Warn, "could not read"},
 		{"older demo scheme", true, func(s *stubVenue) {
 			s.accounts = &exchange.APIError{HTTPStatus: 400, Code: "40099", Msg: "demo"}

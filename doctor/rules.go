@@ -561,14 +561,9 @@ func (d *run) stockAccess(ctx context.Context) {
 	}
 }
 
-// refused reports the venue's answers to an account without access.
-func refused(err error) bool {
-	var api *exchange.APIError
-	if !errors.As(err, &api) {
-		return false
-	}
-	return api.Code == exchange.CodeKeyInvalid || api.Code == exchange.CodePermission || api.HTTPStatus == 403
-}
+// refused reports the venue's answers to an account without access: the
+// exchange client's one list of them (exchange.ErrForbidden).
+func refused(err error) bool { return errors.Is(err, exchange.ErrForbidden) }
 
 // firstPair is the first stock pair the rules read, as a pair symbol.
 func (d *run) firstPair() string {

@@ -20,7 +20,11 @@ const (
 	CodePassphraseMissing = "40011"
 	CodeKeyOrPassphrase   = "40012"
 	CodePermission        = "40014"
-	CodeKeyUnknown        = "40037"
+	// CodeNoPermission is the live venue's "The user does not have this
+	// permission" (HTTP 400), answered to keys not allowed the reality
+	// order book and fills (exchange notes, "Stock data refused").
+	CodeNoPermission = "40025"
+	CodeKeyUnknown   = "40037"
 
 	CodeParamVerify   = "40017"
 	CodeParamEmpty    = "40019"
@@ -87,8 +91,9 @@ var (
 	ErrRetryable    = errors.New("transient error")
 	ErrInvalid      = errors.New("invalid request")
 	// ErrForbidden is a refusal of an operation the key may not use: a
-	// missing permission (40014, HTTP 403) anywhere, and on the stock order
-	// book and fills, which are whitelist-only on the live venue, also 40006.
+	// missing permission (40014, 40025, HTTP 403) anywhere, and on the stock
+	// order book and fills, which are whitelist-only on the live venue, also
+	// 40006.
 	// A caller holds what needs the operation and goes on with the rest.
 	ErrForbidden = errors.New("not permitted for this key")
 	// ErrUnavailable is an operation the venue does not serve at all: an
@@ -164,11 +169,12 @@ func (e *APIError) IsNotFound() bool {
 }
 
 // IsForbidden reports a refusal for want of a permission or a whitelist
-// (ErrForbidden). 40006 counts only on the stock order book and fills: the
-// live venue answers it to keys that are not whitelisted for them, while
+// (ErrForbidden). 40014 and 40025 say "no permission" in words wherever
+// they come. 40006 counts only on the stock order book and fills: the live
+// venue answers it to keys that are not whitelisted for them, while
 // elsewhere it means an invalid key.
 func (e *APIError) IsForbidden() bool {
-	if e.HTTPStatus == 403 || e.Code == CodePermission {
+	if e.HTTPStatus == 403 || e.codeIn(CodePermission, CodeNoPermission) {
 		return true
 	}
 	return e.Code == CodeKeyInvalid && (e.Op == OpStockOrderBook || e.Op == OpStockFills)

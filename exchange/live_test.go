@@ -214,6 +214,10 @@ func TestErrorFamiliesOfTheLiveVenue(t *testing.T) {
 		{"40006 on the stock fills: not whitelisted", &APIError{Op: OpStockFills, HTTPStatus: 400, Code: CodeKeyInvalid}, false, true},
 		{"40006 elsewhere: an invalid key", &APIError{Op: OpAccounts, HTTPStatus: 400, Code: CodeKeyInvalid}, false, false},
 		{"HTTP 403", &APIError{Op: OpStockFills, HTTPStatus: 403}, false, true},
+		// The live venue's answer to a key without stock data access
+		// (exchange notes, "Stock data refused").
+		{"40025 on the stock book: no permission", &APIError{Op: OpStockOrderBook, HTTPStatus: 400, Code: CodeNoPermission, Msg: "The user does not have this permission"}, false, true},
+		{"40025 on the stock fills: no permission", &APIError{Op: OpStockFills, HTTPStatus: 400, Code: CodeNoPermission, Msg: "The user does not have this permission"}, false, true},
 	}
 	for _, e := range []*APIError{{Op: OpDiscountRate, HTTPStatus: 404, Code: CodeURLNotFound}, {Op: OpDiscountRate, HTTPStatus: 404}} {
 		if !errors.Is(fmt.Errorf("w: %w", e), ErrUnavailable) {

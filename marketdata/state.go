@@ -18,6 +18,11 @@ var ErrMissingData = errors.New("no data")
 type MissingError struct {
 	What   string // the object, e.g. "stock TSLA", "position TSLAUSDT long", "market"
 	Reason string // plain words, e.g. "the order book was not fetched"
+	// Absent is set when the data was fetched and says there is no such
+	// value: a flat position has no entry price, a closed market no
+	// minutes to close. A trace shows that as "none", not as an error;
+	// data that was not fetched stays an error.
+	Absent bool
 }
 
 // Error reads "no data for stock TSLA: the order book was not fetched".
@@ -146,16 +151,17 @@ var needRows = []struct {
 	parts  PartSet
 	met    string // "the order book was fetched and has both sides"
 	reason string // "the order book was not fetched or has an empty side"
+	absent bool   // fetched, and there is none (MissingError.Absent)
 }{
-	{NeedInfo, PartSet(0).Add(PartStockInfo), "the stock pair info was fetched", "the stock pair info was not fetched"},
-	{NeedBook, PartSet(0).Add(PartStockBook), "the order book was fetched and has both sides", "the order book was not fetched or has an empty side"},
-	{NeedTrades, PartSet(0).Add(PartStockTrades), "the platform fills were fetched", "the platform fills were not fetched"},
-	{NeedLastTrade, PartSet(0).Add(PartStockTrades), "a fill is known", "no fill is known"},
-	{NeedWindowTrades, PartSet(0).Add(PartStockTrades), "a fill is in the trade window", "no fill in the trade window"},
-	{NeedMarket, PartSet(0).Add(PartMarket), "the market session was fetched", "the market session was not fetched"},
-	{NeedSessionOpen, 0, "a session is in progress", "the market is closed"},
-	{NeedOpen, 0, "the position is open", "the position is flat (or, for net, open on both sides)"},
-	{NeedNextSession, 0, "a next session is known", "no next session is known"},
+	{NeedInfo, PartSet(0).Add(PartStockInfo), "the stock pair info was fetched", "the stock pair info was not fetched", false},
+	{NeedBook, PartSet(0).Add(PartStockBook), "the order book was fetched and has both sides", "the order book was not fetched or has an empty side", false},
+	{NeedTrades, PartSet(0).Add(PartStockTrades), "the platform fills were fetched", "the platform fills were not fetched", false},
+	{NeedLastTrade, PartSet(0).Add(PartStockTrades), "a fill is known", "no fill is known", true},
+	{NeedWindowTrades, PartSet(0).Add(PartStockTrades), "a fill is in the trade window", "no fill in the trade window", true},
+	{NeedMarket, PartSet(0).Add(PartMarket), "the market session was fetched", "the market session was not fetched", false},
+	{NeedSessionOpen, 0, "a session is in progress", "the market is closed", true},
+	{NeedOpen, 0, "the position is open", "the position is flat (or, for net, open on both sides)", true},
+	{NeedNextSession, 0, "a next session is known", "no next session is known", true},
 }
 
 // String lists the requirements in plain words, for the reference and
@@ -191,7 +197,7 @@ func check(what string, have, need Need) error {
 	}
 	for _, r := range needRows {
 		if lack&r.n != 0 {
-			return missing(what, r.reason)
+			return &MissingError{What: what, Reason: r.reason, Absent: r.absent}
 		}
 	}
 	return missing(what, "")

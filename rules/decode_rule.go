@@ -96,6 +96,9 @@ func (f *fileLoader) decodeRule(n *yaml.Node) {
 	if r.BaseName == "" {
 		return
 	}
+	if f.opts.WarnRepeats {
+		f.repeatWarnings(r)
+	}
 	if forEachNode == nil {
 		r.Name = r.BaseName
 		f.file.Rules = append(f.file.Rules, r)

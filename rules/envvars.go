@@ -17,7 +17,10 @@ import (
 //   - references inside a comment (from a "#" after a blank, outside quotes)
 //     are left alone;
 //   - a value that contains a line break is an error (it would move lines).
-func expandEnv(path string, data []byte, getenv func(string) string) (*source, Errors) {
+//
+// also, when not empty, names another place a value can be given, for the
+// hint of an unset variable ("list it under env: in the test file").
+func expandEnv(path string, data []byte, getenv func(string) string, also string) (*source, Errors) {
 	text := strings.ReplaceAll(string(data), "\r\n", "\n")
 	lines := strings.Split(text, "\n")
 	src := &source{
@@ -28,7 +31,7 @@ func expandEnv(path string, data []byte, getenv func(string) string) (*source, E
 	}
 	var errs Errors
 	for i, line := range lines {
-		exp, subs, lineErrs := expandLine(line, getenv)
+		exp, subs, lineErrs := expandLine(line, getenv, also)
 		src.expanded[i] = exp
 		src.subs[i] = subs
 		for _, le := range lineErrs {
@@ -46,7 +49,7 @@ type lineError struct {
 	msg, hint string
 }
 
-func expandLine(line string, getenv func(string) string) (string, []substitution, []lineError) {
+func expandLine(line string, getenv func(string) string, also string) (string, []substitution, []lineError) {
 	if !strings.Contains(line, "$") {
 		return line, nil, nil
 	}
@@ -85,7 +88,7 @@ func expandLine(line string, getenv func(string) string) (string, []substitution
 				return b.String(), subs, errs
 			}
 			ref := line[i+2 : i+end]
-			val, le := resolveRef(ref, getenv)
+			val, le := resolveRef(ref, getenv, also)
 			if le != nil {
 				le.col = origCol
 				errs = append(errs, *le)
@@ -110,7 +113,7 @@ func expandLine(line string, getenv func(string) string) (string, []substitution
 }
 
 // resolveRef resolves the inside of one ${...}.
-func resolveRef(ref string, getenv func(string) string) (string, *lineError) {
+func resolveRef(ref string, getenv func(string) string, also string) (string, *lineError) {
 	name, def, hasDef := strings.Cut(ref, ":-")
 	if !ValidEnvName(name) {
 		return "", &lineError{
@@ -126,7 +129,7 @@ func resolveRef(ref string, getenv func(string) string) (string, *lineError) {
 		if !hasDef {
 			return "", &lineError{
 				msg:  fmt.Sprintf("environment variable %s is not set", name),
-				hint: fmt.Sprintf("set it before running, or give a default: ${%s:-value}", name),
+				hint: unsetHint(name, also),
 			}
 		}
 		val = def
@@ -152,4 +155,14 @@ func ValidEnvName(s string) bool {
 		}
 	}
 	return true
+}
+
+// unsetHint says how to give an unset variable a value: in the environment
+// of the command (every command reads it), in also when there is another
+// place, or as a default in the reference.
+func unsetHint(name, also string) string {
+	if also != "" {
+		also += ", "
+	}
+	return fmt.Sprintf("export %s=VALUE before running the command, %sor give a default: ${%s:-value}", name, also, name)
 }

@@ -31,7 +31,7 @@ func TestExpandEnv(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			src, errs := expandEnv("t.yaml", []byte(tt.in), env)
+			src, errs := expandEnv("t.yaml", []byte(tt.in), env, "")
 			if got := src.expanded[0]; got != tt.want {
 				t.Errorf("expanded %q, want %q", got, tt.want)
 			}
@@ -53,7 +53,7 @@ func TestExpandEnv(t *testing.T) {
 // back to the author's column, and one inside it to the "$".
 func TestEnvKeepsColumns(t *testing.T) {
 	env := func(name string) string { return map[string]string{"LONG": "a-much-longer-value", "S": "x"}[name] }
-	src, errs := expandEnv("t.yaml", []byte("k: ${LONG} zz ${S} yy\n"), env)
+	src, errs := expandEnv("t.yaml", []byte("k: ${LONG} zz ${S} yy\n"), env, "")
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}

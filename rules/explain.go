@@ -1,11 +1,15 @@
 package rules
 
 import (
+	"errors"
+	"regexp"
 	"sync"
 
 	"github.com/expr-lang/expr/ast"
 	"github.com/expr-lang/expr/parser"
 	"github.com/expr-lang/expr/vm"
+
+	"github.com/tickrules/tickrules/marketdata"
 )
 
 // maxTerms bounds how many terms of one condition a trace shows.
@@ -23,8 +27,9 @@ type explainer struct {
 
 // Explain evaluates what p reads - each variable, member chain such as
 // stock("TSLA").spread_bps and helper call, as written - over env, and
-// returns the values by their text. A term that cannot be evaluated (missing
-// data) gives its error text, which is exactly what a trace should show.
+// returns the values by their text. A term that cannot be evaluated gives
+// errorTerm's text: "none: ..." where the data says there is no such value,
+// "error: ..." where it is missing.
 // Objects a term gives whole (orders("TSLAUSDT"), positions) are shown
 // with their ages at the State's time (marketdata.State.Aged): the States
 // between two fetches share objects aged at the fetch unless the condition
@@ -50,7 +55,7 @@ func (p *Program) Explain(m *vm.VM, env *Env) map[string]any {
 		bound.symbol = p.symbol
 		v, err := bound.Eval(m, env)
 		if err != nil {
-			out[x.srcs[i]] = "error: " + err.Error()
+			out[x.srcs[i]] = errorTerm(err)
 			continue
 		}
 		out[x.srcs[i]] = env.State().Aged(v)
@@ -103,4 +108,32 @@ func termSources(src string) []string {
 	}
 	walk(tree.Node)
 	return out
+}
+
+// indexOutOfRange is the message of expr's VM (and of the native closures,
+// which copy it) for an index outside a list.
+var indexOutOfRange = regexp.MustCompile(`^index out of range: -?\d+ \(array length is (\d+)\)`)
+
+// errorTerm is what a trace shows for a term that could not be evaluated.
+// Each term is evaluated on its own, so a condition written with a guard
+// (position("X", "long").size > 0 && position("X", "long").entry_price <
+// 250, len(positions) > 0 && positions[0].size > 1) is simply false while
+// its guarded term has nothing to read. Such a term, whose data was fetched
+// and says there is no value (a flat position, a closed market, an empty
+// list), reads "none: why". Data that was not fetched, or any other
+// failure, stays "error: ...": a rule cannot fire on it.
+func errorTerm(err error) string {
+	if me, ok := errors.AsType[*marketdata.MissingError](err); ok && me.Absent {
+		return "none: " + me.Reason
+	}
+	if m := indexOutOfRange.FindStringSubmatch(err.Error()); m != nil {
+		if m[1] == "0" {
+			return "none: the list is empty"
+		}
+		if m[1] == "1" {
+			return "none: the list has only 1 item"
+		}
+		return "none: the list has only " + m[1] + " items"
+	}
+	return "error: " + err.Error()
 }

@@ -102,3 +102,58 @@ func TestExplainShowsAgesAtTheTick(t *testing.T) {
 		})
 	}
 }
+
+// TestExplainShowsNoneForAbsentData: a term whose data was fetched and says
+// there is no value (a flat position, a closed market, an item past the end
+// of a list) reads "none: ..." in a trace, where a condition written with a
+// guard is simply false; data that was not fetched still reads as an error
+// (issue 25: the status page showed "error: no data for position" and
+// "error: index out of range" for rules that were only false).
+func TestExplainShowsNoneForAbsentData(t *testing.T) {
+	c := NewCompiler(CompilerOptions{Catalog: testCatalog()})
+	in := testInput()
+	in.Books = in.Books[:1] // NVDA book not fetched
+	in.Market.Session = marketdata.SessionInfo{Session: marketdata.SessionClosed}
+	st, err := marketdata.NewState(in, marketdata.BuildOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	empty, err := marketdata.NewState(marketdata.BuildInput{Now: testNow}, marketdata.BuildOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, src, term string
+		state           *marketdata.State
+		want            string // the shown value's beginning
+	}{
+		{"a flat position", `position("TSLAUSDT", "short").size > 0 && position("TSLAUSDT", "short").entry_price < 250`,
+			`position("TSLAUSDT", "short").entry_price`, st, "none: the position is flat"},
+		{"a closed market", `market.is_open && market.minutes_to_close <= 5`, `market.minutes_to_close`, st, "none: the market is closed"},
+		{"past the end of a list", `len(positions) > 50 && positions[50].size > 1`, `positions[50].size`, st, "none: the list has only "},
+		{"an empty list", `len(positions) > 0 && positions[0].size > 1`, `positions[0].size`,
+			mustState(t, marketdata.BuildInput{Now: testNow, Positions: []marketdata.PositionsInput{{ProductType: exchange.USDTFutures, At: testNow}}}), "none: the list is empty"},
+		{"a book not fetched", `stock("NVDA").spread_bps < 8`, `stock("NVDA").spread_bps`, st, "error: no data for stock NVDAUSDT: the order book was not fetched"},
+		{"positions not fetched", `position("TSLAUSDT", "long").size == 0`, `position("TSLAUSDT", "long").size`, empty, "error: no data for position TSLAUSDT long"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p, errs := c.Condition(tc.src)
+			if len(errs) > 0 {
+				t.Fatal(errs[0])
+			}
+			got, _ := p.Explain(NewVM(), NewEnv(tc.state))[tc.term].(string)
+			if !strings.HasPrefix(got, tc.want) {
+				t.Errorf("%s explained as %q, want %q...", tc.term, got, tc.want)
+			}
+		})
+	}
+}
+
+func mustState(t *testing.T, in marketdata.BuildInput) *marketdata.State {
+	t.Helper()
+	st, err := marketdata.NewState(in, marketdata.BuildOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
+}

@@ -23,6 +23,10 @@ type LoadOptions struct {
 	Catalog *Catalog
 	// Getenv resolves ${NAME} references; an empty result counts as unset.
 	Getenv func(string) string
+	// EnvAlso names where else than the environment a ${NAME} can be
+	// given, for the hint of an unset one: engine test says "list it under
+	// env: in the test file".
+	EnvAlso string
 	// PositionModes is the account's position mode per product type when it
 	// is known (engine check --venue); a file's defaults.position_mode is
 	// checked against it.
@@ -38,6 +42,10 @@ type LoadOptions struct {
 	// faster Go code (CompilerOptions.Closures): the backtest's speed-up.
 	// Nil, as everywhere but the backtest, runs them on expr's VM.
 	Closures ClosureCompiler
+	// WarnRepeats warns about a rule that trades at market with nothing to
+	// stop it firing again (repeatWarnings). engine check sets it; the
+	// commands that run rules do not repeat it at every start.
+	WarnRepeats bool
 }
 
 // maxFileSize bounds one rule file; a rule file is text a person wrote.
@@ -302,7 +310,7 @@ func (l *loader) file(path string, data []byte) {
 		return
 	}
 	data = bytes.TrimPrefix(data, utf8BOM)
-	src, envErrs := expandEnv(path, data, l.opts.Getenv)
+	src, envErrs := expandEnv(path, data, l.opts.Getenv, l.opts.EnvAlso)
 	l.errs = append(l.errs, envErrs...)
 	f := &fileLoader{loader: l, src: src, file: &File{Path: path}}
 	if tabs := tabErrors(src); len(tabs) > 0 {

@@ -28,7 +28,7 @@ func TestScalarPositions(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			src, errs := expandEnv("t.yaml", []byte(tt.yaml), nil)
+			src, errs := expandEnv("t.yaml", []byte(tt.yaml), nil, "")
 			if len(errs) > 0 {
 				t.Fatal(errs)
 			}

@@ -1,6 +1,8 @@
 package ruletest
 
 import (
+	"fmt"
+	"strconv"
 	"time"
 
 	"gopkg.in/yaml.v3"
@@ -18,7 +20,7 @@ type File struct {
 	// empty means the built-in demo scenario.
 	Scenario string `yaml:"scenario"`
 	// Env gives ${NAME} references in the rule files their values; a name
-	// not listed here is unset (its default applies), whatever the shell has.
+	// not listed here is read from the environment (Options.Getenv).
 	Env map[string]string `yaml:"env"`
 	// Tick is the time between engine evaluations (default 1s).
 	Tick  Duration `yaml:"tick"`
@@ -65,6 +67,11 @@ type State struct {
 	StrategyOrders []*StrategyOrder `yaml:"strategy_orders"`
 	// Balances by margin coin (USDT, USDC, BTC).
 	Balances map[string]*Balance `yaml:"balances"`
+	// SpotRecords are the account's spot financial records (what
+	// spot_records reads). Like Orders, a nil list keeps what is held and
+	// an empty list removes them all; a test that never gives them has
+	// none fetched.
+	SpotRecords []*SpotRecord `yaml:"spot_records"`
 	// PositionMode by product type: one_way or hedge (default one_way).
 	PositionMode map[string]string `yaml:"position_mode"`
 	// Futures by contract symbol (BTCUSDT): the ticker and book of the
@@ -140,6 +147,25 @@ type StrategyOrder struct {
 	ID           string   `yaml:"id"`
 	ClientOID    string   `yaml:"client_oid"`
 	Age          Duration `yaml:"age"` // at the time it was set
+
+	line, column int
+}
+
+// SpotRecord is one spot financial record, in the names a rule reads it
+// by (spot_records[0].type, .amount...).
+type SpotRecord struct {
+	Coin string `yaml:"coin"`
+	// Type is the venue's spotTaxType: Deposit, Withdrawal, Buy, Sell...
+	Type string `yaml:"type"`
+	// Amount is signed: positive for what came in, negative for what went
+	// out, as the venue books it.
+	Amount     Num    `yaml:"amount"`
+	Fee        Num    `yaml:"fee"`     // default 0; a fee paid is negative
+	Balance    Num    `yaml:"balance"` // the coin's balance after it; default 0
+	BizOrderID string `yaml:"biz_order_id"`
+	ID         string `yaml:"id"`
+	// Age is how long before the time it was set it was booked.
+	Age Duration `yaml:"age"`
 
 	line, column int
 }
@@ -239,6 +265,12 @@ func (w *When) UnmarshalYAML(n *yaml.Node) error {
 // UnmarshalYAML parses a duration.
 func (d *Duration) UnmarshalYAML(n *yaml.Node) error {
 	d.line, d.column = n.Line, n.Column
+	if _, err := strconv.ParseFloat(n.Value, 64); err == nil && n.Value != "0" {
+		// A bare number is the commonest slip: the rule reads age_seconds,
+		// so seconds seem implied, but a test's durations carry their unit.
+		return &posError{n.Line, n.Column, n.Value + " has no unit",
+			fmt.Sprintf("write %ss for seconds, %sm for minutes or %sh for hours", n.Value, n.Value, n.Value)}
+	}
 	v, err := time.ParseDuration(n.Value)
 	if err != nil {
 		return &posError{n.Line, n.Column, "not a duration: " + n.Value, `write a number and a unit, like 30s, 5m or 1h30m`}

@@ -227,6 +227,15 @@ func (d *decoder) checkState(s *State) {
 	for _, o := range s.StrategyOrders {
 		d.checkStrategyOrder(o)
 	}
+	for _, r := range s.SpotRecords {
+		if r.Coin == "" || r.Type == "" || r.Amount == "" {
+			d.errorAt(r.line, r.column, "a spot record needs coin:, type: and amount:", "")
+		}
+		if r.Type != "" && !exchange.SpotTaxType(r.Type).Valid() {
+			d.errorAt(r.line, r.column, fmt.Sprintf("a spot record's type is one of the venue's spotTaxType values, not %q", r.Type),
+				"for example Deposit, Withdrawal, Buy, Sell, Transfer in, Transfer out (docs/scenarios.md lists them all)")
+		}
+	}
 	for pt, m := range s.PositionMode {
 		if _, ok := posModeOf(m); !ok {
 			d.errorAt(1, 1, fmt.Sprintf("position_mode of %s is one_way or hedge, not %q", pt, m), "")

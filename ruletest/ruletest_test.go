@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
@@ -152,6 +153,12 @@ func TestBadTestFiles(t *testing.T) {
 			"bad.yaml:6:11: a strategy order's status is pending, submitting, success, failed or cancelled, not \"open\""},
 		{"strategy key", "tests:\n  - name: a\n    start: \"2026-03-09 09:30\"\n    state:\n      strategy_orders:\n        - {symbol: TSLAUSDT, side: long, size: 1, stoploss: 395}\n",
 			"bad.yaml:6:51: unknown key \"stoploss\" in strategy_orders item 1"},
+		{"spot record type", "tests:\n  - name: a\n    start: \"2026-03-09 09:30\"\n    state:\n      spot_records:\n        - {coin: USDT, type: deposit, amount: 5}\n",
+			"bad.yaml:6:11: a spot record's type is one of the venue's spotTaxType values, not \"deposit\""},
+		{"spot record without amount", "tests:\n  - name: a\n    start: \"2026-03-09 09:30\"\n    state:\n      spot_records:\n        - {coin: USDT, type: Deposit}\n",
+			"bad.yaml:6:11: a spot record needs coin:, type: and amount:"},
+		{"an age without its unit", "tests:\n  - name: a\n    start: \"2026-03-09 09:30\"\n    state:\n      positions:\n        - {symbol: TSLAUSDT, side: long, size: 1, entry: 400, age: 90}\n",
+			"bad.yaml:6:68: 90 has no unit"},
 		{"account in a change", "tests:\n  - name: a\n    start: \"2026-03-09 09:30\"\n    changes:\n      - {at: \"09:31\", account: \"1\"}\n",
 			"bad.yaml:5:9: account: belongs in a test's state:, not in a change"},
 		{"yaml syntax", "tests:\n  - name: a\n   start: x\n", "bad.yaml:3:4: this line's indentation does not fit the lines above"},
@@ -256,6 +263,91 @@ func TestInlineStrategyOrders(t *testing.T) {
 	res := RunFile(context.Background(), filepath.Join(dir, "r_test.yaml"), Options{})
 	if res.Failed() || len(res.Tests) != 2 {
 		t.Fatalf("want 2 passing tests:\n%s", report(t, []FileResult{res}))
+	}
+}
+
+// TestInlineSpotRecords checks that spot records written in a test's state
+// are what spot_records reads, newest first, with their ages, and that a
+// test that gives none has none fetched (issue 25: they could not be
+// stated).
+func TestInlineSpotRecords(t *testing.T) {
+	dir := t.TempDir()
+	rule := `rules:
+  - name: deposit-arrived
+    when: len(spot_records) > 0 && spot_records[0].type == "Deposit" && spot_records[0].amount > 500 && spot_records[0].age_seconds >= 60
+    actions: [{log: {message: "deposit {{ spot_records[0].amount }} {{ spot_records[0].coin }}"}}]
+`
+	test := `tests:
+  - name: a deposit a minute old, after a withdrawal
+    start: "2026-03-09 10:00"
+    end: "10:00:05"
+    state:
+      spot_records: [{coin: USDT, type: Withdrawal, amount: -20, balance: 980, age: 2h}]
+    changes:
+      - at: "10:00:03"
+        spot_records:
+          - {coin: USDT, type: Withdrawal, amount: -20, balance: 980, age: 2h}
+          - {coin: USDT, type: Deposit, amount: 853.6, balance: 1833.6, biz_order_id: "9100000000", age: 1m}
+    expect:
+      - rule: deposit-arrived
+        fires:
+          - at: "10:00:03"
+            actions: [{log: {message: "deposit 853.6 USDT"}}]
+  - name: none given, none fetched
+    start: "2026-03-09 10:00"
+    end: "10:00:02"
+    expect:
+      - rule: deposit-arrived
+        fires: []
+`
+	for name, text := range map[string]string{"r.yaml": rule, "r_test.yaml": test} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res := RunFile(context.Background(), filepath.Join(dir, "r_test.yaml"), Options{})
+	if res.Failed() || len(res.Tests) != 2 {
+		t.Fatalf("want 2 passing tests:\n%s", report(t, []FileResult{res}))
+	}
+}
+
+// TestModifyOrderIsSettledInTheTick: the dispatcher looks a modify's new
+// order up by its newClientOid; in a rule test that lookup finds it at
+// once, with no wait on the test's clock (issue 25: each modify_order cost
+// 15 s of real time, and its leg failed when the wait gave up).
+func TestModifyOrderIsSettledInTheTick(t *testing.T) {
+	dir := t.TempDir()
+	rule := `rules:
+  - name: move-bid
+    when: market.session == "regular"
+    once: per_session
+    actions:
+      - modify_order: {symbol: TSLAUSDT, order_id: "o1", new_price: 401, new_size: 1}
+`
+	test := `tests:
+  - name: moves the bid at the open
+    start: "2026-03-09 09:29:58"
+    end: "09:30:02"
+    state:
+      orders: [{symbol: TSLAUSDT, side: buy, size: 1, price: 400, id: o1}]
+    expect:
+      - rule: move-bid
+        fires:
+          - at: "09:30"
+            actions: [{modify_order: {order_id: o1, new_price: 401, outcome: ok}}]
+`
+	for name, text := range map[string]string{"r.yaml": rule, "r_test.yaml": test} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res := RunFile(context.Background(), filepath.Join(dir, "r_test.yaml"), Options{})
+	if res.Failed() || len(res.Tests) != 1 {
+		t.Fatalf("want 1 passing test:\n%s", report(t, []FileResult{res}))
+	}
+	// Five ticks and one firing take milliseconds; the wait took 15 s.
+	if e := res.Tests[0].Elapsed; e > 5*time.Second {
+		t.Errorf("the test took %v of real time", e)
 	}
 }
 

@@ -29,6 +29,9 @@ type Options struct {
 	// Logger receives the engine's and the actions' logs (default: none;
 	// a test's outcome is its report).
 	Logger *zap.Logger
+	// Getenv is the environment: a ${NAME} the test file's env: does not
+	// list is read from it, as engine run reads every ${NAME} (nil: none).
+	Getenv func(string) string
 }
 
 // FileResult is the outcome of one test file.
@@ -94,7 +97,7 @@ func RunFile(ctx context.Context, path string, opts Options) FileResult {
 	if opts.Logger == nil {
 		opts.Logger = zap.NewNop()
 	}
-	fx, errs := prepare(ctx, f)
+	fx, errs := prepare(ctx, f, opts.Getenv)
 	if errs != nil {
 		res.Errors = errs
 		return res
@@ -130,7 +133,7 @@ func fileError(path, msg string) rules.Errors {
 	return rules.Errors{{File: path, Severity: rules.SeverityError, Message: msg}}
 }
 
-func prepare(ctx context.Context, f *File) (*fixture, rules.Errors) {
+func prepare(ctx context.Context, f *File, environ func(string) string) (*fixture, rules.Errors) {
 	dir := filepath.Dir(f.Path)
 	sc := sim.Demo()
 	if f.Scenario != "" {
@@ -173,8 +176,21 @@ func prepare(ctx context.Context, f *File) (*fixture, rules.Errors) {
 	if err != nil {
 		return nil, fileError(f.Path, err.Error())
 	}
-	getenv := func(name string) string { return f.Env[name] }
-	rs, errs := rules.Load(ctx, paths, rules.LoadOptions{Catalog: cat, Getenv: getenv})
+	// The test file's env: wins: it is what makes a test the same on every
+	// machine. A name it does not list comes from the environment, so that
+	// the export that serves engine run and engine backtest serves the
+	// rule tests too.
+	getenv := func(name string) string {
+		if v, ok := f.Env[name]; ok {
+			return v
+		}
+		if environ != nil {
+			return environ(name)
+		}
+		return ""
+	}
+	rs, errs := rules.Load(ctx, paths, rules.LoadOptions{Catalog: cat, Getenv: getenv,
+		EnvAlso: "list it under env: in " + filepath.Base(f.Path)})
 	if rs == nil {
 		return nil, errs
 	}
@@ -279,7 +295,7 @@ func (fx *fixture) run(ctx context.Context, t *Test, log *zap.Logger) TestResult
 	}
 	v := clock.NewVirtual(t.Start.T)
 	src := &source{w: w}
-	d := actions.NewDispatcher(actions.DispatcherOptions{Venue: &recorder{now: v.Now}, Clock: v, Logger: log})
+	d := actions.NewDispatcher(actions.DispatcherOptions{Venue: &recorder{now: v.Now}, Clock: instantWaits{now: v.Now}, Logger: log})
 	x := actions.NewExecutor(actions.ExecutorOptions{Dispatcher: d, Catalog: fx.cat, Modes: w.modes, Logger: log})
 	eng, err := engine.New(engine.Options{Rules: fx.rs, Source: src, Executor: engine.ActionsExecutor{X: x},
 		Clock: v, Logger: log, TraceDepth: 1, Tick: fx.tick})

@@ -18,6 +18,10 @@ import (
 type recorder struct {
 	now  func() time.Time
 	next int
+	// modified maps the newClientOid of each accepted modify-order to the
+	// new order's made-up id: the venue's answer to a modify carries no new
+	// id, so the dispatcher looks the new order up by newClientOid.
+	modified map[string]exchange.OrderDetail
 }
 
 func (r *recorder) id() string {
@@ -56,9 +60,20 @@ func (r *recorder) BatchPlaceOrder(_ context.Context, req exchange.BatchPlaceOrd
 	return res, nil
 }
 
-// ModifyOrder accepts a valid modification.
+// ModifyOrder accepts a valid modification. As the venue, it answers
+// without the new order's id; OrderDetail finds the new order by its
+// newClientOid.
 func (r *recorder) ModifyOrder(_ context.Context, req exchange.ModifyOrderRequest) (exchange.OrderAck, error) {
-	return r.ack(req, req.NewClientOID)
+	ack, err := r.ack(req, req.NewClientOID)
+	if err != nil {
+		return ack, err
+	}
+	if r.modified == nil {
+		r.modified = map[string]exchange.OrderDetail{}
+	}
+	r.modified[req.NewClientOID] = exchange.OrderDetail{Symbol: req.Symbol, OrderID: ack.OrderID, ClientOID: req.NewClientOID,
+		Size: req.NewSize, Price: req.NewPrice, State: exchange.StateLive}
+	return exchange.OrderAck{ClientOID: req.NewClientOID}, nil
 }
 
 // CancelOrder accepts a valid cancellation.
@@ -102,10 +117,32 @@ func (r *recorder) SetPositionMode(context.Context, exchange.SetPositionModeRequ
 	return exchange.SetPositionModeResult{}, errors.New("rule tests: set-position-mode is not an action")
 }
 
-// OrderDetail is asked only after an ambiguous outcome, which the recorder
-// never gives.
-func (r *recorder) OrderDetail(context.Context, exchange.OrderDetailRequest) (exchange.OrderDetail, error) {
+// OrderDetail finds the new order of a modify by its newClientOid; any
+// other lookup follows an ambiguous outcome, which the recorder never
+// gives.
+func (r *recorder) OrderDetail(_ context.Context, req exchange.OrderDetailRequest) (exchange.OrderDetail, error) {
+	if o, ok := r.modified[req.ClientOID]; ok && req.ClientOID != "" {
+		return o, nil
+	}
 	return exchange.OrderDetail{}, errors.New("rule tests: no order lookups")
+}
+
+// instantWaits is the dispatcher's clock in a rule test: the test's time,
+// and waits that end at once. The dispatcher waits a moment before it looks
+// an order up (a real venue can take that long to show a new order); the
+// recorder shows it at once, and a test's clock moves only between ticks,
+// so a wait on it inside a tick would last until the dispatcher gave up
+// (15 s of real time per modify_order, and the leg failed).
+type instantWaits struct{ now func() time.Time }
+
+// Now returns the test's time.
+func (c instantWaits) Now() time.Time { return c.now() }
+
+// After fires at once, with the test's time.
+func (c instantWaits) After(time.Duration) <-chan time.Time {
+	ch := make(chan time.Time, 1)
+	ch <- c.now()
+	return ch
 }
 
 // AllPositions is asked only to send a close again after an ambiguous

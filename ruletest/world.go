@@ -28,6 +28,18 @@ type world struct {
 	balances  map[string]*Balance
 	modes     map[exchange.ProductType]exchange.PosMode
 	futures   map[string]*Futures // by contract symbol; nil: none given
+	// spot are the spot records in the venue's form, their times set at
+	// each tick; spotGiven is false until a state gives spot_records (the
+	// part is then not fetched, as before any poll).
+	spot      []heldSpot
+	spotGiven bool
+}
+
+// heldSpot is a spot record with when it was set and its age then.
+type heldSpot struct {
+	r     exchange.SpotRecord
+	setAt time.Time
+	age   time.Duration
 }
 
 type posKey struct{ symbol, side string }
@@ -143,6 +155,12 @@ func (w *world) apply(s *State, at time.Time) error {
 		}
 		w.setStrategy(held)
 	}
+	if s.SpotRecords != nil {
+		w.spot, w.spotGiven = make([]heldSpot, 0, len(s.SpotRecords)), true
+		for i, r := range s.SpotRecords {
+			w.spot = append(w.spot, heldSpot{r: spotRecord(r, i), setAt: at, age: r.Age.D})
+		}
+	}
 	for coin, b := range s.Balances {
 		w.balances[coin] = b
 	}
@@ -204,6 +222,17 @@ func (w *world) modeMismatch(rs *rules.RuleSet) string {
 	return ""
 }
 
+// spotRecord is the venue's record of an inline spot record; the i-th
+// record of a list without an id gets a made-up one.
+func spotRecord(r *SpotRecord, i int) exchange.SpotRecord {
+	id := r.ID
+	if id == "" {
+		id = fmt.Sprintf("test-spot-%d", i+1)
+	}
+	return exchange.SpotRecord{ID: id, Coin: r.Coin, SpotTaxType: exchange.SpotTaxType(r.Type), Amount: exchange.Num(r.Amount),
+		Fee: or(r.Fee, "0"), Balance: or(r.Balance, "0"), BizOrderID: r.BizOrderID}
+}
+
 // setStrategy replaces every strategy order.
 func (w *world) setStrategy(held []heldStrategy) { w.strategy = held }
 
@@ -263,9 +292,9 @@ func or(n Num, def string) exchange.Num {
 }
 
 // input is what the pollers would have fetched at now: every part a test
-// can describe is fetched at now, so nothing is stale; the parts a test
-// cannot describe (discount tiers, spot records) are not fetched, and a
-// rule that reads them cannot be evaluated.
+// can describe is fetched at now, so nothing is stale; the part a test
+// cannot describe (discount tiers), and spot records until a state gives
+// them, are not fetched, and a rule that reads them cannot be evaluated.
 func (w *world) input(now time.Time) (marketdata.BuildInput, error) {
 	in := marketdata.BuildInput{Now: now, Contracts: w.cat.Contracts}
 	sess, err := marketdata.ComputeSession(now, w.states, w.cal)
@@ -322,6 +351,15 @@ func (w *world) input(now time.Time) (marketdata.BuildInput, error) {
 			}
 		}
 		in.StrategyOrders = append(in.StrategyOrders, so)
+	}
+	if w.spotGiven {
+		recs := make([]exchange.SpotRecord, 0, len(w.spot))
+		for _, h := range w.spot {
+			r := h.r
+			r.TS = exchange.MillisOf(h.setAt.Add(-h.age))
+			recs = append(recs, r)
+		}
+		in.SpotRecords = &marketdata.SpotRecordsInput{Records: recs, At: now}
 	}
 	for _, coin := range sortedKeys(w.balances) {
 		b := w.balances[coin]

@@ -167,7 +167,7 @@ func New(sc *Scenario, opts Options) (*Exchange, error) {
 	if x.mkt == nil {
 		m, err := newMarket(sc, x.contracts)
 		if err != nil {
-			return nil, fmt.Errorf("sim: market: %w", err)
+			return nil, sc.located(fmt.Errorf("sim: market: %w", err))
 		}
 		x.mkt = m
 	}

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/shopspring/decimal"
+	"gopkg.in/yaml.v3"
 
 	"github.com/tickrules/tickrules/exchange"
 	"github.com/tickrules/tickrules/sim/market"
@@ -34,6 +35,11 @@ type Scenario struct {
 	// against; Source names the file in messages. Neither is read from YAML.
 	BaseDir string `yaml:"-" json:"-"`
 	Source  string `yaml:"-" json:"-"`
+
+	// doc is the parsed file, kept by ParseScenario so that a mistake
+	// found when the market is built (a closure's date, a CSV price path)
+	// names its line too.
+	doc *yaml.Node
 }
 
 // ClockSpec is the simulated time range. Step is how far matching advances

@@ -18,6 +18,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/tickrules/tickrules/exchange"
+	"github.com/tickrules/tickrules/sim/market"
 )
 
 // ErrScenario marks every scenario loading error, so callers can tell a bad
@@ -47,7 +48,7 @@ func ParseScenario(data []byte, name, baseDir string) (*Scenario, error) {
 	if err := dec.Decode(sc); err != nil {
 		return nil, scenarioErr(name, err)
 	}
-	sc.Source, sc.BaseDir = name, baseDir
+	sc.Source, sc.BaseDir, sc.doc = name, baseDir, &root
 	sc.applyDefaults()
 	if errs := sc.check(); len(errs) > 0 {
 		out := make([]error, len(errs))
@@ -405,4 +406,15 @@ func camel(s string) string {
 		b.WriteRune(r)
 	}
 	return b.String()
+}
+
+// located names the scenario's file and line in err when err is a mistake
+// in one part of the market's description (market.SpecError) and the
+// scenario was read from a file.
+func (sc *Scenario) located(err error) error {
+	se, ok := errors.AsType[*market.SpecError](err)
+	if !ok || sc.doc == nil {
+		return err
+	}
+	return fmt.Errorf("%s:%d: %w", sc.Source, lineOf(sc.doc, se.Path), err)
 }

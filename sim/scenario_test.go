@@ -57,6 +57,38 @@ func TestParseScenarioErrors(t *testing.T) {
 	}
 }
 
+// TestMarketErrorsNameTheLine: a mistake found when the market is built
+// (a calendar date, a price path) names the scenario's file and line, as the
+// loader's own checks do (issue 25: engine sim --scenario named neither).
+func TestMarketErrorsNameTheLine(t *testing.T) {
+	const head = "clock: {start: 2026-03-09T13:00:00Z}\ncontracts:\n  - {symbol: BTCUSDT, product_type: USDT-FUTURES}\nprices:\n  BTCUSDT:\n    points: [{at: 2026-03-09T13:00:00Z, price: \"90000\"}]\n"
+	for _, tt := range []struct {
+		name, yaml, want string
+	}{
+		{"closure date", head + "calendar:\n  closures:\n    - {remark: x, start: \"2026-13-01 09:30\", end: \"2026-13-02 09:30\"}\n",
+			"bad.yaml:9: sim: market: calendar: closure 0 (x) start"},
+		{"regular closure day", head + "calendar:\n  regular_closed:\n    - SATURDAY\n    - SUNDY\n",
+			"bad.yaml:10: sim: market: calendar: regular closure day \"SUNDY\""},
+		{"early close", head + "calendar:\n  early_closes:\n    - {date: \"2026-11-27\", at: \"1pm\"}\n",
+			"bad.yaml:9: sim: market: calendar: early close 0"},
+		{"csv file", "clock: {start: 2026-03-09T13:00:00Z}\ncontracts:\n  - {symbol: BTCUSDT, product_type: USDT-FUTURES}\nprices:\n  BTCUSDT:\n    csv: none.csv\n",
+			"bad.yaml:6: sim: market: price path BTCUSDT"},
+		{"stock pair", head + "stock_pairs:\n  - {symbol: TSLAUSDT, name: Tesla}\n",
+			"bad.yaml:8: sim: market: stock pair 0 (TSLAUSDT): symbol and code are required"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			sc, err := ParseScenario([]byte(tt.yaml), "bad.yaml", t.TempDir())
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = New(sc, Options{Clock: clock.NewVirtual(sc.Clock.Start)})
+			if err == nil || !strings.HasPrefix(err.Error(), tt.want) {
+				t.Errorf("error %v\nwant it to begin %q", err, tt.want)
+			}
+		})
+	}
+}
+
 // stubMarket is a market with one constant price and no book, for tests
 // that must not depend on sim/market.
 type stubMarket struct{}

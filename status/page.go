@@ -6,9 +6,13 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
+
+	"github.com/tickrules/tickrules/engine"
 )
 
 //go:embed page.html
@@ -16,9 +20,13 @@ var pageHTML string
 
 // page is parsed once; templates are safe for concurrent use.
 var page = template.Must(template.New("status").Funcs(template.FuncMap{
-	"ny":     func(t time.Time) string { return clockNY(t) },
-	"utc":    func(t time.Time) string { return clockUTC(t) },
-	"values": valuesText,
+	"ny":         func(t time.Time) string { return clockNY(t) },
+	"utc":        func(t time.Time) string { return clockUTC(t) },
+	"values":     valuesText,
+	"num":        number,
+	"price":      optionalPrice,
+	"phase":      phaseText,
+	"phaseClass": phaseClass,
 }).Parse(pageHTML))
 
 // WritePage writes the status page of s: plain HTML with its style inline
@@ -66,8 +74,12 @@ func valuesText(v map[string]any) string {
 // Go-syntax maps in engine status, which read the same values back from
 // /api/status.
 func valueText(v any) string {
-	switch v.(type) {
-	case nil, string, bool, float64, float32, int, int64, int32, uint, uint64, uint32:
+	switch x := v.(type) {
+	case float64:
+		return number(x)
+	case float32:
+		return number(float64(x))
+	case nil, string, bool, int, int64, int32, uint, uint64, uint32:
 		return fmt.Sprint(v)
 	}
 	b, err := json.Marshal(v)
@@ -75,4 +87,60 @@ func valueText(v any) string {
 		return fmt.Sprint(v)
 	}
 	return string(b)
+}
+
+// shownDigits is how many significant digits the page and engine status
+// show of a number a condition read or the venue gave as a float: enough
+// for any price or size (89925.95, 0.0012345), while a float artefact
+// (0.30000000000000004, 0.010923201266666667) reads as a person writes it.
+const shownDigits = 8
+
+// number writes f for a person: shownDigits significant digits, never an
+// exponent, no trailing zeros.
+func number(f float64) string {
+	a := math.Abs(f)
+	if a == 0 || math.IsNaN(f) || math.IsInf(f, 0) {
+		return strconv.FormatFloat(f, 'f', -1, 64)
+	}
+	decimals := max(shownDigits-int(math.Floor(math.Log10(a)))-1, 0)
+	s := strconv.FormatFloat(f, 'f', decimals, 64)
+	if strings.Contains(s, ".") {
+		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	}
+	if s == "-0" {
+		s = "0"
+	}
+	return s
+}
+
+// optionalPrice writes a price that may be absent, as a strategy order's
+// trigger, take-profit and stop-loss: the venue sends none as 0, which is
+// never a price, so it reads "none".
+func optionalPrice(f float64) string {
+	if f == 0 {
+		return "none"
+	}
+	return number(f)
+}
+
+// phaseText is a rule's phase as the page and engine status show it. The
+// engine keeps a rule in its firing phase through a cooldown; to a person
+// watching, that rule is cooling down, not firing.
+func phaseText(r Rule) string { return shownPhase(r.Phase, r.Reason) }
+
+// shownPhase is phaseText of a phase and the reason the engine gave for it
+// (a rule's, or one evaluation's in engine why).
+func shownPhase(phase engine.Phase, reason engine.Reason) string {
+	if reason == engine.ReasonCooldown {
+		return "cooling down"
+	}
+	return string(phase)
+}
+
+// phaseClass is the page's style of a rule's phase badge (page.html).
+func phaseClass(r Rule) string {
+	if r.Reason == engine.ReasonCooldown {
+		return "cooldown"
+	}
+	return string(r.Phase)
 }

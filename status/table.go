@@ -41,7 +41,7 @@ func WriteTable(w io.Writer, s Snapshot) error {
 		if !r.NextAt.IsZero() {
 			next += " (" + clockNY(r.NextAt) + ")"
 		}
-		p.row(r.Name, string(r.Phase), r.Why, next, clockNY(r.LastEvaluated), fmt.Sprint(r.Firings))
+		p.row(r.Name, phaseText(r), r.Why, next, clockNY(r.LastEvaluated), fmt.Sprint(r.Firings))
 	}
 	p.section("ACCOUNTS", "ACCOUNT\tEQUITY\tAVAILABLE\tUNREALISED\tSINCE START\tREALISED\tFEES")
 	for _, a := range s.Accounts {
@@ -49,15 +49,15 @@ func WriteTable(w io.Writer, s Snapshot) error {
 	}
 	p.section("POSITIONS", "SYMBOL\tSIDE\tSIZE\tENTRY\tMARK\tUNREALISED")
 	for _, x := range s.Positions {
-		p.row(x.Symbol, x.Side, num(x.Size), num(x.EntryPrice), num(x.MarkPrice), num(x.UnrealizedPnL)+" "+x.MarginCoin)
+		p.row(x.Symbol, x.Side, number(x.Size), number(x.EntryPrice), number(x.MarkPrice), number(x.UnrealizedPnL)+" "+x.MarginCoin)
 	}
 	p.section("OPEN ORDERS", "SYMBOL\tSIDE\tINTENT\tTYPE\tPRICE\tSIZE\tFILLED\tRULE\tCLIENT ORDER ID")
 	for _, o := range s.Orders {
-		p.row(o.Symbol, o.Side, o.Intent, o.Type, num(o.Price), num(o.Size), num(o.Filled), o.Rule, o.ClientOID)
+		p.row(o.Symbol, o.Side, o.Intent, o.Type, number(o.Price), number(o.Size), number(o.Filled), o.Rule, o.ClientOID)
 	}
 	p.section("STRATEGY ORDERS", "SYMBOL\tTYPE\tSIDE\tSIZE\tTRIGGER\tTAKE PROFIT\tSTOP LOSS\tSTATUS")
 	for _, o := range s.StrategyOrders {
-		p.row(o.Symbol, o.Type, o.Side, num(o.Size), num(o.TriggerPrice), num(o.TakeProfit), num(o.StopLoss), o.Status)
+		p.row(o.Symbol, o.Type, o.Side, number(o.Size), optionalPrice(o.TriggerPrice), optionalPrice(o.TakeProfit), optionalPrice(o.StopLoss), o.Status)
 	}
 	p.section("RECENT ORDERS", "TIME\tRULE\tSYMBOL\tINTENT\tSIZE\tPRICE\tOUTCOME\tCLIENT ORDER ID")
 	for _, o := range s.Sent {
@@ -108,7 +108,7 @@ func WriteRule(w io.Writer, d RuleDetail) error {
 	if len(timing) > 0 {
 		p.line("  timing: %s", strings.Join(timing, ", "))
 	}
-	p.line("  phase %s since %s; fired %d times, last %s", d.Phase, clockNY(d.Since), d.Firings, clockNY(d.LastFired))
+	p.line("  phase %s since %s; fired %d times, last %s", phaseText(d.Rule), clockNY(d.Since), d.Firings, clockNY(d.LastFired))
 	next := d.Next
 	if !d.NextAt.IsZero() {
 		next += " (" + clockNY(d.NextAt) + ")"
@@ -126,7 +126,7 @@ func WriteRule(w io.Writer, d RuleDetail) error {
 		if t.Transition != "" {
 			detail = strings.TrimSpace(t.Transition + " " + detail)
 		}
-		p.row(clockNY(t.At)+" "+clockUTC(t.At), fmt.Sprint(t.Result), string(t.Phase), string(t.Reason), detail)
+		p.row(clockNY(t.At)+" "+clockUTC(t.At), fmt.Sprint(t.Result), shownPhase(t.Phase, t.Reason), string(t.Reason), detail)
 		if len(t.Values) > 0 {
 			p.row("", "", "", "", strings.ReplaceAll(valuesText(t.Values), "\n", "; "))
 		}
@@ -178,8 +178,6 @@ func (p *printer) flush() {
 	}
 	p.tw = nil
 }
-
-func num(f float64) string { return fmt.Sprintf("%g", f) }
 
 func priceText(p string) string {
 	if p == "" {

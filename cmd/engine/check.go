@@ -59,7 +59,7 @@ func cmdCheck(ctx context.Context, env *cliEnv, args []string) int {
 	if cat.StockPairsErr != nil {
 		fmt.Fprintf(env.stderr, "engine check: warning: %v: stock pair names in the rules are not checked\n", cat.StockPairsErr)
 	}
-	opts := rules.LoadOptions{Catalog: cat, Getenv: env.getenv, PositionModes: modes, AllowEmpty: *allowEmpty}
+	opts := rules.LoadOptions{Catalog: cat, Getenv: env.getenv, PositionModes: modes, AllowEmpty: *allowEmpty, WarnRepeats: true}
 	if *venue == "" {
 		opts.Account = demoAccount()
 	}

@@ -34,7 +34,10 @@ func TestCheck(t *testing.T) {
 				"polling budget", "stock-orderbook: ", " of 10 req/s (per uid)"}, nil},
 		{"a bad file exits 1 with file:line:col, source and caret", []string{"check", badDir + "/size-zero.yaml"}, exitFail,
 			[]string{"size-zero.yaml: 1 error"},
-			[]string{"size-zero.yaml:10:17: size must be greater than 0, got 0", "          size: 0\n", "^", "1 error, 0 warnings"}},
+			// Its market order has no once, cooldown or position test either:
+			// engine check warns about that too (issue 25).
+			[]string{"size-zero.yaml:10:17: size must be greater than 0, got 0", "          size: 0\n", "^",
+				`size-zero.yaml:6:9: warning: rule "o" sends a market order each time its condition turns true`, "1 error, 1 warning"}},
 		{"every error of several files", []string{"check", badDir + "/size-zero.yaml", badDir + "/unknown-variable.yaml"}, exitFail,
 			nil, []string{"size-zero.yaml:10:17", "unknown-variable.yaml:4:11: unknown variable markt", "hint: did you mean market?", "2 errors"}},
 		{"warnings alone pass", []string{"check", badDir + "/percent-for-ratio.yaml"}, exitOK,
@@ -86,7 +89,9 @@ func TestCheckJSON(t *testing.T) {
 	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
 		t.Fatalf("%v\n%s", err, stdout)
 	}
-	if rep.OK || len(rep.Findings) != 1 || rep.Findings[0].Line != 10 || rep.Findings[0].Column != 17 {
+	// The error, and the warning about its unguarded market order.
+	if rep.OK || len(rep.Findings) != 2 || rep.Findings[1].Line != 10 || rep.Findings[1].Column != 17 ||
+		rep.Findings[0].Severity != rules.SeverityWarning {
 		t.Errorf("report %+v", rep)
 	}
 	examples, err := rules.RuleFiles(examplesDir)
@@ -172,6 +177,12 @@ func TestSchemaAndDocsCommands(t *testing.T) {
 	code, stdout, _ = runCLI(t, "docs", "--out", "-")
 	if code != exitOK || stdout != string(rules.Reference()) {
 		t.Errorf("engine docs --out -: exit %d", code)
+	}
+	// With no flags it prints: it once wrote docs/reference.md into
+	// whatever folder it was run in (issue 25).
+	code, stdout, _ = runCLI(t, "docs")
+	if code != exitOK || stdout != string(rules.Reference()) {
+		t.Errorf("engine docs: exit %d, printed %.60q; want the reference on stdout", code, stdout)
 	}
 	out := filepath.Join(t.TempDir(), "sub", "reference.md")
 	code, stdout, _ = runCLI(t, "docs", "--out", out)

@@ -13,18 +13,21 @@ import (
 	"github.com/tickrules/tickrules/rules"
 )
 
-// cmdDocs writes the generated reference of rule files: to --out FILE.md
-// (default docs/reference.md), to stdout with --out -, or, with --out DIR,
-// the whole documentation to read offline: every guide, the reference and
-// the JSON Schemas of rule and safety files.
+// cmdDocs writes the generated reference of rule files: to stdout (no
+// --out, or --out -), to --out FILE.md, or, with --out DIR, the whole
+// documentation to read offline: every guide, the reference and the JSON
+// Schemas of rule and safety files. With no flags it writes no file: run
+// in any folder, it must not leave a docs/reference.md behind (as
+// engine schema, it prints).
 func cmdDocs(_ context.Context, env *cliEnv, args []string) int {
 	fs := flag.NewFlagSet("engine docs", flag.ContinueOnError)
 	fs.SetOutput(env.stderr)
-	out := fs.String("out", "docs/reference.md", "`file` (ending in .md) for the reference alone, - for stdout, or a directory for all the documentation")
+	out := fs.String("out", "-", "`file` (ending in .md) for the reference alone, - for stdout, or a directory for all the documentation")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: engine docs [--out FILE.md | --out - | --out DIR]")
-		fmt.Fprintln(fs.Output(), "\nWrites the reference of every variable, function, action and parameter of rule files;")
-		fmt.Fprintln(fs.Output(), "with a directory, also every guide and the JSON Schemas, to read without internet.")
+		fmt.Fprintln(fs.Output(), "\nPrints the reference of every variable, function, action and parameter of rule files;")
+		fmt.Fprintln(fs.Output(), "--out FILE.md writes it to a file (the project's is docs/reference.md), and a directory")
+		fmt.Fprintln(fs.Output(), "gets every guide and the JSON Schemas too, to read without internet.")
 		fs.PrintDefaults()
 	}
 	if code, stop := parseFlagsOnly(env, fs, args, ""); stop {

@@ -43,10 +43,16 @@ func isTerminal(w any) bool {
 // newCLILogger logs human-readable lines to the command's stderr, with
 // times in New York time beside UTC.
 func newCLILogger(env *cliEnv, opts ...zap.Option) *zap.Logger {
+	return newConsoleLogger(env, zapcore.InfoLevel, traderTime, opts...)
+}
+
+// newConsoleLogger logs human-readable lines at level and above to the
+// command's stderr, with times written by stamp.
+func newConsoleLogger(env *cliEnv, level zapcore.Level, stamp zapcore.TimeEncoder, opts ...zap.Option) *zap.Logger {
 	cfg := zap.NewDevelopmentEncoderConfig()
-	cfg.EncodeTime = traderTime
+	cfg.EncodeTime = stamp
 	cfg.EncodeLevel = zapcore.CapitalLevelEncoder
-	core := zapcore.NewCore(zapcore.NewConsoleEncoder(cfg), zapcore.Lock(zapcore.AddSync(env.stderr)), zapcore.InfoLevel)
+	core := zapcore.NewCore(zapcore.NewConsoleEncoder(cfg), zapcore.Lock(zapcore.AddSync(env.stderr)), level)
 	return zap.New(core, opts...)
 }
 
@@ -54,6 +60,14 @@ func newCLILogger(env *cliEnv, opts ...zap.Option) *zap.Logger {
 // time first, UTC beside it.
 func traderTime(t time.Time, enc zapcore.PrimitiveArrayEncoder) {
 	enc.AppendString(t.In(status.NewYork()).Format("2006-01-02 15:04:05 MST") + " " + t.UTC().Format("15:04:05Z"))
+}
+
+// traderTimeMillis is traderTime to the millisecond, "2026-03-09 10:30:00.125
+// EDT 14:30:00.125Z": engine sim logs with it, where requests a few
+// milliseconds apart (an order and the poll that sees it) must be told
+// apart.
+func traderTimeMillis(t time.Time, enc zapcore.PrimitiveArrayEncoder) {
+	enc.AppendString(t.In(status.NewYork()).Format("2006-01-02 15:04:05.000 MST") + " " + t.UTC().Format("15:04:05.000Z"))
 }
 
 // logClock stamps log lines with the venue's clock, so that a run on the

@@ -46,16 +46,16 @@ type runningSim struct {
 	exit   <-chan int // its exit code once ctx is cancelled
 }
 
-// startEngineSim runs `engine sim --listen 127.0.0.1:0` until ctx is
-// cancelled and reads the address from its one stdout line.
-func startEngineSim(t *testing.T, ctx context.Context) runningSim {
+// startEngineSim runs `engine sim --listen 127.0.0.1:0` (and extra flags)
+// until ctx is cancelled and reads the address from its one stdout line.
+func startEngineSim(t *testing.T, ctx context.Context, extra ...string) runningSim {
 	t.Helper()
 	outR, outW := io.Pipe()
 	stderr := &lockedBuffer{}
 	env := &cliEnv{stdout: outW, stderr: stderr, getenv: func(string) string { return "" }}
 	exit := make(chan int, 1)
 	go func() {
-		code := dispatch(ctx, env, []string{"sim", "--listen", "127.0.0.1:0"})
+		code := dispatch(ctx, env, append([]string{"sim", "--listen", "127.0.0.1:0"}, extra...))
 		outW.Close()
 		exit <- code
 	}()
@@ -132,8 +132,47 @@ func TestSimServesUntilCancelled(t *testing.T) {
 	if lines.Scan() {
 		t.Errorf("more than one stdout line: %q", lines.Text())
 	}
-	if !strings.Contains(stderr.String(), "stock-info") {
-		t.Errorf("the request was not logged on stderr:\n%s", stderr.String())
+	// No line per request at the default level: a summary of them, written
+	// at the latest when the simulator stops (issue 25), stamped to the
+	// millisecond.
+	log := stderr.String()
+	if strings.Contains(log, "\trequest\t") {
+		t.Errorf("a line per request at the default log level:\n%s", log)
+	}
+	summary := regexp.MustCompile(`(?m)^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} E[SD]T \d\d:\d\d:\d\d\.\d{3}Z\tINFO\thttp\trequests .*"requests": 2, "refused": 0, "dropped": 0, "by_operation": "accounts 1, stock-info 1"`)
+	if !summary.MatchString(log) {
+		t.Errorf("no summary of the two requests, with milliseconds, on stderr:\n%s", log)
+	}
+}
+
+// TestSimLogsEveryRequestAtDebug: --log-level debug adds the line of each
+// request to the summaries.
+func TestSimLogsEveryRequestAtDebug(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	sim := startEngineSim(t, ctx, "--log-level", "debug")
+	client := &http.Client{Timeout: 10 * time.Second}
+	resp, err := client.Get(sim.url + "/api/v3/stock/market/stock-info")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	cancel()
+	select {
+	case code := <-sim.exit:
+		if code != exitOK {
+			t.Fatalf("exit %d, want 0; stderr:\n%s", code, sim.stderr.String())
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("engine sim did not stop after cancel")
+	}
+	log := sim.stderr.String()
+	if !regexp.MustCompile(`\.\d{3}Z\tDEBUG\thttp\trequest\t.*"op": "stock-info"`).MatchString(log) {
+		t.Errorf("no debug line for the request:\n%s", log)
+	}
+	if !strings.Contains(log, `"by_operation": "stock-info 1"`) {
+		t.Errorf("no summary:\n%s", log)
 	}
 }
 
@@ -169,6 +208,7 @@ func TestSimCommandLineErrors(t *testing.T) {
 		{"clock start before 1970", []string{"sim", "--scenario", early}, exitFail, "clock start 1969-12-31T23:59:59Z is out of range: it must be from 1970 to 2199"},
 		{"clock start far in the future", []string{"sim", "--scenario", late}, exitFail, "clock start 9999-01-01T00:00:00Z is out of range"},
 		{"speed not a number", []string{"sim", "--speed", "fast"}, exitUsage, "invalid value"},
+		{"unknown log level", []string{"sim", "--log-level", "chatty"}, exitUsage, `--log-level "chatty": want info or debug`},
 		{"start not a time", []string{"sim", "--start", "9:30"}, exitUsage, `--start "9:30": not a time; write "2026-03-09 09:30"`},
 		{"start in the spring-forward gap", []string{"sim", "--start", "2026-03-08 02:15"}, exitUsage, "does not exist in New York"},
 		{"missing scenario file", []string{"sim", "--scenario", filepath.Join(dir, "none.yaml")}, exitFail, "none.yaml"},

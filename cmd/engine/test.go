@@ -31,7 +31,7 @@ func cmdTest(ctx context.Context, env *cliEnv, args []string) int {
 		fs.Usage()
 		return exitUsage
 	}
-	var opts ruletest.Options
+	opts := ruletest.Options{Getenv: env.getenv}
 	if *run != "" {
 		var err error
 		if opts.Run, err = regexp.Compile(*run); err != nil {

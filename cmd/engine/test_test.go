@@ -3,6 +3,9 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -53,6 +56,74 @@ func TestTestCommand(t *testing.T) {
 				if !strings.Contains(errb.String(), w) {
 					t.Errorf("stderr lacks %q:\n%s", w, errb.String())
 				}
+			}
+		})
+	}
+}
+
+// TestTestCommandReadsTheEnvironment: engine test reads a ${NAME} its test
+// file's env: does not list from the environment, as engine run does, so the
+// walkthrough's export covers it too; env: wins where it lists the name, and
+// an unset name's hint says both ways (issue 25).
+func TestTestCommandReadsTheEnvironment(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	rule := `rules:
+  - name: buy-the-open
+    when: market.session == "regular"
+    once: per_session
+    actions:
+      - place_order: {symbol: TSLAUSDT, open: long, type: limit, size: ${SIZE}, price: 400}
+`
+	test := `%s
+tests:
+  - name: fires at the open
+    start: "2026-03-09 09:29"
+    end: "09:31"
+    expect:
+      - rule: buy-the-open
+        fires:
+          - at: "09:30"
+            actions:
+              - place_order: {symbol: TSLAUSDT, side: buy, size: 2, price: 400, type: limit}
+`
+	write := func(sub, env string) string {
+		d := filepath.Join(dir, sub)
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for name, body := range map[string]string{"r.yaml": rule, "r_test.yaml": fmt.Sprintf(test, env)} {
+			if err := os.WriteFile(filepath.Join(d, name), []byte(body), 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return d
+	}
+	fromEnv, listed := write("from-env", ""), write("listed", "env: {SIZE: \"2\"}")
+	environ := func(v string) func(string) string {
+		return func(name string) string {
+			if name == "SIZE" {
+				return v
+			}
+			return ""
+		}
+	}
+	for _, tc := range []struct {
+		name     string
+		dir      string
+		environ  func(string) string
+		wantCode int
+		want     string
+	}{
+		{"exported", fromEnv, environ("2"), exitOK, "1 passed, 0 failed"},
+		{"env: wins over the environment", listed, environ("7"), exitOK, "1 passed, 0 failed"},
+		{"unset", fromEnv, environ(""), exitFail,
+			"hint: export SIZE=VALUE before running the command, list it under env: in r_test.yaml, or give a default: ${SIZE:-value}"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, stdout, stderr := runCLIEnv(t, tc.environ, "test", tc.dir)
+			if code != tc.wantCode || !strings.Contains(stdout+stderr, tc.want) {
+				t.Errorf("exit %d (want %d), output lacks %q:\n%s%s", code, tc.wantCode, tc.want, stdout, stderr)
 			}
 		})
 	}

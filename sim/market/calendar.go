@@ -87,14 +87,14 @@ func newCalendar(spec CalendarSpec) (calendar, error) {
 	if names == nil {
 		names = defaultRegularClosed
 	}
-	for _, name := range names {
+	for j, name := range names {
 		up := strings.ToUpper(strings.TrimSpace(name))
 		day := slices.Index(weekdayNames[:], up)
 		if day < 0 {
-			return calendar{}, fmt.Errorf("calendar: regular closure day %q is not a weekday name such as SATURDAY", name)
+			return calendar{}, specError(fmt.Errorf("calendar: regular closure day %q is not a weekday name such as SATURDAY", name), "calendar", "regular_closed", j)
 		}
 		if c.closed[day] {
-			return calendar{}, fmt.Errorf("calendar: regular closure day %q listed twice", name)
+			return calendar{}, specError(fmt.Errorf("calendar: regular closure day %q listed twice", name), "calendar", "regular_closed", j)
 		}
 		c.closed[day] = true
 		c.regular = append(c.regular, up)
@@ -102,14 +102,14 @@ func newCalendar(spec CalendarSpec) (calendar, error) {
 	for i, cs := range spec.Closures {
 		start, err := parseEastern(cs.Start)
 		if err != nil {
-			return calendar{}, fmt.Errorf("calendar: closure %d (%s) start: %w", i, cs.Remark, err)
+			return calendar{}, specError(fmt.Errorf("calendar: closure %d (%s) start: %w", i, cs.Remark, err), "calendar", "closures", i)
 		}
 		end, err := parseEastern(cs.End)
 		if err != nil {
-			return calendar{}, fmt.Errorf("calendar: closure %d (%s) end: %w", i, cs.Remark, err)
+			return calendar{}, specError(fmt.Errorf("calendar: closure %d (%s) end: %w", i, cs.Remark, err), "calendar", "closures", i)
 		}
 		if !end.After(start) {
-			return calendar{}, fmt.Errorf("calendar: closure %d (%s) ends at %s, not after its start %s", i, cs.Remark, cs.End, cs.Start)
+			return calendar{}, specError(fmt.Errorf("calendar: closure %d (%s) ends at %s, not after its start %s", i, cs.Remark, cs.End, cs.Start), "calendar", "closures", i)
 		}
 		c.closures = append(c.closures, closureSpan{
 			published: exchange.Closure{Remark: cs.Remark, StartTime: cs.Start, EndTime: cs.End},
@@ -333,4 +333,30 @@ func (c *calendar) startsOf(y int, mo time.Month, d int) *dayStarts {
 		c.starts.last.put(s)
 	}
 	return s
+}
+
+// earlyCloseClosures turns early closes into the closures they are: from
+// the close to 20:00 of the same day, when the overnight session of the
+// next trading day opens.
+func earlyCloseClosures(early []EarlyCloseSpec) ([]ClosureSpec, error) {
+	out := make([]ClosureSpec, 0, len(early))
+	for i, e := range early {
+		at := e.At
+		if at == "" {
+			at = "13:00"
+		}
+		start, err := parseEastern(e.Date + " " + at)
+		if err != nil {
+			return nil, specError(fmt.Errorf("calendar: early close %d: date %q and at %q must be YYYY-MM-DD and HH:mm", i, e.Date, at), "calendar", "early_closes", i)
+		}
+		if h := start.Hour(); h < 4 || h >= 20 {
+			return nil, specError(fmt.Errorf("calendar: early close %d: at %s is outside the trading day's sessions (04:00 to 20:00)", i, at), "calendar", "early_closes", i)
+		}
+		remark := e.Remark
+		if remark == "" {
+			remark = "early close"
+		}
+		out = append(out, ClosureSpec{Remark: remark, Start: e.Date + " " + at, End: e.Date + " 20:00"})
+	}
+	return out, nil
 }

@@ -3,6 +3,7 @@ package market
 import (
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"testing"
 	"time"
 
@@ -308,6 +309,50 @@ func TestTradableSpanMatchesCalendar(t *testing.T) {
 			if got, want := m.pairTradable(p, at), m.tradableAt(p, at); got != want {
 				t.Fatalf("step %d: %s at %s: tradable %v from the span, %v from the calendar", i, sym, at, got, want)
 			}
+		}
+	}
+}
+
+// TestEarlyCloses: an early close closes the rest of its trading day from
+// its time (13:00 unless given), and the overnight session of the next
+// trading day opens at 20:00 as usual; the calendar publishes it as the
+// closure it is.
+func TestEarlyCloses(t *testing.T) {
+	opts := testOptions()
+	opts.Calendar = CalendarSpec{EarlyCloses: []EarlyCloseSpec{
+		{Date: "2026-12-24", Remark: "Christmas Eve"},
+		{Date: "2026-07-02", At: "14:00"},
+	}}
+	m, err := New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		at   string
+		want exchange.TradingPeriod
+	}{
+		{"2026-12-24 12:59", exchange.Regular},
+		{"2026-12-24 13:00", ""},
+		{"2026-12-24 16:30", ""},
+		{"2026-12-24 19:59", ""},
+		{"2026-12-24 20:00", exchange.Overnight},
+		{"2026-07-02 13:59", exchange.Regular},
+		{"2026-07-02 14:00", ""},
+		{"2026-12-23 16:30", exchange.AfterHours},
+	} {
+		t.Run(tt.at, func(t *testing.T) {
+			if got := m.Session(et(tt.at)); got != tt.want {
+				t.Errorf("Session(%s ET) = %q, want %q", tt.at, got, tt.want)
+			}
+		})
+	}
+	var remarks []string
+	for _, c := range m.Calendar().SpecificConfig {
+		remarks = append(remarks, c.Remark+" "+c.StartTime+" - "+c.EndTime)
+	}
+	for _, want := range []string{"Christmas Eve 2026-12-24 13:00 - 2026-12-24 20:00", "early close 2026-07-02 14:00 - 2026-07-02 20:00"} {
+		if !slices.Contains(remarks, want) {
+			t.Errorf("calendar lacks %q: %q", want, remarks)
 		}
 	}
 }

@@ -180,9 +180,16 @@ func New(opts Options) (*Market, error) {
 	if calSpec.USHolidays {
 		holidays, err := usHolidayClosures(opts.Start, opts.End)
 		if err != nil {
-			return nil, err
+			return nil, specError(err, "calendar", "us_holidays")
 		}
 		calSpec.Closures = append(slices.Clone(calSpec.Closures), holidays...)
+	}
+	if len(calSpec.EarlyCloses) > 0 {
+		early, err := earlyCloseClosures(calSpec.EarlyCloses)
+		if err != nil {
+			return nil, err
+		}
+		calSpec.Closures = append(slices.Clone(calSpec.Closures), early...)
 	}
 	cal, err := newCalendar(calSpec)
 	if err != nil {
@@ -203,7 +210,7 @@ func New(opts Options) (*Market, error) {
 		spec := opts.Paths[sym]
 		path, err := newSeries(spec, opts)
 		if err != nil {
-			return nil, fmt.Errorf("price path %s: %w", sym, err)
+			return nil, specError(fmt.Errorf("price path %s: %w", sym, err), "prices", sym)
 		}
 		tick := spec.Tick
 		if tick.IsZero() {
@@ -214,7 +221,7 @@ func New(opts Options) (*Market, error) {
 		}
 		inst, err := newInstrument(sym, path, tick, opts.Start)
 		if err != nil {
-			return nil, fmt.Errorf("price path %s: %w", sym, err)
+			return nil, specError(fmt.Errorf("price path %s: %w", sym, err), "prices", sym)
 		}
 		m.instruments[sym] = inst
 		m.paths = append(m.paths, path)
@@ -222,7 +229,7 @@ func New(opts Options) (*Market, error) {
 	for i, ps := range opts.StockPairs {
 		pair, err := m.newStockPair(ps, opts.Ticks)
 		if err != nil {
-			return nil, fmt.Errorf("stock pair %d (%s): %w", i, ps.Symbol, err)
+			return nil, specError(fmt.Errorf("stock pair %d (%s): %w", i, ps.Symbol, err), "stock_pairs", i)
 		}
 		m.pairs = append(m.pairs, pair)
 		m.pairBySym[ps.Symbol] = pair

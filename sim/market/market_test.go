@@ -98,6 +98,12 @@ func TestNewRejects(t *testing.T) {
 		{"bad closure time", func(o *Options) {
 			o.Calendar.Closures = []ClosureSpec{{Remark: "x", Start: "2026-07-03", End: "2026-07-04 00:00"}}
 		}, `closure 0 (x) start: "2026-07-03" is not YYYY-MM-DD HH:mm`},
+		{"early close without a date", func(o *Options) {
+			o.Calendar.EarlyCloses = []EarlyCloseSpec{{At: "13:00"}}
+		}, `early close 0: date "" and at "13:00" must be YYYY-MM-DD and HH:mm`},
+		{"early close after the day", func(o *Options) {
+			o.Calendar.EarlyCloses = []EarlyCloseSpec{{Date: "2026-12-24", At: "21:00"}}
+		}, "at 21:00 is outside the trading day's sessions"},
 		{"closure ends first", func(o *Options) {
 			o.Calendar.Closures = []ClosureSpec{{Remark: "x", Start: "2026-07-03 10:00", End: "2026-07-03 10:00"}}
 		}, "not after its start"},

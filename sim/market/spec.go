@@ -78,7 +78,37 @@ type CalendarSpec struct {
 	// year from the scenario's start to its end (two years on when it has
 	// none) to Closures.
 	USHolidays bool `yaml:"us_holidays,omitempty" json:"us_holidays,omitempty"`
+	// EarlyCloses are trading days on which the exchanges close early
+	// (the day after Thanksgiving, Christmas Eve): each closes the rest of
+	// its day from its time, and the overnight session that starts at
+	// 20:00 opens as usual. It is the closure from that time to 20:00.
+	EarlyCloses []EarlyCloseSpec `yaml:"early_closes,omitempty" json:"early_closes,omitempty"`
 }
+
+// EarlyCloseSpec is one early close: the trading day's date and the time
+// the market closes, Eastern.
+type EarlyCloseSpec struct {
+	Date   string `yaml:"date" json:"date"`                         // "YYYY-MM-DD"
+	At     string `yaml:"at,omitempty" json:"at,omitempty"`         // "HH:mm", default 13:00
+	Remark string `yaml:"remark,omitempty" json:"remark,omitempty"` // default "early close"
+}
+
+// SpecError is a mistake in one part of a market's description. Path
+// locates that part in the scenario, as keys and indices ("calendar",
+// "closures", 0 or "prices", "TSLAUSDT"), so that the scenario's loader can
+// name its file and line.
+type SpecError struct {
+	Path []any
+	Err  error
+}
+
+// Error returns the mistake in words.
+func (e *SpecError) Error() string { return e.Err.Error() }
+
+// Unwrap returns the mistake.
+func (e *SpecError) Unwrap() error { return e.Err }
+
+func specError(err error, path ...any) error { return &SpecError{Path: path, Err: err} }
 
 // ClosureSpec is one irregular closure: local Eastern times "YYYY-MM-DD HH:mm",
 // closed from Start (inclusive) to End (exclusive). A holiday that also
