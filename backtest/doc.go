@@ -16,7 +16,7 @@
 // keeps their code: conditions compiled to Go closures
 // (internal/native, through rules.LoadOptions.Closures), results reused
 // while what a condition reads is the same and leaps over quiet seconds
-// (engine.Options.ReuseResults, Engine.SkipQuiet), and a source of States
+// (engine.Options.Reuse with package backtest/reuse, Engine.SkipQuiet), and a source of States
 // made for the simulator that shares data between ticks (source.go).
 // Options.EvaluateEveryTick runs without any of them, as engine run
 // evaluates; the equivalence tests compare the two ways report for report.

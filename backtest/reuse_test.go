@@ -13,7 +13,7 @@ import (
 )
 
 // These tests hold the backtest's reuse of condition results
-// (engine.Options.ReuseResults, which only the backtest turns on) to what
+// (engine.Options.Reuse, which only the backtest sets) to what
 // running every condition on every tick gives, case by case: a rule keyed
 // by its symbols, one that compares the clock with constants, one that
 // reads the session. TestSkippingChangesNothing compares whole reports.

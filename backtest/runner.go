@@ -14,6 +14,7 @@ import (
 	"github.com/tickrules/tickrules/actions"
 	"github.com/tickrules/tickrules/assemble"
 	"github.com/tickrules/tickrules/backtest/internal/native"
+	"github.com/tickrules/tickrules/backtest/reuse"
 	"github.com/tickrules/tickrules/clock"
 	"github.com/tickrules/tickrules/engine"
 	"github.com/tickrules/tickrules/exchange"
@@ -58,7 +59,7 @@ type Options struct {
 	Logger   *zap.Logger
 	// EvaluateEveryTick builds every State afresh from every answer, read
 	// as a live exchange is read (decimal text, every poll asked), and runs
-	// every condition on every tick (engine.Options.ReuseResults off), as
+	// every condition on every tick (engine.Options.Reuse nil), as
 	// engine run does: slower, and the report is the same byte for byte,
 	// which the equivalence tests check.
 	EvaluateEveryTick bool
@@ -202,7 +203,7 @@ func newRunner(ctx context.Context, opts Options) (*runner, error) {
 		// A State may be built every tick from the same answers: parse
 		// each fetched book and list of fills once.
 		Poller: poll.Options{Build: marketdata.BuildOptions{Parsed: marketdata.NewParseCache()}}},
-		engine.Options{Tick: opts.Step, OnFiring: r.onFiring, ReuseResults: !opts.EvaluateEveryTick})
+		engineOptions(opts.Step, r.onFiring, opts.EvaluateEveryTick))
 	if err != nil {
 		return nil, fmt.Errorf("backtest: %w", err)
 	}
@@ -403,4 +404,15 @@ func jsonSafe(v any) any {
 		return out
 	}
 	return v
+}
+
+// engineOptions are the engine's options for a backtest ticking every
+// step: with the backtest's condition-result reuse (package reuse) unless
+// everyTick asks for what engine run does.
+func engineOptions(step time.Duration, onFiring func(*engine.Firing), everyTick bool) engine.Options {
+	o := engine.Options{Tick: step, OnFiring: onFiring}
+	if !everyTick {
+		o.Reuse = reuse.Results{}
+	}
+	return o
 }

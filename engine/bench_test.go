@@ -101,7 +101,7 @@ func BenchmarkStep(b *testing.B) {
 		for _, depth := range []int{1, 32} {
 			b.Run(fmt.Sprintf("rules=%d/engine-depth%d", n, depth), func(b *testing.B) {
 				x := &nopExecutor{}
-				// The plain path (no ReuseResults): the same State every iteration would
+				// The plain path (no Options.Reuse): the same State every iteration would
 				// otherwise let pure conditions reuse their result, and this
 				// measures the cost of running them.
 				eng, err := engine.New(engine.Options{Rules: rs, Source: src, Executor: x, Clock: v, TraceDepth: depth})

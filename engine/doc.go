@@ -7,7 +7,8 @@
 // guard, executor) is package assemble's.
 //
 // The backtest's speed-ups are off unless the backtest turns them on
-// (Options.ReuseResults: results reused while the data a condition reads
-// is the same, reuse.go; quiet seconds recorded without stepping them,
-// skip.go); engine run never does.
+// (Options.Reuse: results reused while the data a condition reads is the
+// same, judged by package backtest/reuse, which the engine does not
+// import; quiet seconds recorded without stepping them, skip.go); engine
+// run never does.
 package engine

@@ -104,25 +104,39 @@ type Options struct {
 	// OnFiring, when set, is called after the actions of each firing ran
 	// (backtest reports and metrics use it).
 	OnFiring func(*Firing)
-	// ReuseResults turns on the backtest's speed-ups, which only
-	// backtest.Run sets: a condition whose data did not change is answered
-	// from its last result (reuse.go), a source that can share data
+	// Reuse turns on the backtest's speed-ups, which only backtest.Run
+	// sets (package backtest/reuse): a condition whose data did not change
+	// is answered from its last result, a source that can share data
 	// between ticks is told which time fields the rules read (dataSharer),
 	// and SkipQuiet may record quiet ticks without stepping them (skip.go).
-	// Off, the default and what engine run uses, every condition runs on
+	// Nil, the default and what engine run uses, every condition runs on
 	// expr's VM on every tick over the State the source built for it. The
 	// results cannot differ; the backtest's equivalence tests compare the
 	// two ways.
-	ReuseResults bool
-	// EvaluateEveryTick runs every condition on every tick, even one that
-	// reads nothing moving with time on a State whose data did not change,
-	// and has the source build every State afresh. The results cannot
-	// differ; tests compare the two ways.
-	EvaluateEveryTick bool
+	Reuse Reuser
 	// OnTick, when set, is called by Run after each tick, on the tick
 	// loop: engine run pings the systemd watchdog from it, so a loop that
 	// stops ticking stops the pings. It must return quickly.
 	OnTick func(ctx context.Context, at time.Time)
+}
+
+// Reuser says when a condition's last result may stand for running it
+// again (Options.Reuse). The engine keeps the result, the States it was
+// computed and last answered on, and its counters; the Reuser only judges.
+// Its one implementation, backtest/reuse, is the backtest's: the code that
+// trades money never carries it.
+type Reuser interface {
+	// Judge returns, for a condition that reads reads, holds (whether its
+	// result, last answered on prev and computed on ran, holds on st;
+	// until is what crossing returned for ran) and crossing (the earliest
+	// instant after st.Now at which a result computed on st may change
+	// with the clock alone; zero: none can). Both nil: the result never
+	// holds on another State, and the rule's ticks never repeat
+	// (SkipQuiet).
+	Judge(reads rules.Reads) (
+		holds func(st, prev, ran *marketdata.State, until time.Time) bool,
+		crossing func(st *marketdata.State) time.Time,
+	)
 }
 
 // Engine evaluates the rules on every tick and dispatches the firings.
@@ -205,14 +219,13 @@ type ruleRun struct {
 	state    RuleState
 	traces   ring
 	stats    RuleStats
-	// reuse says when last may stand for running the condition again, and
-	// keys what of the data the condition reads.
-	reuse reuse
-	keys  marketdata.Keys
-	last  lastRun
-	// limits are the condition's comparisons of clock values with
-	// constants (reuseUntilCrossing).
-	limits []marketdata.ClockLimit
+	// holds says when last may stand for running the condition again, and
+	// crossing when a result may change with the clock alone (Reuser.Judge;
+	// both nil without Options.Reuse, or when the condition reads
+	// something that moves on every tick).
+	holds    func(st, prev, ran *marketdata.State, until time.Time) bool
+	crossing func(st *marketdata.State) time.Time
+	last     lastRun
 	// repeat is what the rule's next ticks will be (SkipQuiet).
 	repeat repeat
 	// touch are the symbols the rule's actions trade (anySymbol: any).
@@ -229,8 +242,8 @@ type lastRun struct {
 	msg  string // err's text, once asked for: a reused failure is reported every tick
 
 	// ran is the State the condition last ran on, and until the instant
-	// its clock limits may change its result (reuseUntilCrossing; zero:
-	// never).
+	// its clock limits may change its result (Reuser.Judge's crossing;
+	// zero: never).
 	ran   *marketdata.State
 	until time.Time
 }
@@ -311,12 +324,12 @@ func New(opts Options) (*Engine, error) {
 }
 
 // shareData tells a source that can share data between ticks which time
-// fields rs reads, when the backtest's speed-ups are on (ReuseResults);
+// fields rs reads, when the backtest's speed-ups are on (Options.Reuse);
 // else every field follows every tick.
 func (e *Engine) shareData(rs *rules.RuleSet) {
 	if s, ok := e.opts.Source.(dataSharer); ok {
 		timed := marketdata.AllTimeFields
-		if e.opts.ReuseResults {
+		if e.opts.Reuse != nil {
 			timed = rs.Reads().DataTimeFields
 		}
 		s.SetTimedFields(timed)
@@ -335,10 +348,10 @@ func (e *Engine) plan(rs *rules.RuleSet, saved map[string]RuleState, stats map[s
 			state:  saved[r.Name],
 			traces: newRing(e.opts.TraceDepth),
 			stats:  stats[r.Name],
-			reuse:  reuseOf(r.Condition.Reads, !e.opts.ReuseResults),
-			keys:   keysOf(r.Condition.Reads),
-			limits: r.Condition.Reads.ClockLimits,
 			touch:  touches(r),
+		}
+		if e.opts.Reuse != nil {
+			run.holds, run.crossing = e.opts.Reuse.Judge(r.Condition.Reads)
 		}
 		if run.timing.Once == OncePerSession {
 			run.reads = run.reads.Add(marketdata.PartMarket)
@@ -465,19 +478,22 @@ func (e *Engine) quiet(r *ruleRun, st *marketdata.State, nowNano int64) bool {
 
 // condition runs r's condition on st, unless its result is known: quiet
 // already ran it this tick, or st has what the condition read in the State
-// it last ran on (reuse).
+// it last ran on (Options.Reuse).
 func (e *Engine) condition(r *ruleRun, st *marketdata.State) (bool, error) {
 	c := &r.last
 	switch {
 	case c.st == st && c.tick == e.ticks:
 		return c.ok, c.err
-	case r.holds(st, c):
+	case r.holds != nil && r.holds(st, c.st, c.ran, c.until):
 		r.stats.Reused++
 		c.st, c.tick = st, e.ticks
 		return c.ok, c.err
 	}
 	ok, err := r.rule.Condition.EvalBool(&e.vm, e.env)
-	*c = lastRun{st: st, ran: st, until: r.crossing(st), tick: e.ticks, ok: ok, err: err}
+	*c = lastRun{st: st, ran: st, tick: e.ticks, ok: ok, err: err}
+	if r.crossing != nil {
+		c.until = r.crossing(st)
+	}
 	return ok, err
 }
 

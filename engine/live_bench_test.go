@@ -26,8 +26,8 @@ func processCPU(tb testing.TB) time.Duration {
 // 10, 100 and 1,000 rules: the live poller builds the tick's State afresh
 // from its answers (polled once from the demo simulator beforehand: the
 // venue's answers are not the engine's CPU), and the engine evaluates every
-// rule's condition on expr's VM (no backtest speed-up: Options.ReuseResults
-// is off) and advances every state machine. Every rule is false, so every
+// rule's condition on expr's VM (no backtest speed-up: Options.Reuse
+// is nil) and advances every state machine. Every rule is false, so every
 // tick evaluates all of them. It reports the process's CPU time per tick
 // and what that is, in percent of one core, at engine run's one tick a
 // second (the target: under 5% at 1,000 rules).

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tickrules/tickrules/backtest/reuse"
 	"github.com/tickrules/tickrules/marketdata"
 	"github.com/tickrules/tickrules/rules"
 )
@@ -42,7 +43,7 @@ func TestFalseResultReusedOnSameData(t *testing.T) {
 	)
 	for _, every := range []bool{false, true} {
 		src := &swapSource{st: newData(t)}
-		e, err := New(Options{Rules: rs, Source: src, Executor: &recorder{}, Clock: stubClock{}, ReuseResults: !every})
+		e, err := New(Options{Rules: rs, Source: src, Executor: &recorder{}, Clock: stubClock{}, Reuse: reuserIf(!every)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -102,7 +103,7 @@ func TestEngineTimesTheFieldsRead(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			src := &timedSource{swapSource: swapSource{st: newData(t)}}
-			e, err := New(Options{Rules: loaded(t, tc.when), Source: src, Executor: &recorder{}, Clock: stubClock{}, ReuseResults: !tc.every})
+			e, err := New(Options{Rules: loaded(t, tc.when), Source: src, Executor: &recorder{}, Clock: stubClock{}, Reuse: reuserIf(!tc.every)})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -132,4 +133,13 @@ func loaded(t *testing.T, when string) *rules.RuleSet {
 		t.Fatalf("rules: %v", errs)
 	}
 	return rs
+}
+
+// reuserIf is the backtest's condition-result reuse when on, else nil (what
+// engine run has).
+func reuserIf(on bool) Reuser {
+	if on {
+		return reuse.Results{}
+	}
+	return nil
 }

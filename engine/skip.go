@@ -9,7 +9,7 @@ import "time"
 // because what it records (the counters, the traces, the state machines'
 // own times) is the engine's; the backtest's source of States says when
 // a leap is safe (backtest.simulatorSource.QuietUntil). It records
-// nothing unless the backtest's speed-ups are on (Options.ReuseResults);
+// nothing unless the backtest's speed-ups are on (Options.Reuse);
 // a live engine never calls it.
 
 // repeat is what a rule's next ticks will be while nothing it reads
@@ -34,7 +34,7 @@ var quietRec = traceRec{phase: 1, reason: 2}
 // transition, no firing, no stale data, and the phase held until the state
 // machine's own time (a cooldown repeats whatever the condition gives).
 func (r *ruleRun) repeatOf(tr *Trace) repeat {
-	if tr.Transition != "" || r.reuse == reuseNever || r.timing.Once != "" { // a firing is a transition
+	if tr.Transition != "" || r.holds == nil || r.timing.Once != "" { // a firing is a transition
 		return repeat{}
 	}
 	ph, okP := phaseCode(tr.Phase)
@@ -58,14 +58,15 @@ func (r *ruleRun) repeatOf(tr *Trace) repeat {
 
 // quietRepeat is the repeat of a quiet tick (Engine.quiet).
 func (r *ruleRun) quietRepeat() repeat {
-	return repeat{ok: r.reuse != reuseNever, rec: quietRec, until: r.untilCrossing(0)}
+	return repeat{ok: r.holds != nil, rec: quietRec, until: r.untilCrossing(0)}
 }
 
 // untilCrossing returns until (Unix nanoseconds; 0: no end) moved back to
 // the instant the condition's clock limits may change its result, which
-// the last run computed (reuseUntilCrossing): a leap must not pass it.
+// the last run computed (Reuser.Judge's crossing; zero for a condition
+// that reads no clock limit): a leap must not pass it.
 func (r *ruleRun) untilCrossing(until int64) int64 {
-	if r.reuse != reuseUntilCrossing || r.last.until.IsZero() {
+	if r.last.until.IsZero() {
 		return until
 	}
 	if c := r.last.until.UnixNano(); until == 0 || c < until {
@@ -82,12 +83,12 @@ func (r *ruleRun) untilCrossing(until int64) int64 {
 // reuses of its result and traces of those ticks, and the ticks end before
 // any cooldown or for: does. A backtest's clock can then leap over the seconds
 // between two price steps. It returns how many ticks it recorded: none
-// when the last Step did not repeat or Options.ReuseResults is off, and the
+// when the last Step did not repeat or Options.Reuse is nil, and the
 // caller then steps each tick.
 func (e *Engine) SkipQuiet(from time.Time, step time.Duration, n int64) int64 {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if !e.opts.ReuseResults || !e.steady || step <= 0 {
+	if e.opts.Reuse == nil || !e.steady || step <= 0 {
 		return 0
 	}
 	at := from.UnixNano()

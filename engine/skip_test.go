@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tickrules/tickrules/backtest/reuse"
 	"github.com/tickrules/tickrules/marketdata"
 	"github.com/tickrules/tickrules/rules"
 )
@@ -32,7 +33,7 @@ func TestSkipQuietRecordsWhatStepsWould(t *testing.T) {
 	}
 	start := func() run {
 		rec := &recorder{}
-		e, err := New(Options{Rules: rs, Source: &swapSource{st: newData(t)}, Executor: rec, Clock: stubClock{}, TraceDepth: 8, ReuseResults: true})
+		e, err := New(Options{Rules: rs, Source: &swapSource{st: newData(t)}, Executor: rec, Clock: stubClock{}, TraceDepth: 8, Reuse: reuse.Results{}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -81,7 +82,7 @@ func TestSkipQuietRecordsWhatStepsWould(t *testing.T) {
 // or is disabled, or on stale data.
 func TestSkipQuietNeedsASteadyStep(t *testing.T) {
 	quiet := ruleSet(t, rules.Rule{Name: "quiet", When: "1 > 2", Enabled: true})
-	e, err := New(Options{Rules: quiet, Source: &swapSource{st: newData(t)}, Executor: &recorder{}, Clock: stubClock{}, ReuseResults: true})
+	e, err := New(Options{Rules: quiet, Source: &swapSource{st: newData(t)}, Executor: &recorder{}, Clock: stubClock{}, Reuse: reuse.Results{}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +109,7 @@ func TestSkipQuietNeedsASteadyStep(t *testing.T) {
 	}
 	stale := &swapSource{st: newData(t)}
 	stale.stale = true
-	e, err = New(Options{Rules: quiet, Source: stale, Executor: &recorder{}, Clock: stubClock{}, ReuseResults: true})
+	e, err = New(Options{Rules: quiet, Source: stale, Executor: &recorder{}, Clock: stubClock{}, Reuse: reuse.Results{}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,7 +151,7 @@ func TestSkipQuietThroughAFailingCooldown(t *testing.T) {
 			srcs := [2]*swapSource{}
 			for i := range engines {
 				srcs[i] = &swapSource{st: withMarket}
-				if engines[i], err = New(Options{Rules: rs, Source: srcs[i], Executor: &recorder{}, Clock: stubClock{}, TraceDepth: 64, ReuseResults: true}); err != nil {
+				if engines[i], err = New(Options{Rules: rs, Source: srcs[i], Executor: &recorder{}, Clock: stubClock{}, TraceDepth: 64, Reuse: reuse.Results{}}); err != nil {
 					t.Fatal(err)
 				}
 			}

@@ -130,7 +130,7 @@ func TestTraceShowsAgesAtItsTick(t *testing.T) {
 // fireOnFetchedOnce runs rule r, `when` held for 30s, over fetchedOnce on a
 // virtual clock until it fires 30s after the fetch, and returns the engine
 // and the firing's trace. logger may be nil; reuse turns on the backtest's
-// speed-ups (Options.ReuseResults).
+// speed-ups (Options.Reuse).
 func fireOnFetchedOnce(t *testing.T, when string, logger *zap.Logger, reuse bool) (*Engine, Trace) {
 	t.Helper()
 	clk := clock.NewVirtual(t0)
@@ -140,7 +140,7 @@ func fireOnFetchedOnce(t *testing.T, when string, logger *zap.Logger, reuse bool
 		t.Fatalf("rules: %v", errs)
 	}
 	rec := &recorder{}
-	e, err := New(Options{Rules: rs, Source: &answersSource{answers: fetchedOnce()}, Executor: rec, Clock: clk, Logger: logger, ReuseResults: reuse})
+	e, err := New(Options{Rules: rs, Source: &answersSource{answers: fetchedOnce()}, Executor: rec, Clock: clk, Logger: logger, Reuse: reuserIf(reuse)})
 	if err != nil {
 		t.Fatal(err)
 	}
