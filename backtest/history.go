@@ -214,15 +214,24 @@ func (h *History) Apply(o *Options) error {
 // candlePath is the price path inside candles (market.CandlePoints).
 func candlePath(candles []data.Candle, length time.Duration) (market.PathSpec, error) {
 	bars := make([]market.CandleBar, len(candles))
+	// A price is parsed once and shared by every point at it (decimals are
+	// immutable): a symbol's minutes repeat a few thousand prices, and a
+	// decimal each was most of a long replay's memory.
+	parsed := map[exchange.Num]decimal.Decimal{}
 	for i, c := range candles {
 		b := market.CandleBar{Start: c.Time}
 		for _, f := range []struct {
 			dst *decimal.Decimal
 			n   exchange.Num
 		}{{&b.Open, c.Open}, {&b.High, c.High}, {&b.Low, c.Low}, {&b.Close, c.Close}} {
-			d, err := decimal.NewFromString(string(f.n))
-			if err != nil {
-				return market.PathSpec{}, fmt.Errorf("candle at %s: price %q: %w", stamp(c.Time), f.n, err)
+			d, ok := parsed[f.n]
+			if !ok {
+				var err error
+				if d, err = decimal.NewFromString(string(f.n)); err != nil {
+					return market.PathSpec{}, fmt.Errorf("candle at %s: price %q: %w", stamp(c.Time), f.n, err)
+				}
+				// The key is cloned: f.n is a substring of the whole file's text.
+				parsed[exchange.Num(strings.Clone(string(f.n)))] = d
 			}
 			*f.dst = d
 		}

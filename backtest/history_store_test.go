@@ -1,10 +1,13 @@
 package backtest
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -144,4 +147,62 @@ func sin(x float64) float64 {
 
 func cents(f float64) exchange.Num {
 	return exchange.Num(decimal.NewFromFloat(f).Round(2).StringFixed(2))
+}
+
+// BenchmarkReplay replays stored 1m candles of TSLAUSDT, NVDAUSDT and
+// AAPLUSDT (wavyCandles, written to a temporary store outside the timing)
+// through the example rules: loading the store and the backtest, as engine
+// backtest --data does. REPLAY_DAYS sets the span (default 7; the issue's
+// target is a year, 365). It reports candles (of the three symbols) per
+// second and the process's peak resident memory. REPLAY_STEP sets the
+// engine's step (default 1s).
+func BenchmarkReplay(b *testing.B) {
+	step := time.Second
+	if s := os.Getenv("REPLAY_STEP"); s != "" {
+		d, err := time.ParseDuration(s)
+		if err != nil {
+			b.Fatal(err)
+		}
+		step = d
+	}
+	days := 7
+	if s := os.Getenv("REPLAY_DAYS"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil {
+			b.Fatal(err)
+		}
+		days = n
+	}
+	from := time.Date(2026, 9, 1, 0, 0, 0, 0, time.UTC)
+	to := from.AddDate(0, 0, days)
+	n := int(to.Sub(from) / time.Minute)
+	s := newTestStore(b)
+	symbols := []string{"TSLAUSDT", "NVDAUSDT", "AAPLUSDT"}
+	for i, sym := range symbols {
+		candles := wavyCandles(from, n, []float64{412.35, 182.40, 231.10}[i])
+		s.series(sym, data.KindTrade, candles, data.Span{From: from, To: to}, nil)
+		s.funding(sym, []time.Time{from.Add(8 * time.Hour)}, []string{"0.0001"})
+	}
+	env := map[string]string{"TSLA_DIP_SIZE": "2"}
+	var candles int64
+	b.ReportAllocs()
+	for b.Loop() {
+		h, err := LoadHistory(HistoryOptions{Dir: s.dir, Symbols: symbols, From: from, To: to})
+		if err != nil {
+			b.Fatal(err)
+		}
+		opts := Options{RuleDirs: []string{"../examples/rules"}, Step: step, Getenv: func(k string) string { return env[k] }}
+		if err := h.Apply(&opts); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := Run(context.Background(), opts); err != nil {
+			b.Fatal(err)
+		}
+		candles += int64(n * len(symbols))
+	}
+	b.ReportMetric(float64(candles)/b.Elapsed().Seconds(), "candles/s")
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err == nil {
+		b.ReportMetric(float64(ru.Maxrss)/1024, "peak-rss-MB")
+	}
 }
