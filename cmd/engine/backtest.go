@@ -189,6 +189,9 @@ func cmdBacktest(ctx context.Context, env *cliEnv, args []string) int {
 		fmt.Fprintf(env.stderr, "engine backtest: %v\n", err)
 		return exitFail
 	}
+	for _, n := range rep.Notes {
+		fmt.Fprintf(env.stdout, "note: %s\n", n)
+	}
 	return exitOK
 }
 

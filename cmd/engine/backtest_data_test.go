@@ -56,14 +56,15 @@ func TestDownloadThenBacktestData(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("backtest: exit %d: %s", code, stderr)
 	}
-	if !strings.Contains(stdout, "7201 ticks") {
+	if !strings.Contains(stdout, "7201 ticks") || !strings.Contains(stdout, "\nnote: prices replay the stored 1m candles") {
 		t.Errorf("stdout %q", stdout)
 	}
 	rep := checkBacktestReport(t, out, "stored history "+dir+" (BTCUSDT 1m)", "2026-03-13T14:00:00Z", "2026-03-13T16:00:00Z")
 	if notes := strings.Join(rep.Notes, "\n"); !strings.Contains(notes, "modelled") {
 		t.Errorf("notes %q", notes)
 	}
-	if _, err := os.Stat(filepath.Join(out, "report.html")); err != nil {
-		t.Error(err)
+	html, err := os.ReadFile(filepath.Join(out, "report.html"))
+	if err != nil || !strings.Contains(string(html), "<h2>Notes on the data</h2>") {
+		t.Errorf("report.html without its notes (%v)", err)
 	}
 }
