@@ -63,6 +63,14 @@ func TestDownloadThenBacktestData(t *testing.T) {
 	if notes := strings.Join(rep.Notes, "\n"); !strings.Contains(notes, "modelled") {
 		t.Errorf("notes %q", notes)
 	}
+	// A sweep over the same store: the variants run at once, each on a
+	// scenario of its own built from the history read once.
+	sweep := t.TempDir()
+	code, stdout, stderr = runCLI(t, "backtest", "--rules", "../../examples/rules", "--data", dir, "--from", "2026-03-13T14:00:00Z", "--to", "2026-03-13T14:30:00Z",
+		"--vary", "TSLA_DIP_SIZE=1,2", "--jobs", "2", "--out", sweep)
+	if code != exitOK || !strings.Contains(stdout, "2 variants") {
+		t.Fatalf("sweep: exit %d: %s\n%s", code, stdout, stderr)
+	}
 	html, err := os.ReadFile(filepath.Join(out, "report.html"))
 	if err != nil || !strings.Contains(string(html), "<h2>Notes on the data</h2>") {
 		t.Errorf("report.html without its notes (%v)", err)
