@@ -33,7 +33,7 @@ type HistoryOptions struct {
 }
 
 // History is stored history made ready to replay: each symbol's price path
-// inside its candles (market.CandlePoints), its mark and index paths when
+// inside its candles (market.CandleSpec), its mark and index paths when
 // they are stored, its funding settlements, and the notes the report shows
 // (gaps, what is modelled). It is read-only once loaded, so that the
 // variants of a sweep can share it.
@@ -211,7 +211,8 @@ func (h *History) Apply(o *Options) error {
 	return nil
 }
 
-// candlePath is the price path inside candles (market.CandlePoints).
+// candlePath is the price path inside candles (market.CandlePoints'
+// model, market.CandleSpec).
 func candlePath(candles []data.Candle, length time.Duration) (market.PathSpec, error) {
 	bars := make([]market.CandleBar, len(candles))
 	// A price is parsed once and shared by every point at it (decimals are
@@ -237,11 +238,13 @@ func candlePath(candles []data.Candle, length time.Duration) (market.PathSpec, e
 		}
 		bars[i] = b
 	}
-	pts, err := market.CandlePoints(bars, length)
-	if err != nil {
+	// The path is computed from the candles when asked, not held as four
+	// points a candle: a year of minutes would be hundreds of MB.
+	spec := &market.CandleSpec{Bars: bars, Length: length}
+	if err := spec.Check(); err != nil {
 		return market.PathSpec{}, err
 	}
-	return market.PathSpec{Points: pts}, nil
+	return market.PathSpec{Candles: spec}, nil
 }
 
 // storedSymbols are the symbols of the store with trade candles of the
