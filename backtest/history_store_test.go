@@ -155,7 +155,7 @@ func cents(f float64) exchange.Num {
 // backtest --data does. REPLAY_DAYS sets the span (default 7; the issue's
 // target is a year, 365). It reports candles (of the three symbols) per
 // second and the process's peak resident memory. REPLAY_STEP sets the
-// engine's step (default 1s).
+// engine's step (default 1s); REPLAY_STORE a folder to keep the store in.
 func BenchmarkReplay(b *testing.B) {
 	step := time.Second
 	if s := os.Getenv("REPLAY_STEP"); s != "" {
@@ -178,7 +178,19 @@ func BenchmarkReplay(b *testing.B) {
 	n := int(to.Sub(from) / time.Minute)
 	s := newTestStore(b)
 	symbols := []string{"TSLAUSDT", "NVDAUSDT", "AAPLUSDT"}
+	// REPLAY_STORE keeps the store in a folder of its own: the first run
+	// writes it, a later one with the same span reuses it, so that its
+	// peak memory is the replay's alone, without the writing.
+	reuse := false
+	if dir := os.Getenv("REPLAY_STORE"); dir != "" {
+		s.dir = dir
+		_, err := os.Stat(filepath.Join(dir, "USDT-FUTURES", "AAPLUSDT", "funding.csv"))
+		reuse = err == nil
+	}
 	for i, sym := range symbols {
+		if reuse {
+			break
+		}
 		candles := wavyCandles(from, n, []float64{412.35, 182.40, 231.10}[i])
 		s.series(sym, data.KindTrade, candles, data.Span{From: from, To: to}, nil)
 		s.funding(sym, []time.Time{from.Add(8 * time.Hour)}, []string{"0.0001"})
