@@ -24,6 +24,10 @@ type Report struct {
 	Prices    []PriceSeries `json:"prices"`
 	Sessions  []SessionBand `json:"sessions"`
 	Summary   Summary       `json:"summary"`
+	// Notes say what of the run is modelled rather than recorded, and
+	// where the data had holes (a backtest on stored history): a gap, a
+	// missing mark price, the modelled books.
+	Notes []string `json:"notes,omitempty"`
 }
 
 // ReportVersion is the version of the report.json layout.

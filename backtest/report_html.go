@@ -50,6 +50,15 @@ window.addEventListener("error", function (e) { window.reportErrors.push(String(
 	fmt.Fprintf(&b, "<h1>Backtest of %s</h1>\n<p>%s to %s (New York time; UTC %s to %s), step %s, %d ticks. All times on this page are New York time.</p>\n",
 		esc(r.Source), esc(nyTime(r.From, loc)), esc(nyTime(r.To, loc)), esc(r.From), esc(r.To), esc(r.Step), r.Ticks)
 	writeSummary(&b, r)
+	if len(r.Notes) > 0 {
+		// What of the run is modelled or missing (a replay of stored
+		// history): said before any figure, so that no one reads past it.
+		b.WriteString("<h2>Notes on the data</h2>\n<ul>\n")
+		for _, n := range r.Notes {
+			fmt.Fprintf(&b, "<li>%s</li>\n", esc(n))
+		}
+		b.WriteString("</ul>\n")
+	}
 	b.WriteString(`<pre id="chart-status"></pre>` + "\n")
 	charted, quiet := r.chartedSymbols()
 	if len(charted) > 0 {

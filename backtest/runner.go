@@ -63,6 +63,8 @@ type Options struct {
 	// engine run does: slower, and the report is the same byte for byte,
 	// which the equivalence tests check.
 	EvaluateEveryTick bool
+	// Notes go into the report as they are (Report.Notes).
+	Notes []string
 }
 
 func (o *Options) defaults() error {
@@ -167,7 +169,7 @@ func newRunner(ctx context.Context, opts Options) (*runner, error) {
 	r := &runner{opts: opts, v: v, x: x, acct: acct, count: map[string]*RuleSummary{},
 		rep: &Report{Version: ReportVersion, Source: opts.Source, From: stamp(opts.From), To: stamp(opts.To), Step: opts.Step.String(),
 			Firings: []Firing{}, Orders: []Order{}, Fills: []Fill{}, Positions: []PositionsAt{}, Equity: []EquityPoint{},
-			Prices: []PriceSeries{}, Sessions: []SessionBand{}}}
+			Prices: []PriceSeries{}, Sessions: []SessionBand{}, Notes: opts.Notes}}
 	// The account is read by the live poller, as a live exchange is read
 	// (textReader), when every State is to be built afresh, or when its
 	// market has no books in numbers (a recording); else by the source

@@ -255,7 +255,7 @@ func (a *Account) funds(coin string) funds {
 			continue
 		}
 		f.posMargin = f.posMargin.Add(p.margin(a.leverageOf(p.c.spec.Symbol)))
-		if mark, ok := a.x.price(p.c); ok {
+		if mark, ok := a.x.markPrice(p.c); ok {
 			f.unrealised = f.unrealised.Add(p.unrealised(mark))
 		}
 	}

@@ -59,7 +59,7 @@ type decimalKind struct{}
 
 func (decimalKind) of(d decimal.Decimal) decimal.Decimal { return d }
 func (decimalKind) price(x *Exchange, c *contract) (decimal.Decimal, bool) {
-	return x.price(c)
+	return x.markPrice(c)
 }
 func (decimalKind) position(p *position, pp *positionParts) (size, avg, margin decimal.Decimal) {
 	return p.size, p.avg, pp.margin
@@ -87,13 +87,13 @@ func (fixedKind) price(x *Exchange, c *contract) (fixed, bool) {
 	if m, scaled := x.mkt.(scaledPricer); scaled {
 		var coef int64
 		var exp int32
-		if coef, exp, ok = m.PriceScaled(c.spec.Symbol, x.now); ok {
+		if coef, exp, ok = m.PriceScaled(c.markSymbol, x.now); ok {
 			price = decimals.New(coef, exp)
 		}
 	}
 	if !ok {
 		var p decimal.Decimal
-		p, ok = x.price(c)
+		p, ok = x.markPrice(c)
 		price = fixedOf(p)
 	}
 	c.mark = markAt{set: true, epoch: epoch, price: price, ok: ok}

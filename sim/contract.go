@@ -23,6 +23,9 @@ type contract struct {
 	// in the base coin.
 	inverse bool
 	rwa     bool
+	// markSymbol names the price path of the mark price: the symbol, or
+	// its mark path (MarkPathName) when the scenario has one.
+	markSymbol string
 
 	pricePlace, volumePlace int32
 	priceStep               decimal.Decimal // priceEndStep in units of the last price place
@@ -38,7 +41,7 @@ type contract struct {
 }
 
 func newContract(cs ContractSpec) (*contract, error) {
-	c := &contract{spec: cs.Contract, productType: cs.ProductType}
+	c := &contract{spec: cs.Contract, productType: cs.ProductType, markSymbol: cs.Symbol}
 	s := cs.Contract
 	if s.SymbolStatus == "" {
 		c.spec.SymbolStatus = exchange.SymbolNormal

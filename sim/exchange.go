@@ -158,6 +158,9 @@ func New(sc *Scenario, opts Options) (*Exchange, error) {
 			return nil, fmt.Errorf("sim: contract %s: %w", cs.Symbol, err)
 		}
 		c.book = &restingBook{}
+		if _, ok := sc.Prices[MarkPathName(c.spec.Symbol)]; ok && opts.Market == nil {
+			c.markSymbol = MarkPathName(c.spec.Symbol)
+		}
 		x.contracts = append(x.contracts, c)
 		x.contractBy[contractKey(c.productType, c.spec.Symbol)] = c
 	}
@@ -194,6 +197,9 @@ func newMarket(sc *Scenario, contracts []*contract) (Market, error) {
 	ticks := make(map[string]decimal.Decimal, len(contracts))
 	for _, c := range contracts {
 		ticks[c.spec.Symbol] = c.priceStep
+		// A stored mark or index path moves in the contract's ticks too.
+		ticks[MarkPathName(c.spec.Symbol)] = c.priceStep
+		ticks[IndexPathName(c.spec.Symbol)] = c.priceStep
 	}
 	m, err := market.New(market.Options{
 		Paths: sc.Prices, BaseDir: sc.BaseDir, StockPairs: sc.StockPairs, Calendar: sc.Calendar,
@@ -327,6 +333,14 @@ func (x *Exchange) contract(op exchange.Op, pt exchange.ProductType, symbol stri
 // price is the last price of c now; false when the path has no price.
 func (x *Exchange) price(c *contract) (decimal.Decimal, bool) {
 	return x.mkt.PriceAt(c.spec.Symbol, x.now)
+}
+
+// markPrice is c's mark price now: its mark path's price when the scenario
+// has one (stored mark candles), else its last price. Unrealised P&L,
+// equity and funding are valued at it, as at the venue; orders fill
+// against the last price (price).
+func (x *Exchange) markPrice(c *contract) (decimal.Decimal, bool) {
+	return x.mkt.PriceAt(c.markSymbol, x.now)
 }
 
 // leverage of symbol for a.

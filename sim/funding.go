@@ -18,8 +18,15 @@ const FundingInterval = 8 * time.Hour
 // rate a long pays rate × value and a short receives it, with a negative
 // rate the other way round, as at the venue. It moves the balance only:
 // the position's record (achievedProfits) keeps its trading profit. With Settings.FundingRate 0
-// (the default) it does nothing at all, so that nothing else changes.
+// (the default) it does nothing at all, so that nothing else changes. A
+// scenario with a FundingHistory settles that instead (funding_history.go).
 func (x *Exchange) settleFunding(from, to time.Time) {
+	if len(x.sc.FundingHistory) > 0 {
+		if to.After(from) {
+			x.settleFundingHistory(from, to)
+		}
+		return
+	}
 	rate := x.set.FundingRate
 	if rate.IsZero() || !to.After(from) {
 		return

@@ -30,10 +30,12 @@ func (x *Exchange) contractList(req exchange.ContractsRequest) ([]exchange.Contr
 }
 
 // ticker reads the last price from the path and the top of the synthetic
-// book. Mark and index price are the last price; fundingRate is the
-// scenario's (Settings.FundingRate, see funding.go); change24h is the
-// path's change since 24 hours before, as a fraction to 4 places like the
-// venue's (within a path's first day, since its first price).
+// book. Mark and index price are the last price, or the scenario's mark
+// and index paths of the symbol when it has them (MarkPathName, a backtest
+// on stored mark and index candles); fundingRate is the scenario's
+// (Settings.FundingRate, see funding.go); change24h is the path's change
+// since 24 hours before, as a fraction to 4 places like the venue's
+// (within a path's first day, since its first price).
 func (x *Exchange) ticker(req exchange.TickerRequest) ([]exchange.Ticker, error) {
 	op := exchange.OpTicker
 	if err := validate(op, req, x.now); err != nil {
@@ -44,6 +46,14 @@ func (x *Exchange) ticker(req exchange.TickerRequest) ([]exchange.Ticker, error)
 		return nil, err
 	}
 	t := exchange.Ticker{Symbol: c.spec.Symbol, LastPr: last, MarkPrice: last, IndexPrice: last, FundingRate: x.fundingRateNum(), TS: exchange.MillisOf(x.now)}
+	if c.markSymbol != c.spec.Symbol {
+		if p, ok := x.markPrice(c); ok {
+			t.MarkPrice = num(p)
+		}
+	}
+	if p, ok := x.mkt.PriceAt(IndexPathName(c.spec.Symbol), x.now); ok {
+		t.IndexPrice = num(p)
+	}
 	bids, asks := x.mkt.Book(c.spec.Symbol, x.now, 1)
 	if len(bids) > 0 {
 		t.BidPr, t.BidSz = bids[0].Price(), bids[0].Size()
@@ -67,6 +77,15 @@ func (x *Exchange) lastPrice(req exchange.TickerRequest) (*contract, exchange.Nu
 	c, err := x.contract(op, req.ProductType, req.Symbol)
 	if err != nil {
 		return nil, "", err
+	}
+	if c.markSymbol != c.spec.Symbol {
+		// The mark has a path of its own (stored mark candles): the
+		// contract's cached price is the mark, not the last price.
+		d, ok := x.price(c)
+		if !ok {
+			return nil, "", apiErr(op, exchange.CodeSymbolInvalid, fmt.Sprintf("%s has no price", c.spec.Symbol))
+		}
+		return c, num(d), nil
 	}
 	last, ok := fixedKind{}.price(x, c)
 	if !ok {

@@ -31,6 +31,12 @@ type Scenario struct {
 	DiscountTiers  []DiscountCoinSpec  `yaml:"discount_tiers" json:"discount_tiers"`
 	Faults         Faults              `yaml:"faults" json:"faults"`
 
+	// FundingHistory, when set, replaces Settings.FundingRate: the funding
+	// settlements of each symbol (oldest first) charged at their own times
+	// with their own rates, as a backtest on stored history replays them.
+	// It is built in Go (backtest.LoadHistory), not read from YAML.
+	FundingHistory map[string][]FundingSettlement `yaml:"-" json:"-"`
+
 	// BaseDir is the directory relative file names (CSV price paths) resolve
 	// against; Source names the file in messages. Neither is read from YAML.
 	BaseDir string `yaml:"-" json:"-"`

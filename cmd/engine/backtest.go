@@ -32,6 +32,8 @@ type backtestConfig struct {
 	walkTrain, walkTest time.Duration
 	objective           string
 	shard               backtest.Shard // zero: the whole sweep
+	// history is the stored history of --data (backtest_data.go).
+	history historyFlags
 }
 
 func parseBacktest(env *cliEnv, args []string) (*backtestConfig, int) {
@@ -44,6 +46,7 @@ func parseBacktest(env *cliEnv, args []string) (*backtestConfig, int) {
 	fs.StringVar(&c.recording, "recording", "", "replay a recording `file` written by engine record instead of a scenario")
 	fs.StringVar(&from, "from", "", "start `time`: RFC 3339 or New York time such as \"2026-03-09 09:30\"; default: the scenario's or recording's start")
 	fs.StringVar(&to, "to", "", "end `time`: RFC 3339 or New York time such as \"2026-03-09 16:00\"; default: the scenario's or recording's end, or one day after the start when the scenario has none (the demo)")
+	c.history.register(fs)
 	fs.StringVar(&c.out, "out", "backtest-report", "`dir` to write report.json and report.html to")
 	fs.StringVar(&c.account, "account", "", "api `key` of the scenario account the rules trade; default: the first account")
 	fs.DurationVar(&c.step, "step", time.Second, "time between two evaluations of the rules")
@@ -62,7 +65,7 @@ func parseBacktest(env *cliEnv, args []string) (*backtestConfig, int) {
 		return err
 	})
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: engine backtest --rules DIR [--scenario FILE | --recording FILE] [--from T --to T] [--out DIR] [--vary NAME=v1,v2,... --jobs N [--walk-forward TRAIN/TEST --objective NAME | --shard K/N]]")
+		fmt.Fprintln(fs.Output(), "usage: engine backtest --rules DIR [--scenario FILE | --recording FILE | --data DIR [--symbols S,...]] [--from T --to T] [--out DIR] [--vary NAME=v1,v2,... --jobs N [--walk-forward TRAIN/TEST --objective NAME | --shard K/N]]")
 		fmt.Fprintln(fs.Output(), "       engine backtest merge --out DIR SHARD_DIR...")
 		fmt.Fprintln(fs.Output(), "\nRuns the rules against the simulator on a virtual clock, as fast as the CPU allows,")
 		fmt.Fprintln(fs.Output(), "and writes DIR/report.json and DIR/report.html. With --vary, runs every combination of")
@@ -80,6 +83,7 @@ func parseBacktest(env *cliEnv, args []string) (*backtestConfig, int) {
 	if c.scenario != "" && c.recording != "" {
 		problems = append(problems, "give --scenario or --recording, not both")
 	}
+	problems = append(problems, c.history.check(c, from, to)...)
 	for _, tf := range []struct {
 		name string
 		text string
@@ -185,6 +189,9 @@ func cmdBacktest(ctx context.Context, env *cliEnv, args []string) int {
 		fmt.Fprintf(env.stderr, "engine backtest: %v\n", err)
 		return exitFail
 	}
+	for _, n := range rep.Notes {
+		fmt.Fprintf(env.stdout, "note: %s\n", n)
+	}
 	return exitOK
 }
 
@@ -193,6 +200,8 @@ func cmdBacktest(ctx context.Context, env *cliEnv, args []string) int {
 // variants running at once share no scenario; a recording is read once.
 func backtestSource(cfg *backtestConfig) (func(*backtest.Options) error, error) {
 	switch {
+	case cfg.history.dir != "":
+		return historySource(cfg)
 	case cfg.recording != "":
 		rec, err := backtest.LoadRecording(cfg.recording)
 		if err != nil {

@@ -3,6 +3,7 @@ package market
 import (
 	"bytes"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"testing"
@@ -94,5 +95,69 @@ func TestCandlePointsRejects(t *testing.T) {
 				t.Fatal("accepted")
 			}
 		})
+	}
+}
+
+// TestCandleSpecSameAsPoints checks that a path given as candles
+// (PathSpec.Candles, computed when asked) is the path of its points
+// (CandlePoints) second by second: the same price, book and epoch, over
+// made-up candles with gaps of one and several candles.
+func TestCandleSpecSameAsPoints(t *testing.T) {
+	t.Parallel()
+	t0 := time.Date(2026, 8, 3, 13, 30, 0, 0, time.UTC)
+	rnd := rand.New(rand.NewPCG(7, 11))
+	var bars []CandleBar
+	price := int64(43120) // cents
+	at := t0
+	for range 90 {
+		if rnd.IntN(8) == 0 {
+			at = at.Add(time.Duration(1+rnd.IntN(3)) * time.Minute) // a gap
+		}
+		o := price
+		c := o + int64(rnd.IntN(41)) - 20
+		h := max(o, c) + int64(rnd.IntN(10))
+		l := min(o, c) - int64(rnd.IntN(10))
+		if rnd.IntN(6) == 0 {
+			h, l, c = o, o, o // flat, as in a closure
+		}
+		bars = append(bars, CandleBar{Start: at, Open: decimal.New(o, -2), High: decimal.New(h, -2), Low: decimal.New(l, -2), Close: decimal.New(c, -2)})
+		price, at = c, at.Add(time.Minute)
+	}
+	pts, err := CandlePoints(bars, time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tick := decimal.RequireFromString("0.01")
+	// Two markets, the symbol the same: its book's sizes hash its name.
+	byPoints, err := New(Options{Start: t0, Paths: map[string]PathSpec{"TSLAUSDT": {Points: pts, Tick: tick}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	byCandles, err := New(Options{Start: t0, Paths: map[string]PathSpec{"TSLAUSDT": {Candles: &CandleSpec{Bars: bars, Length: time.Minute}, Tick: tick}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	end := at.Add(2 * time.Minute)
+	for s := t0.Add(-time.Minute); s.Before(end); s = s.Add(time.Second) {
+		for _, tt := range []time.Time{s, s.Add(400 * time.Millisecond)} {
+			p1, ok1 := byPoints.PriceAt("TSLAUSDT", tt)
+			p2, ok2 := byCandles.PriceAt("TSLAUSDT", tt)
+			if !p1.Equal(p2) || ok1 != ok2 {
+				t.Fatalf("%s: price %s (points) and %s (candles)", tt.Format(time.RFC3339Nano), p1, p2)
+			}
+			e1, u1 := byPoints.EpochSpan(tt)
+			e2, u2 := byCandles.EpochSpan(tt)
+			if e1 != e2 || !u1.Equal(u2) {
+				t.Fatalf("%s: epoch %d until %s (points) and %d until %s (candles)", tt.Format(time.RFC3339Nano), e1, u1, e2, u2)
+			}
+			b1, a1 := byPoints.Book("TSLAUSDT", tt, 5)
+			b2, a2 := byCandles.Book("TSLAUSDT", tt, 5)
+			if fmt.Sprint(b1, a1) != fmt.Sprint(b2, a2) {
+				t.Fatalf("%s: book %v %v (points) and %v %v (candles)", tt.Format(time.RFC3339Nano), b1, a1, b2, a2)
+			}
+		}
+	}
+	if _, err := New(Options{Start: t0, Paths: map[string]PathSpec{"X": {Candles: &CandleSpec{Bars: bars[:2], Length: time.Second}}}}); err == nil {
+		t.Error("a candle length under 3 s was accepted")
 	}
 }

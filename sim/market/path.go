@@ -23,7 +23,7 @@ type series interface {
 // newSeries builds the path of spec; exactly one kind must be set.
 func newSeries(spec PathSpec, opts Options) (series, error) {
 	kinds := 0
-	for _, set := range []bool{len(spec.Points) > 0, spec.CSV != "", spec.RandomWalk != nil} {
+	for _, set := range []bool{len(spec.Points) > 0, spec.CSV != "", spec.RandomWalk != nil, spec.Candles != nil} {
 		if set {
 			kinds++
 		}
@@ -44,6 +44,12 @@ func newSeries(spec PathSpec, opts Options) (series, error) {
 			return nil, err
 		}
 		return newPoints(pts)
+	case spec.Candles != nil:
+		list, err := newCandleList(spec.Candles.Bars, spec.Candles.Length)
+		if err != nil {
+			return nil, err
+		}
+		return &points{list: list}, nil
 	default:
 		return newWalk(*spec.RandomWalk, opts.Start, opts.End)
 	}
@@ -52,12 +58,30 @@ func newSeries(spec PathSpec, opts Options) (series, error) {
 // points interpolates linearly between points and holds the first and last
 // prices outside them.
 type points struct {
+	list pointList
+}
+
+// pointList is the points of a points path, in time order: held in slices
+// (pointSlices), or computed from candles when asked (candleList), so that
+// a long candle history is not held as four points a candle.
+type pointList interface {
+	len() int
+	at(i int) time.Time
+	price(i int) decimal.Decimal
+}
+
+// pointSlices are points held as they were given.
+type pointSlices struct {
 	at0    []time.Time
 	prices []decimal.Decimal
 }
 
+func (s *pointSlices) len() int                    { return len(s.at0) }
+func (s *pointSlices) at(i int) time.Time          { return s.at0[i] }
+func (s *pointSlices) price(i int) decimal.Decimal { return s.prices[i] }
+
 func newPoints(pts []Point) (*points, error) {
-	p := &points{at0: make([]time.Time, len(pts)), prices: make([]decimal.Decimal, len(pts))}
+	s := &pointSlices{at0: make([]time.Time, len(pts)), prices: make([]decimal.Decimal, len(pts))}
 	for i, pt := range pts {
 		if !pt.Price.IsPositive() {
 			return nil, fmt.Errorf("point %d: price %s is not positive", i, pt.Price)
@@ -65,10 +89,10 @@ func newPoints(pts []Point) (*points, error) {
 		if i > 0 && !pt.At.After(pts[i-1].At) {
 			return nil, fmt.Errorf("point %d: time %s is not after the previous point's %s", i, pt.At.Format(time.RFC3339), pts[i-1].At.Format(time.RFC3339))
 		}
-		p.at0[i] = pt.At
-		p.prices[i] = pt.Price
+		s.at0[i] = pt.At
+		s.prices[i] = pt.Price
 	}
-	return p, nil
+	return &points{list: s}, nil
 }
 
 // stepAt returns the step at t. Segment i is the time from point i-1 to
@@ -76,22 +100,23 @@ func newPoints(pts []Point) (*points, error) {
 // segment is one step; an interpolating one has a step per second, so that
 // its book's sizes are redrawn at most once a second, as the price moves.
 func (p *points) stepAt(t time.Time) step {
+	n := p.list.len()
 	// i is the first point after t.
-	i := sort.Search(len(p.at0), func(i int) bool { return p.at0[i].After(t) })
+	i := sort.Search(n, func(i int) bool { return p.list.at(i).After(t) })
 	var next time.Time // the first point after t, where the segment ends
-	if i < len(p.at0) {
-		next = p.at0[i]
+	if i < n {
+		next = p.list.at(i)
 	}
 	switch {
 	case i == 0:
 		return step{end: next}
-	case i == len(p.at0) || p.prices[i-1].Equal(p.prices[i]):
-		return step{seg: int64(i), start: p.at0[i-1], end: next}
+	case i == n || p.list.price(i-1).Equal(p.list.price(i)):
+		return step{seg: int64(i), start: p.list.at(i - 1), end: next}
 	}
 	sec := t.Truncate(time.Second)
 	start := sec
-	if start.Before(p.at0[i-1]) {
-		start = p.at0[i-1]
+	if prev := p.list.at(i - 1); start.Before(prev) {
+		start = prev
 	}
 	end := sec.Add(time.Second)
 	if next.Before(end) {
@@ -104,14 +129,14 @@ func (p *points) ticks(t time.Time, st step, tick decimal.Decimal, _ float64) in
 	i := int(st.seg)
 	switch {
 	case i == 0:
-		return p.prices[0].DivRound(tick, 0).IntPart()
-	case i == len(p.at0):
-		return p.prices[i-1].DivRound(tick, 0).IntPart()
+		return p.list.price(0).DivRound(tick, 0).IntPart()
+	case i == p.list.len():
+		return p.list.price(i-1).DivRound(tick, 0).IntPart()
 	}
 	// p0 + (p1-p0)*elapsed/span in ticks, as one exact division:
 	// (p0*span + (p1-p0)*elapsed) / (span*tick).
-	t0, t1 := p.at0[i-1], p.at0[i]
-	p0, p1 := p.prices[i-1], p.prices[i]
+	t0, t1 := p.list.at(i-1), p.list.at(i)
+	p0, p1 := p.list.price(i-1), p.list.price(i)
 	elapsed := decimal.NewFromInt(int64(t.Sub(t0)))
 	span := decimal.NewFromInt(int64(t1.Sub(t0)))
 	return p0.Mul(span).Add(p1.Sub(p0).Mul(elapsed)).DivRound(span.Mul(tick), 0).IntPart()

@@ -20,7 +20,7 @@ import (
 )
 
 // PathSpec is how a scenario describes the price of one symbol over time.
-// Exactly one of Points, CSV and RandomWalk is set.
+// Exactly one of Points, CSV, RandomWalk and Candles is set.
 type PathSpec struct {
 	// Points are (time, price) pairs; the price between two points is the
 	// linear interpolation, before the first and after the last it holds.
@@ -30,6 +30,9 @@ type PathSpec struct {
 	CSV string `yaml:"csv,omitempty" json:"csv,omitempty"`
 	// RandomWalk is a seeded random walk; the same seed gives the same path.
 	RandomWalk *WalkSpec `yaml:"random_walk,omitempty" json:"random_walk,omitempty"`
+	// Candles is a path inside stored candles (CandleSpec), set in Go by a
+	// backtest on stored history, never read from a scenario file.
+	Candles *CandleSpec `yaml:"-" json:"-"`
 	// Tick is the price step that prices are rounded to and that the
 	// synthetic book is built on (default: the contract's price step, else
 	// 0.01).

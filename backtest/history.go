@@ -1,0 +1,298 @@
+package backtest
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/tickrules/tickrules/data"
+	"github.com/tickrules/tickrules/exchange"
+	"github.com/tickrules/tickrules/sim"
+	"github.com/tickrules/tickrules/sim/market"
+)
+
+// HistoryOptions say which stored history (package data) a backtest
+// replays.
+type HistoryOptions struct {
+	// Dir is the store's folder (engine data download --dir).
+	Dir string
+	// Product is the symbols' product type (default USDT-FUTURES).
+	Product exchange.ProductType
+	// Interval is the candles' interval (default 1m).
+	Interval exchange.Granularity
+	// Symbols are the symbols to replay (default: every symbol of the
+	// store with trade candles of Interval that the demo scenario has a
+	// contract for).
+	Symbols []string
+	// From and To bound the replay (both required).
+	From, To time.Time
+}
+
+// History is stored history made ready to replay: each symbol's price path
+// inside its candles (market.CandleSpec), its mark and index paths when
+// they are stored, its funding settlements, and the notes the report shows
+// (gaps, what is modelled). It is read-only once loaded, so that the
+// variants of a sweep can share it.
+type History struct {
+	opts    HistoryOptions
+	symbols []string
+	prices  map[string]market.PathSpec
+	funding map[string][]sim.FundingSettlement
+	notes   []string
+}
+
+// LoadHistory reads the stored candles and funding of opts from the store.
+// A symbol or a span the store lacks is an error naming the download that
+// would fetch it.
+func LoadHistory(opts HistoryOptions) (*History, error) {
+	if opts.Product == "" {
+		opts.Product = exchange.USDTFutures
+	}
+	if opts.Interval == "" {
+		opts.Interval = "1m"
+	}
+	length, ok := opts.Interval.Duration()
+	if !ok {
+		return nil, fmt.Errorf("history: interval %q is not a candle interval", opts.Interval)
+	}
+	if opts.From.IsZero() || opts.To.IsZero() || !opts.To.After(opts.From) {
+		return nil, errors.New("history: a backtest on stored history needs a start and a later end (--from and --to)")
+	}
+	demo := sim.Demo()
+	if len(opts.Symbols) == 0 {
+		var err error
+		if opts.Symbols, err = storedSymbols(opts, demo); err != nil {
+			return nil, err
+		}
+	}
+	h := &History{opts: opts, prices: map[string]market.PathSpec{}, funding: map[string][]sim.FundingSettlement{}}
+	for _, sym := range opts.Symbols {
+		if !hasContract(demo, opts.Product, sym) {
+			return nil, fmt.Errorf("history: %s %s: the demo scenario has no such contract (it has %s); backtest it with a scenario of your own", opts.Product, sym, strings.Join(contractSymbols(demo, opts.Product), ", "))
+		}
+		if err := h.loadSymbol(sym, length); err != nil {
+			return nil, err
+		}
+	}
+	h.symbols = slices.Clone(opts.Symbols)
+	h.notes = append(h.notes,
+		"prices replay the stored "+string(opts.Interval)+" candles: inside a candle the price goes open, nearer extreme, other extreme, close, one tick at a time (modelled)",
+		"the order books, spreads and depths of futures and stock pairs are modelled from the candle path, not recorded")
+	return h, nil
+}
+
+// loadSymbol reads one symbol's trade, mark and index candles and its
+// funding.
+func (h *History) loadSymbol(sym string, length time.Duration) error {
+	o := h.opts
+	trade, err := h.loadSeries(sym, data.KindTrade)
+	if err != nil {
+		return err
+	}
+	if len(trade.Candles) == 0 {
+		return fmt.Errorf("history: the store has no %s trade candles of %s from %s to %s%s", o.Interval, sym, stamp(o.From), stamp(o.To), h.downloadHint(sym))
+	}
+	path, err := candlePath(trade.Candles, length)
+	if err != nil {
+		return fmt.Errorf("history: %s: %w", sym, err)
+	}
+	h.prices[sym] = path
+	if first := trade.Candles[0].Time; first.After(o.From) {
+		h.notes = append(h.notes, fmt.Sprintf("no %s candles before %s (not listed yet, or not stored): the price holds the first open", sym, stamp(first)))
+	}
+	for _, g := range trade.Gaps {
+		from, to := maxTime(g.From, o.From), minTime(g.To, o.To)
+		if to.After(from) && to.After(trade.Candles[0].Time) {
+			h.notes = append(h.notes, fmt.Sprintf("gap in %s: no candles from %s to %s (%s): the price held at the last close", sym, stamp(from), stamp(to), to.Sub(from)))
+		}
+	}
+	for _, k := range []struct {
+		kind string
+		name string
+	}{{data.KindMark, sim.MarkPathName(sym)}, {data.KindIndex, sim.IndexPathName(sym)}} {
+		l, err := h.loadSeries(sym, k.kind)
+		if err != nil || len(l.Candles) == 0 {
+			h.notes = append(h.notes, fmt.Sprintf("%s: no stored %s candles over the span: the %s price is the last price", sym, k.kind, k.kind))
+			continue
+		}
+		p, err := candlePath(l.Candles, length)
+		if err != nil {
+			return fmt.Errorf("history: %s %s: %w", sym, k.kind, err)
+		}
+		h.prices[k.name] = p
+	}
+	rates, err := data.LoadFunding(o.Dir, o.Product, sym)
+	if err != nil {
+		h.notes = append(h.notes, fmt.Sprintf("%s: no stored funding (%v): no funding charged", sym, err))
+		return nil
+	}
+	var list []sim.FundingSettlement
+	for _, r := range rates {
+		if r.Time.Before(o.From) || r.Time.After(o.To) {
+			continue
+		}
+		rate, err := decimal.NewFromString(string(r.Rate))
+		if err != nil {
+			return fmt.Errorf("history: funding of %s at %s: rate %q: %w", sym, stamp(r.Time), r.Rate, err)
+		}
+		list = append(list, sim.FundingSettlement{At: r.Time, Rate: rate})
+	}
+	h.funding[sym] = list
+	h.notes = append(h.notes, fmt.Sprintf("%s: funding charged at the stored settlements in the span, at their times and rates, on the mark price: %d", sym, len(list)))
+	return nil
+}
+
+// loadSeries loads one series over the replay's span and checks that the
+// store covers it.
+func (h *History) loadSeries(sym, kind string) (data.Loaded, error) {
+	o := h.opts
+	s := data.Series{Product: o.Product, Symbol: sym, Kind: kind, Interval: o.Interval}
+	l, err := data.Load(o.Dir, s, o.From, o.To)
+	if err != nil {
+		return data.Loaded{}, fmt.Errorf("history: %w%s", err, h.downloadHint(sym))
+	}
+	if l.Covered.From.After(o.From) || l.Covered.To.Before(o.To) {
+		return data.Loaded{}, fmt.Errorf("history: the store has %s from %s to %s only; the backtest needs %s to %s%s",
+			s, stamp(l.Covered.From), stamp(l.Covered.To), stamp(o.From), stamp(o.To), h.downloadHint(sym))
+	}
+	return l, nil
+}
+
+// downloadHint is the command that fetches what a replay of sym needs.
+func (h *History) downloadHint(sym string) string {
+	o := h.opts
+	return fmt.Sprintf("\n  to fetch it: engine data download --dir %s --product %s --symbols %s --interval %s --from %s --to %s",
+		o.Dir, o.Product, sym, o.Interval, o.From.UTC().Format(time.RFC3339), o.To.UTC().Format(time.RFC3339))
+}
+
+// Apply sets a backtest's scenario to the demo scenario's accounts,
+// contracts, stock pairs and strategy orders with the stored prices and
+// funding, the US exchange holidays of the span, and the replay's span,
+// source and notes. The demo's other symbols hold their starting price:
+// they are not history, and a note says so. A fresh scenario every call,
+// so that the variants of a sweep share none.
+func (h *History) Apply(o *Options) error {
+	sc := sim.Demo()
+	sc.Name = fmt.Sprintf("stored history %s (%s %s)", h.opts.Dir, strings.Join(h.symbols, ","), h.opts.Interval)
+	sc.Clock.Start, sc.Clock.End = h.opts.From, h.opts.To
+	// The holidays of every year of the span, not only the demo's year.
+	sc.Calendar.Closures, sc.Calendar.USHolidays = nil, true
+	sc.Settings.FundingRate = decimal.Zero
+	sc.FundingHistory = h.funding
+	var held []string
+	for sym, p := range sc.Prices {
+		if _, ok := h.prices[sym]; ok {
+			continue
+		}
+		if p.RandomWalk != nil {
+			sc.Prices[sym] = market.PathSpec{Points: []market.Point{{At: h.opts.From, Price: p.RandomWalk.Start}}}
+			held = append(held, sym)
+		}
+	}
+	for name, p := range h.prices {
+		sc.Prices[name] = p
+	}
+	notes := slices.Clone(h.notes)
+	if len(held) > 0 {
+		slices.Sort(held)
+		notes = append(notes, "not replayed, their price held flat (not history): "+strings.Join(held, ", "))
+	}
+	o.Scenario, o.Source, o.Notes = sc, sc.Name, notes
+	if o.From.IsZero() {
+		o.From = h.opts.From
+	}
+	if o.To.IsZero() {
+		o.To = h.opts.To
+	}
+	return nil
+}
+
+// candlePath is the price path inside candles (market.CandlePoints'
+// model, market.CandleSpec).
+func candlePath(candles []data.Candle, length time.Duration) (market.PathSpec, error) {
+	bars := make([]market.CandleBar, len(candles))
+	// A price is parsed once and shared by every point at it (decimals are
+	// immutable): a symbol's minutes repeat a few thousand prices, and a
+	// decimal each was most of a long replay's memory.
+	parsed := map[exchange.Num]decimal.Decimal{}
+	for i, c := range candles {
+		b := market.CandleBar{Start: c.Time}
+		for _, f := range []struct {
+			dst *decimal.Decimal
+			n   exchange.Num
+		}{{&b.Open, c.Open}, {&b.High, c.High}, {&b.Low, c.Low}, {&b.Close, c.Close}} {
+			d, ok := parsed[f.n]
+			if !ok {
+				var err error
+				if d, err = decimal.NewFromString(string(f.n)); err != nil {
+					return market.PathSpec{}, fmt.Errorf("candle at %s: price %q: %w", stamp(c.Time), f.n, err)
+				}
+				// The key is cloned: f.n is a substring of the whole file's text.
+				parsed[exchange.Num(strings.Clone(string(f.n)))] = d
+			}
+			*f.dst = d
+		}
+		bars[i] = b
+	}
+	// The path is computed from the candles when asked, not held as four
+	// points a candle: a year of minutes would be hundreds of MB.
+	spec := &market.CandleSpec{Bars: bars, Length: length}
+	if err := spec.Check(); err != nil {
+		return market.PathSpec{}, err
+	}
+	return market.PathSpec{Candles: spec}, nil
+}
+
+// storedSymbols are the symbols of the store with trade candles of the
+// interval that the demo scenario has a contract for.
+func storedSymbols(o HistoryOptions, demo *sim.Scenario) ([]string, error) {
+	entries, err := data.List(o.Dir)
+	if err != nil {
+		return nil, fmt.Errorf("history: %w", err)
+	}
+	var out []string
+	for _, e := range entries {
+		s := e.Series
+		if s.Product == o.Product && s.Kind == data.KindTrade && s.Interval == o.Interval && hasContract(demo, o.Product, s.Symbol) {
+			out = append(out, s.Symbol)
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("history: the store %s has no %s trade candles of %s of a demo contract (%s)\n  to fetch them: engine data download --dir %s --symbols TSLAUSDT --interval %s --from %s --to %s",
+			o.Dir, o.Interval, o.Product, strings.Join(contractSymbols(demo, o.Product), ", "), o.Dir, o.Interval, o.From.UTC().Format(time.RFC3339), o.To.UTC().Format(time.RFC3339))
+	}
+	return out, nil
+}
+
+func hasContract(sc *sim.Scenario, pt exchange.ProductType, sym string) bool {
+	return slices.Contains(contractSymbols(sc, pt), sym)
+}
+
+// contractSymbols are the scenario's contracts of a product type.
+func contractSymbols(sc *sim.Scenario, pt exchange.ProductType) []string {
+	var out []string
+	for _, c := range sc.Contracts {
+		if c.ProductType == pt {
+			out = append(out, c.Symbol)
+		}
+	}
+	return out
+}
+
+func maxTime(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
+}
+
+func minTime(a, b time.Time) time.Time {
+	if a.Before(b) {
+		return a
+	}
+	return b
+}
