@@ -179,7 +179,7 @@ rules:
       - place_order: {symbol: BTCUSDT, open: long, type: market, size: 0.01}
 `)
 	env := map[string]string{envAPIKey: "demo-key", envSecret: "demo-secret", envPassphrase: "demo-passphrase"}
-	code, stderr := runWith(t, env, "--rules", rules, "--venue", venue.URL, "--dry-run", "--tick", "100ms", "--max-runtime", "3s", "--state-dir", t.TempDir(), "--log-format", "json")
+	code, stderr := runWith(t, env, "--rules", rules, "--venue", venue.URL, "--dry-run", "--tick", "100ms", "--max-runtime", "8s", "--state-dir", t.TempDir(), "--log-format", "json")
 	if code != exitOK {
 		t.Fatalf("exit %d:\n%s", code, stderr)
 	}

@@ -63,11 +63,12 @@ func FuzzDecodeVenueTime(f *testing.F) {
 }
 
 // TestRunFollowsTheVenueClock is the rehearsal of issue 15: engine run
-// --venue URL against a simulator whose clock starts at 09:29:40 New York
+// --venue URL against a simulator whose clock starts at 09:29:00 New York
 // fires a rule of the open at the open, on the venue's time. The run path
 // has wall clocks only, so the simulator runs 10 times faster and the run is
-// bounded to 5 s of wall time (the start may take up to 2 s on a loaded
-// machine); the firing is read from the log, which is
+// bounded to 10 s of wall time (the start may take up to 6 s on a loaded
+// machine: a start of 2.4 s under the race detector once missed a 2 s
+// lead); the firing is read from the log, which is
 // stamped with the engine's (the venue's) time.
 func TestRunFollowsTheVenueClock(t *testing.T) {
 	t.Parallel()
@@ -76,7 +77,7 @@ func TestRunFollowsTheVenueClock(t *testing.T) {
 	if got := sc.Clock.Start.Add(30 * time.Minute); !got.Equal(open) {
 		t.Fatalf("the demo scenario starts at %v, not 09:00 New York on 2026-03-09", sc.Clock.Start)
 	}
-	venue := simtest.NewRig(t, simtest.RigOptions{Scenario: sc, Start: open.Add(-20 * time.Second), Speed: 10, HTTP: true,
+	venue := simtest.NewRig(t, simtest.RigOptions{Scenario: sc, Start: open.Add(-60 * time.Second), Speed: 10, HTTP: true,
 		Server: server.Options{AuthClock: clock.Real{}, DisableRateLimits: true}})
 	rules := writeRules(t, `
 rules:
@@ -87,7 +88,7 @@ rules:
       - place_order: {symbol: BTCUSDT, open: long, type: market, size: 0.01}
 `)
 	env := map[string]string{envAPIKey: "demo-key", envSecret: "demo-secret", envPassphrase: "demo-passphrase"}
-	code, stderr := runWith(t, env, "--rules", rules, "--venue", venue.URL, "--tick", "100ms", "--max-runtime", "5s",
+	code, stderr := runWith(t, env, "--rules", rules, "--venue", venue.URL, "--tick", "100ms", "--max-runtime", "10s",
 		"--state-dir", t.TempDir(), "--log-format", "json", "--metrics-addr", "")
 	if code != exitOK {
 		t.Fatalf("exit %d:\n%s", code, stderr)
