@@ -16,7 +16,7 @@ import (
 // TestGeneratedDocsAreCurrent fails when docs/rules.schema.json or
 // docs/reference.md differ from what engine schema and engine docs print.
 // Regenerate with: go run ./cmd/engine schema > docs/rules.schema.json &&
-// go run ./cmd/engine docs (or go test ./rules -run Generated -update).
+// go run ./cmd/engine docs --out docs/reference.md (or go test ./rules -run Generated -update).
 func TestGeneratedDocsAreCurrent(t *testing.T) {
 	for _, tc := range []struct {
 		path string

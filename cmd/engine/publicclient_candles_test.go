@@ -1,14 +1,9 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 )
 
 // TestPublicClientCandlesAgainstSim runs `engine sim` (the demo, whose clock
@@ -18,30 +13,7 @@ import (
 // answer rows of the venue's shape.
 func TestPublicClientCandlesAgainstSim(t *testing.T) {
 	t.Parallel()
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Skip("node is not installed: the public client library check needs Node.js (.ci/run installs it)")
-	}
-	if _, err := os.Stat(filepath.Join(publicClientDir, "node_modules", "bitget-api", "package.json")); err != nil {
-		t.Skipf("the public client library is not installed: run `npm ci --no-audit --no-fund` in cmd/engine/%s", publicClientDir)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	sim := startEngineSim(t, ctx)
-	go func() {
-		for sim.lines.Scan() { // keep its stdout drained
-		}
-	}()
-	runCtx, stop := context.WithTimeout(ctx, 60*time.Second)
-	defer stop()
-	cmd := exec.CommandContext(runCtx, node, "candles.js", sim.url)
-	cmd.Dir = publicClientDir
-	var scriptErr strings.Builder
-	cmd.Stderr = &scriptErr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("candles.js: %v\nstderr: %s\nstdout: %s", err, scriptErr.String(), out)
-	}
+	out := runPublicClientScript(t, "candles.js")
 	var order []string
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
 		var s struct {
@@ -74,6 +46,4 @@ func TestPublicClientCandlesAgainstSim(t *testing.T) {
 	if strings.Join(order, " ") != want {
 		t.Fatalf("steps %v, want %s", order, want)
 	}
-	cancel()
-	<-sim.exit
 }

@@ -24,33 +24,7 @@ const publicClientDir = "testdata/publicclient"
 // carry what the library's users read.
 func TestPublicClientLibraryAgainstSim(t *testing.T) {
 	t.Parallel()
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Skip("node is not installed: the public client library check needs Node.js (.ci/run installs it)")
-	}
-	if _, err := os.Stat(filepath.Join(publicClientDir, "node_modules", "bitget-api", "package.json")); err != nil {
-		t.Skipf("the public client library is not installed: run `npm ci --no-audit --no-fund` in cmd/engine/%s", publicClientDir)
-	}
-
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	sim := startEngineSim(t, ctx)
-	go func() {
-		for sim.lines.Scan() { // keep its stdout drained
-		}
-	}()
-
-	runCtx, stop := context.WithTimeout(ctx, 60*time.Second)
-	defer stop()
-	cmd := exec.CommandContext(runCtx, node, "drive.js", sim.url)
-	cmd.Dir = publicClientDir
-	var scriptErr strings.Builder
-	cmd.Stderr = &scriptErr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("drive.js: %v\nstderr: %s\nstdout: %s\nsim log:\n%s", err, scriptErr.String(), out, sim.stderr.String())
-	}
-
+	out := runPublicClientScript(t, "drive.js")
 	steps := map[string]json.RawMessage{}
 	var order []string
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
@@ -137,11 +111,44 @@ func TestPublicClientLibraryAgainstSim(t *testing.T) {
 	if len(fills.FillList) == 0 || fills.FillList[0].OrderID != market.OrderID {
 		t.Errorf("fills %s, want the market order %s", steps["fills"], market.OrderID)
 	}
+}
 
+// runPublicClientScript starts engine sim on loopback, runs the public
+// client library's script (in publicClientDir) against it, stops the
+// simulator and returns what the script printed. It skips when Node.js or
+// the library is not installed, and fails on the script's failure or an
+// unclean exit of the simulator.
+func runPublicClientScript(t *testing.T, script string) []byte {
+	t.Helper()
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node is not installed: the public client library check needs Node.js (.ci/run installs it)")
+	}
+	if _, err := os.Stat(filepath.Join(publicClientDir, "node_modules", "bitget-api", "package.json")); err != nil {
+		t.Skipf("the public client library is not installed: run `npm ci --no-audit --no-fund` in cmd/engine/%s", publicClientDir)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	sim := startEngineSim(t, ctx)
+	go func() {
+		for sim.lines.Scan() { // keep its stdout drained
+		}
+	}()
+	runCtx, stop := context.WithTimeout(ctx, 60*time.Second)
+	defer stop()
+	cmd := exec.CommandContext(runCtx, node, script, sim.url)
+	cmd.Dir = publicClientDir
+	var scriptErr strings.Builder
+	cmd.Stderr = &scriptErr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%s: %v\nstderr: %s\nstdout: %s\nsim log:\n%s", script, err, scriptErr.String(), out, sim.stderr.String())
+	}
 	cancel()
 	if code := <-sim.exit; code != exitOK {
 		t.Errorf("engine sim exit %d; stderr:\n%s", code, sim.stderr.String())
 	}
+	return out
 }
 
 func decodeStep(t *testing.T, raw json.RawMessage, dst any) {
