@@ -73,6 +73,9 @@ type Options struct {
 	Logger   *zap.Logger
 	// Store persists rule states; nil keeps them in memory only.
 	Store *Store
+	// States are the rule states to start from when there is no Store:
+	// a rule test's prior firings (firings_today, minutes_since_fired).
+	States map[string]RuleState
 	// Journal records every firing's intent before its orders are sent;
 	// nil records none (backtests). It needs an Executor that plans
 	// (ActionsExecutor).
@@ -303,6 +306,9 @@ func New(opts Options) (*Engine, error) {
 	}
 	e := &Engine{opts: opts, env: rules.NewEnv(nil)}
 	saved := map[string]RuleState{}
+	for name, st := range opts.States {
+		saved[name] = st
+	}
 	if opts.Store != nil {
 		var err error
 		if saved, err = opts.Store.Load(); err != nil {
@@ -412,6 +418,11 @@ func (e *Engine) Step(ctx context.Context, now time.Time) []*Firing {
 	ready := st != nil && polled
 	e.polled.Store(ready)
 	e.env.SetState(st)
+	if fc := e.firingCounts(st); fc != nil {
+		e.env.SetFirings(fc)
+	} else {
+		e.env.SetFirings(nil)
+	}
 	e.tc.reset()
 	var firings []*Firing
 	changed := false
@@ -545,6 +556,9 @@ func (e *Engine) evaluate(r *ruleRun, st *marketdata.State, ready bool, tr *Trac
 	}
 	var fired bool
 	r.state, fired, tr.Reason = Step(r.state, r.timing, tr.At, out, period)
+	if fired {
+		r.state.countFiring(easternDay(st))
+	}
 	if tr.Reason == ReasonUnknown && stale {
 		tr.Reason = ReasonStale
 	} else if tr.Reason == ReasonUnknown && old {

@@ -86,6 +86,27 @@ type RuleState struct {
 	// the next firing). The cooldown runs from it (CooldownFrom), and the
 	// rule does not fire on account data fetched before it (see late.go).
 	OrdersAt time.Time `json:"orders_at,omitzero"`
+	// FiringsDay is the New York date (2006-01-02) of the last firing and
+	// FiringsToday how often the rule fired on that date, for
+	// firings_today (counts.go). Version 3 of the rule-state file.
+	FiringsDay   string `json:"firings_day,omitempty"`
+	FiringsToday int    `json:"firings_today,omitempty"`
+}
+
+// countFiring counts a firing on the New York date day.
+func (s *RuleState) countFiring(day string) {
+	if s.FiringsDay != day {
+		s.FiringsDay, s.FiringsToday = day, 0
+	}
+	s.FiringsToday++
+}
+
+// firingsOn returns how often the rule fired on the New York date day.
+func (s RuleState) firingsOn(day string) int {
+	if s.FiringsDay != day {
+		return 0
+	}
+	return s.FiringsToday
 }
 
 // CooldownFrom is when the rule's cooldown starts: its last firing, or,

@@ -72,9 +72,10 @@ func AccountDir(base, venue, apiKey string) string {
 }
 
 // storeVersion is the version of the rule-state file Save writes.
-// Version 2 added orders_at (RuleState.OrdersAt); a version 1 file, which
-// has none, still loads.
-const storeVersion = 2
+// Version 2 added orders_at (RuleState.OrdersAt), version 3 the day's
+// firing count (firings_day, firings_today); an older file, which has
+// none of them, still loads.
+const storeVersion = 3
 
 // storeFile is the on-disk form, versioned so a later format can migrate.
 type storeFile struct {
@@ -83,7 +84,7 @@ type storeFile struct {
 }
 
 // Load reads the saved states; a missing file is an empty set. A file that
-// does not parse as version 1 or 2, has no rules object, or holds impossible
+// does not parse as version 1, 2 or 3, has no rules object, or holds impossible
 // values is an error wrapping ErrBadStateFile (times in the future are
 // left to the engine, which knows the venue's time: see Future).
 func (s *Store) Load() (map[string]RuleState, error) {
@@ -115,7 +116,7 @@ func DecodeStates(b []byte) (map[string]RuleState, error) {
 		return nil, fmt.Errorf("%w: %v", ErrBadStateFile, err)
 	}
 	if f.Version == nil || *f.Version < 1 || *f.Version > storeVersion {
-		return nil, fmt.Errorf("%w: not a version 1 or 2 rule-state file", ErrBadStateFile)
+		return nil, fmt.Errorf("%w: not a version 1, 2 or 3 rule-state file", ErrBadStateFile)
 	}
 	if f.Rules == nil {
 		return nil, fmt.Errorf(`%w: "rules" is missing or null`, ErrBadStateFile)
@@ -135,6 +136,9 @@ func DecodeStates(b []byte) (map[string]RuleState, error) {
 		if *f.Version == 1 && !st.OrdersAt.IsZero() {
 			return nil, fmt.Errorf("%w: rule %q: orders_at is a version 2 field", ErrBadStateFile, name)
 		}
+		if *f.Version < 3 && (st.FiringsDay != "" || st.FiringsToday != 0) {
+			return nil, fmt.Errorf("%w: rule %q: firings_day and firings_today are version 3 fields", ErrBadStateFile, name)
+		}
 		out[name] = st
 	}
 	return out, nil
@@ -152,6 +156,17 @@ func (s RuleState) check() error {
 	}
 	if s.Firings == 0 && (!s.LastFired.IsZero() || !s.OrdersAt.IsZero()) {
 		return errors.New("last_fired or orders_at is set but the rule never fired")
+	}
+	if s.FiringsToday < 0 || int64(s.FiringsToday) > s.Firings {
+		return fmt.Errorf("firings_today %d is not between 0 and the rule's %d firings", s.FiringsToday, s.Firings)
+	}
+	if (s.FiringsDay == "") != (s.FiringsToday == 0) {
+		return errors.New("firings_day and firings_today go together")
+	}
+	if s.FiringsDay != "" {
+		if _, err := time.Parse(time.DateOnly, s.FiringsDay); err != nil {
+			return fmt.Errorf("firings_day %q is not a date (2006-01-02)", s.FiringsDay)
+		}
 	}
 	return nil
 }

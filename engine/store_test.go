@@ -27,9 +27,14 @@ func TestDecodeStates(t *testing.T) {
 		{"a rule null", `{"version":1,"rules":{"a":null}}`, `rule "a": null state`},
 		{"version 2", `{"version":2,"rules":{"a":{"phase":"firing","since":"2026-03-09T14:30:00Z","last_fired":"2026-03-09T14:30:00Z","firings":1,"orders_at":"2026-03-09T14:30:24Z"}}}`, ""},
 		{"version 1 with orders_at", `{"version":1,"rules":{"a":{"phase":"firing","since":"2026-03-09T14:30:00Z","last_fired":"2026-03-09T14:30:00Z","firings":1,"orders_at":"2026-03-09T14:30:24Z"}}}`, "orders_at is a version 2 field"},
-		{"no version", `{"rules":{}}`, "not a version 1 or 2"},
-		{"version 0", `{"version":0,"rules":{}}`, "not a version 1 or 2"},
-		{"version 3", `{"version":3,"rules":{}}`, "not a version 1 or 2"},
+		{"version 3", `{"version":3,"rules":{"a":{"phase":"firing","since":"2026-03-09T14:30:00Z","last_fired":"2026-03-09T14:30:00Z","firings":5,"firings_day":"2026-03-09","firings_today":2}}}`, ""},
+		{"version 2 with firings_today", `{"version":2,"rules":{"a":{"phase":"firing","since":"2026-03-09T14:30:00Z","last_fired":"2026-03-09T14:30:00Z","firings":5,"firings_day":"2026-03-09","firings_today":2}}}`, "version 3 fields"},
+		{"more today than ever", `{"version":3,"rules":{"a":{"phase":"firing","since":"2026-03-09T14:30:00Z","last_fired":"2026-03-09T14:30:00Z","firings":1,"firings_day":"2026-03-09","firings_today":2}}}`, "not between 0 and"},
+		{"count without day", `{"version":3,"rules":{"a":{"phase":"firing","since":"2026-03-09T14:30:00Z","last_fired":"2026-03-09T14:30:00Z","firings":1,"firings_today":1}}}`, "go together"},
+		{"day not a date", `{"version":3,"rules":{"a":{"phase":"firing","since":"2026-03-09T14:30:00Z","last_fired":"2026-03-09T14:30:00Z","firings":1,"firings_day":"03/09/2026","firings_today":1}}}`, "not a date"},
+		{"no version", `{"rules":{}}`, "not a version 1, 2 or 3"},
+		{"version 0", `{"version":0,"rules":{}}`, "not a version 1, 2 or 3"},
+		{"version 4", `{"version":4,"rules":{}}`, "not a version 1, 2 or 3"},
 		{"orders but never fired", `{"version":2,"rules":{"a":{"phase":"inactive","since":"2026-03-09T14:30:00Z","firings":0,"orders_at":"2026-03-09T14:30:24Z"}}}`, "never fired"},
 		{"not json", `{not json`, "invalid character"},
 		{"two values", `{"version":1,"rules":{}} {}`, "data after"},
@@ -54,8 +59,8 @@ func TestDecodeStates(t *testing.T) {
 }
 
 // TestStoreKeepsOrdersAt: a saved state reads back the same, orders_at
-// included, in a version 2 file; a version 1 file written before it
-// existed still loads, without it.
+// and the day's firing count included, in a version 3 file; a version 1
+// file written before they existed still loads, without them.
 func TestStoreKeepsOrdersAt(t *testing.T) {
 	dir := t.TempDir()
 	s, err := NewStore(dir)
@@ -65,7 +70,7 @@ func TestStoreKeepsOrdersAt(t *testing.T) {
 	at := time.Date(2026, 3, 9, 14, 30, 0, 0, time.UTC)
 	want := map[string]RuleState{
 		"late":   {Phase: PhaseFiring, Since: at, LastFired: at, Firings: 1, OrdersAt: at.Add(24 * time.Second)},
-		"ontime": {Phase: PhaseCooldown, Since: at, LastFired: at, Firings: 2},
+		"ontime": {Phase: PhaseCooldown, Since: at, LastFired: at, Firings: 2, FiringsDay: "2026-03-09", FiringsToday: 2},
 	}
 	if err := s.Save(want); err != nil {
 		t.Fatal(err)
@@ -74,8 +79,8 @@ func TestStoreKeepsOrdersAt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(b), `"version": 2`) || strings.Count(string(b), `"orders_at"`) != 1 {
-		t.Errorf("saved file, want version 2 and one orders_at:\n%s", b)
+	if !strings.Contains(string(b), `"version": 3`) || strings.Count(string(b), `"orders_at"`) != 1 || strings.Count(string(b), `"firings_today": 2`) != 1 {
+		t.Errorf("saved file, want version 3, one orders_at and one firings_today:\n%s", b)
 	}
 	got, err := s.Load()
 	if err != nil {

@@ -25,7 +25,20 @@ type vars struct {
 	Weekday string    `expr:"weekday"`
 	Symbol  string    `expr:"symbol"`
 
-	state *marketdata.State
+	state   *marketdata.State
+	firings Firings
+}
+
+// Firings is what firings_today and minutes_since_fired read: the rules'
+// firings as the engine recorded them (engine.RuleState). The engine sets
+// one per tick (Env.SetFirings); without one the two functions fail, so a
+// rule reading them does not fire.
+type Firings interface {
+	// Fired returns how often the rule named name (a for_each rule's name
+	// counts every instance) fired since 00:00 New York time on the day of
+	// the tick, and when it last fired (zero: never). ok is false when no
+	// rule has that name.
+	Fired(name string) (today int, last time.Time, ok bool)
 }
 
 // NewEnv returns an Env reading s.
@@ -37,7 +50,7 @@ func NewEnv(s *marketdata.State) *Env {
 
 // SetState points the Env at the State of a new tick.
 func (e *Env) SetState(s *marketdata.State) {
-	e.v = vars{state: s}
+	e.v = vars{state: s, firings: e.v.firings}
 	e.c = ClosureEnv{State: s}
 	if s == nil {
 		return
@@ -47,6 +60,10 @@ func (e *Env) SetState(s *marketdata.State) {
 	e.v.Weekday = s.Weekday()
 	e.c.Now, e.c.NowMs, e.c.Weekday = e.v.Now, e.v.NowMs, e.v.Weekday
 }
+
+// SetFirings sets what firings_today and minutes_since_fired read, until
+// the next call; nil makes them fail.
+func (e *Env) SetFirings(f Firings) { e.v.firings = f }
 
 // Value is what to pass as the environment to (*vm.VM).Run when running a
 // Program's VMProgram directly, as the engine's benchmarks do. Eval is the

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/tickrules/tickrules/exchange"
 	"github.com/tickrules/tickrules/marketdata"
@@ -38,6 +39,7 @@ const (
 	argProduct                      // a futures product type
 	argNumber                       // any number
 	argPlaces                       // a count of decimal places, 0 to maxFormatPlaces
+	argRule                         // a rule's name, checked against the loaded rules
 )
 
 // function is one helper: its documentation, how its arguments are checked,
@@ -81,6 +83,7 @@ func functions() []*function {
 	}
 	pair := ArgDoc{"pair", "text", `stock pair symbol or stock code, like "TSLA" or "TSLAUSDT"`}
 	sym := ArgDoc{"symbol", "text", `futures contract symbol, like "TSLAUSDT"`}
+	ruleArg := ArgDoc{"rule", "text", "a rule's name, as written after name:"}
 	// depthFunc is depth_bid or depth_ask: the size on one side of a stock
 	// pair's book within bps basis points of the mid price.
 	depthFunc := func(name, side, dir string, depth func(*marketdata.Stock, float64) float64) *function {
@@ -271,6 +274,35 @@ func functions() []*function {
 			},
 			types: []any{new(func(*vars, string) float64)},
 		},
+		{
+			doc: FuncDoc{"firings_today", []ArgDoc{ruleArg}, "number", "firings",
+				"how often the rule fired since 00:00 New York time (a for_each rule's name counts every instance; name[SYMBOL] one). Kept across restarts",
+				`firings_today("buy-the-dip") < 2`},
+			args: []argKind{argRule},
+			impl: func(p ...any) (any, error) {
+				n, _, err := fired(p[0], p[1].(string))
+				return float64(n), err
+			},
+			types: []any{new(func(*vars, string) float64)},
+		},
+		{
+			doc: FuncDoc{"minutes_since_fired", []ArgDoc{ruleArg}, "number", "minutes",
+				"minutes since the rule last fired; a rule that never fired reads as fired at 1970-01-01 (about 29 million minutes ago), so minutes_since_fired(name) > 30 holds. Kept across restarts",
+				`minutes_since_fired("buy-the-dip") > 30`},
+			args: []argKind{argRule},
+			impl: func(p ...any) (any, error) {
+				_, last, err := fired(p[0], p[1].(string))
+				if err != nil {
+					return nil, err
+				}
+				now := stateOf(p[0]).Now
+				if last.IsZero() {
+					last = time.Unix(0, 0)
+				}
+				return now.Sub(last).Minutes(), nil
+			},
+			types: []any{new(func(*vars, string) float64)},
+		},
 
 		// The variables backed by State lookups.
 		{
@@ -347,6 +379,19 @@ func fetchedList[T any](s *marketdata.State, part marketdata.Part, name, what st
 }
 
 // toFloat reads a number argument, which the int overloads pass as int.
+// fired reads the firings of the rule named name from the Env's Firings.
+func fired(env any, name string) (int, time.Time, error) {
+	f := env.(*vars).firings
+	if f == nil {
+		return 0, time.Time{}, fmt.Errorf("%w: the firings of rules (only a running engine, a dry run, a rule test or a backtest has them)", marketdata.ErrMissingData)
+	}
+	n, last, ok := f.Fired(name)
+	if !ok {
+		return 0, time.Time{}, fmt.Errorf("no rule is named %q", name)
+	}
+	return n, last, nil
+}
+
 func toFloat(v any) float64 {
 	if i, ok := v.(int); ok {
 		return float64(i)

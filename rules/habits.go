@@ -271,7 +271,7 @@ func (s *habitScan) identifier(k int, t habitToken) {
 		return // a field name
 	}
 	if next.text == "(" {
-		if s.spreadsheetFunction(k, t) || s.priceFunction(k, t) {
+		if s.spreadsheetFunction(k, t) || s.priceFunction(k, t) || s.renamedFunction(t) {
 			return
 		}
 		lower := strings.ToLower(t.text)
@@ -785,6 +785,31 @@ func (s *habitScan) text(a, b int) string {
 		sb.WriteString(s.toks[i].text)
 	}
 	return sb.String()
+}
+
+// renamedFunctions are names other tools give to what a rule function
+// does, with the rule function that does it.
+var renamedFunctions = map[string]string{
+	"times_fired":          "firings_today",
+	"fired_today":          "firings_today",
+	"firings":              "firings_today",
+	"count_firings":        "firings_today",
+	"fire_count":           "firings_today",
+	"since_fired":          "minutes_since_fired",
+	"minutes_since_firing": "minutes_since_fired",
+	"last_fired":           "minutes_since_fired",
+}
+
+// renamedFunction points a function by another tool's name to the rule
+// function of the same meaning (times_fired("r") is firings_today("r")).
+func (s *habitScan) renamedFunction(t habitToken) bool {
+	with, ok := renamedFunctions[t.text]
+	if !ok || s.known(t.text) {
+		return false
+	}
+	s.add(t.from, fmt.Sprintf("%s(...) is not a function: the rules' name for it is %s(...)", t.text, with),
+		"write "+with, replaceTok(t, with))
+	return true
 }
 
 // priceFunction points price(...), which rules do not have, to the

@@ -18,6 +18,8 @@ func TestHabits(t *testing.T) {
 	}{
 		{`market.session <> "closed"`, "<> is how spreadsheets", `market.session != "closed"`, 16, 0},
 		{`price("BTCUSDT") > 100000`, "price(...) is not a function", `ticker("BTCUSDT").last > 100000`, 1, 0},
+		{`market.is_open && times_fired("buy") < 2`, "times_fired(...) is not a function: the rules' name for it is firings_today(...)", `market.is_open && firings_today("buy") < 2`, 19, 0},
+		{`last_fired("buy") > 30`, "the rules' name for it is minutes_since_fired(...)", `minutes_since_fired("buy") > 30`, 1, 0},
 		{`=AND(market.is_open, stock("TSLA").bid > 1)`, "AND(...) is a spreadsheet function", `market.is_open && stock("TSLA").bid > 1`, 2, 0},
 		{`market.is_open && AND(market.is_holiday, true)`, "AND(...)", `market.is_open && (market.is_holiday && true)`, 19, 0},
 		{`Or(market.is_open, market.is_holiday, market.dst)`, "Or(...)", `market.is_open || market.is_holiday || market.dst`, 1, 0},

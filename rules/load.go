@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/tickrules/tickrules/exchange"
@@ -66,6 +67,7 @@ func Load(ctx context.Context, paths []string, opts LoadOptions) (*RuleSet, Erro
 // engine check's per-file summary. The files must not be run.
 func Check(ctx context.Context, paths []string, opts LoadOptions) ([]*File, Errors) {
 	l := load(ctx, paths, opts)
+	l.checkRuleNames()
 	sortErrors(l.errs)
 	return l.files, l.errs
 }
@@ -218,7 +220,8 @@ type loader struct {
 	errs        Errors
 	names       map[string]Position // rule name -> where it was first defined
 	files       []*File
-	ratios      map[string]bool // State fields whose unit is a ratio, built on first use
+	sources     map[string]*source // by path, for findings across files
+	ratios      map[string]bool    // State fields whose unit is a ratio, built on first use
 	compiled    map[compileKey]*Program
 	// keys caches the allowed keys of each table (FileKeys, RuleKeys, an
 	// action's parameters), built once per load rather than per rule.
@@ -243,15 +246,62 @@ func newLoader(opts LoadOptions) *loader {
 		names:    map[string]Position{},
 		compiled: map[compileKey]*Program{},
 		keys:     map[string][]string{},
+		sources:  map[string]*source{},
 	}
 }
 
 func (l *loader) finish() (*RuleSet, Errors) {
+	l.checkRuleNames()
 	sortErrors(l.errs)
 	if l.errs.HasErrors() {
 		return nil, l.errs
 	}
 	return newRuleSet(l.files), l.errs
+}
+
+// checkRuleNames checks the rule names that firings_today and
+// minutes_since_fired name against every loaded rule: only when all files
+// are in, since a rule may read the firings of a rule in another file.
+func (l *loader) checkRuleNames() {
+	known := map[string]bool{}
+	var names []string
+	for _, f := range l.files {
+		for _, r := range f.Rules {
+			for _, n := range []string{r.Name, r.BaseName} {
+				if n != "" && !known[n] {
+					known[n] = true
+					names = append(names, n)
+				}
+			}
+		}
+	}
+	reported := map[string]bool{} // the instances of a for_each rule read the same names
+	for _, f := range l.files {
+		for _, r := range f.Rules {
+			var read []string
+			for _, p := range r.Programs() {
+				read = union(read, p.Reads.Rules)
+			}
+			for _, n := range read {
+				key := r.WhenPos.String() + "\x00" + n
+				if known[n] || reported[key] {
+					continue
+				}
+				reported[key] = true
+				hint := "the name of a rule in the loaded files, as written after name:"
+				if s := Suggest(n, names); s != "" {
+					hint = "did you mean " + strconv.Quote(s) + "?"
+				}
+				at := r.WhenPos
+				e := &Error{File: at.File, Line: at.Line, Column: at.Column, Severity: SeverityError,
+					Message: fmt.Sprintf("rule %s reads the firings of %q, but no rule has that name", ruleLabel(r), n), Hint: hint}
+				if src := l.sources[at.File]; src != nil {
+					e.Source = src.origLine(at.Line)
+				}
+				l.errs = append(l.errs, e)
+			}
+		}
+	}
 }
 
 // fileLoader decodes one file.
@@ -313,6 +363,7 @@ func (l *loader) file(path string, data []byte) {
 	src, envErrs := expandEnv(path, data, l.opts.Getenv, l.opts.EnvAlso)
 	l.errs = append(l.errs, envErrs...)
 	f := &fileLoader{loader: l, src: src, file: &File{Path: path}}
+	l.sources[path] = src
 	if tabs := tabErrors(src); len(tabs) > 0 {
 		l.errs = append(l.errs, tabs...)
 		return

@@ -81,6 +81,13 @@ type Reads struct {
 	// brings them to its tick itself (Program.Explain), so the States of
 	// such a rule keep sharing their data between fetches.
 	DataTimeFields marketdata.TimeFieldSet
+	// Rules are the rules named by constant arguments of firings_today and
+	// minutes_since_fired, which the loader checks against every loaded
+	// rule. Firings is set when the program reads any rule's firings: its
+	// value then changes when a rule fires, not with the data, so it also
+	// sets Time, Clock and ClockOther (run on every tick).
+	Rules   []string
+	Firings bool
 }
 
 // Merge returns the union of r and o (a rule's condition and formulas).
@@ -104,6 +111,8 @@ func (r Reads) Merge(o Reads) Reads {
 		ClockOther:     r.ClockOther || o.ClockOther,
 		DataTime:       r.DataTime || o.DataTime,
 		DataTimeFields: r.DataTimeFields | o.DataTimeFields,
+		Rules:          union(r.Rules, o.Rules),
+		Firings:        r.Firings || o.Firings,
 	}
 }
 
@@ -145,6 +154,7 @@ func (r Reads) String() string {
 	list("futures", r.Futures)
 	list("markets", r.Markets)
 	list("coins", r.Coins)
+	list("rules", r.Rules)
 	pts := make([]string, len(r.ProductTypes))
 	for i, p := range r.ProductTypes {
 		pts[i] = string(p)
@@ -163,6 +173,7 @@ func (r Reads) String() string {
 	flag("time", r.Time)
 	flag("clock", r.Clock)
 	flag("data_time", r.DataTime)
+	flag("firings", r.Firings)
 	if r.DataTimeFields != 0 {
 		fmt.Fprintf(&b, " aged=%s", r.DataTimeFields)
 	}
@@ -260,6 +271,7 @@ func (c *Compiler) walk(src string, root ast.Node) *walker {
 	w.reads.Futures = union(w.reads.Futures, nil)
 	w.reads.Markets = union(w.reads.Markets, nil)
 	w.reads.Coins = union(w.reads.Coins, nil)
+	w.reads.Rules = union(w.reads.Rules, nil)
 	w.reads.ProductTypes = union(w.reads.ProductTypes, nil)
 	w.reads.ClockLimits = clockLimits(w.reads.ClockLimits)
 	return w
@@ -527,6 +539,10 @@ func (w *walker) call(n *ast.CallNode) {
 			w.reads.Time, w.reads.Clock = true, true
 			w.reads.ClockOther = w.reads.ClockOther || !w.limited[n]
 		}
+		if kind == argRule { // firings change when a rule fires, not with the data
+			w.reads.Firings = true
+			w.reads.Time, w.reads.Clock, w.reads.ClockOther = true, true, true
+		}
 	}
 	w.reads.Parts = w.reads.Parts.Union(f.parts)
 	if f.object != "" {
@@ -626,6 +642,8 @@ func (w *walker) argument(f *function, arg ast.Node, kind argKind) {
 		}
 	case argCoin:
 		w.reads.Coins = append(w.reads.Coins, v)
+	case argRule:
+		w.reads.Rules = append(w.reads.Rules, v)
 	case argProduct:
 		pt := exchange.ProductType(v)
 		if !pt.Valid() {

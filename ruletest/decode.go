@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/shopspring/decimal"
@@ -37,6 +38,7 @@ func (c *Change) setPos(l, col int)      { c.line, c.column = l, col }
 func (e *Expect) setPos(l, c int)        { e.line, e.column = l, c }
 func (f *Firing) setPos(l, c int)        { f.line, f.column = l, c }
 func (a *ActionExpect) setPos(l, c int)  { a.line, a.column = l, c }
+func (f *Fired) setPos(l, c int)         { f.line, f.column = l, c }
 
 // keysSeen is told which keys a mapping had, to tell "fires: []" from no
 // fires at all.
@@ -148,6 +150,13 @@ func (d *decoder) decode(n *yaml.Node, v reflect.Value, what string) {
 			}
 		}
 		v.SetString(n.Value)
+	case reflect.Int:
+		i, err := strconv.Atoi(n.Value)
+		if n.Kind != yaml.ScalarNode || err != nil {
+			d.errorAtNode(n, fmt.Sprintf("%s must be a whole number, not %q", what, n.Value), "write digits, like 2")
+			return
+		}
+		v.SetInt(int64(i))
 	default:
 		d.errorAtNode(n, fmt.Sprintf("%s: unsupported value", what), "")
 	}

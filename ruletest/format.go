@@ -36,12 +36,26 @@ type Test struct {
 	End   When `yaml:"end"`
 	// State is the state at Start.
 	State State `yaml:"state"`
+	// Fired are the rules' firings before Start, by rule name, for rules
+	// that read firings_today or minutes_since_fired.
+	Fired map[string]*Fired `yaml:"fired"`
 	// Changes apply at their times and hold until a later change.
 	Changes []*Change `yaml:"changes"`
 	Expect  []*Expect `yaml:"expect"`
 
 	line, column int
 }
+
+// Fired is how a rule fired before a test starts: how often on the start's
+// New York day (Today) and when last (Last, at or before the start). A
+// rule given here starts in its cooldown from Last, as after a firing.
+type Fired struct {
+	Today int  `yaml:"today"`
+	Last  When `yaml:"last"`
+
+	line, column int
+}
+
 
 // State is the account and market data of a test, in readable form. Every
 // part is optional. Stocks, positions, balances and position modes given in

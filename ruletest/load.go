@@ -168,6 +168,9 @@ func (d *decoder) checkTest(t *Test, tick time.Duration) {
 		d.checkState(&c.State)
 	}
 	d.checkState(&t.State)
+	for name, f := range t.Fired {
+		d.checkFired(name, f, start)
+	}
 	for _, e := range t.Expect {
 		if e.Rule == "" {
 			d.errorAt(e.line, e.column, "an expectation needs rule: the name of a rule", "")
@@ -293,6 +296,31 @@ func parseStart(s string) (time.Time, error) {
 		return time.Time{}, fmt.Errorf("start %w", err)
 	}
 	return t, nil
+}
+
+// checkFired checks a rule's firings before the test's start: a count on
+// the start's New York day needs the time of the last one, on that day and
+// not after the start.
+func (d *decoder) checkFired(name string, f *Fired, start time.Time) {
+	if f.Today < 0 {
+		d.errorAt(f.line, f.column, fmt.Sprintf("fired: %s: today cannot be negative", name), "")
+	}
+	if f.Last.Text == "" {
+		d.errorAt(f.line, f.column, fmt.Sprintf("fired: %s needs last: the time of its last firing", name), `write last: "09:10" (New York time, on the start's day) or "2026-03-06 15:50"`)
+		return
+	}
+	t, err := resolveWhen(f.Last.Text, start)
+	if err != nil {
+		d.errorAt(f.Last.line, f.Last.column, "last: "+err.Error(), `write "09:10" or "2026-03-06 15:50"`)
+		return
+	}
+	f.Last.T = t
+	switch {
+	case t.After(start):
+		d.errorAt(f.Last.line, f.Last.column, fmt.Sprintf("last %s is after the test's start: a firing before the test is at or before it", f.Last.Text), "")
+	case f.Today > 0 && t.In(eastern).Format(time.DateOnly) != start.In(eastern).Format(time.DateOnly):
+		d.errorAt(f.Last.line, f.Last.column, fmt.Sprintf("today: %d firings, but the last was on another New York day than the start", f.Today), "give today: 0, or a last: on the start's day")
+	}
 }
 
 // resolveWhen reads a time of a test: HH:MM[:SS] on the start's New York

@@ -91,30 +91,35 @@ func TestRunSelectsTests(t *testing.T) {
 	}
 }
 
-// TestExamples runs the tests of examples/rules, and checks that every rule
-// file there has one.
+// TestExamples runs the tests of each examples directory, and checks that
+// every rule file there has one.
 func TestExamples(t *testing.T) {
 	t.Parallel()
-	dir := filepath.Join("..", "examples", "rules")
-	results, err := RunDir(context.Background(), dir, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if s := Summarize(results); !s.OK() || s.Tests == 0 {
-		t.Errorf("%s\n%s", s, report(t, results))
-	}
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range entries {
-		name := e.Name()
-		if ext := filepath.Ext(name); (ext == ".yaml" || ext == ".yml") && !IsTestFile(name) {
-			test := strings.TrimSuffix(name, ext) + "_test" + ext
-			if _, err := os.Stat(filepath.Join(dir, test)); err != nil {
-				t.Errorf("%s has no rule test %s", name, test)
+	for _, name := range []string{"rules", "remember"} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			dir := filepath.Join("..", "examples", name)
+			results, err := RunDir(context.Background(), dir, Options{})
+			if err != nil {
+				t.Fatal(err)
 			}
-		}
+			if s := Summarize(results); !s.OK() || s.Tests == 0 {
+				t.Errorf("%s\n%s", s, report(t, results))
+			}
+			entries, err := os.ReadDir(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, e := range entries {
+				name := e.Name()
+				if ext := filepath.Ext(name); (ext == ".yaml" || ext == ".yml") && !IsTestFile(name) {
+					test := strings.TrimSuffix(name, ext) + "_test" + ext
+					if _, err := os.Stat(filepath.Join(dir, test)); err != nil {
+						t.Errorf("%s has no rule test %s", name, test)
+					}
+				}
+			}
+		})
 	}
 }
 
@@ -122,6 +127,12 @@ func TestBadTestFiles(t *testing.T) {
 	cases := []struct {
 		name, text, want string
 	}{
+		{"fired without last", "tests:\n  - name: a\n    start: \"2026-03-09 09:30\"\n    fired:\n      r: {today: 1}\n",
+			"bad.yaml:5:10: fired: r needs last: the time of its last firing"},
+		{"fired today not a number", "tests:\n  - name: a\n    start: \"2026-03-09 09:30\"\n    fired:\n      r: {today: two, last: \"09:00\"}\n",
+			"bad.yaml:5:18: today must be a whole number, not \"two\""},
+		{"fired after the start", "tests:\n  - name: a\n    start: \"2026-03-09 09:30\"\n    fired:\n      r: {today: 1, last: \"09:45\"}\n",
+			"bad.yaml:5:27: last 09:45 is after the test's start"},
 		{"unknown key", "tests:\n  - name: a\n    start: \"2026-03-09 09:30\"\n    stat: {}\n",
 			"bad.yaml:4:5: unknown key \"stat\" in tests item 1"},
 		{"unknown stock key", "tests:\n  - name: a\n    start: \"2026-03-09 09:30\"\n    state:\n      stocks:\n        TSLA: {bid: 1, aks: 2}\n",

@@ -275,6 +275,11 @@ func (fx *fixture) run(ctx context.Context, t *Test, log *zap.Logger) TestResult
 			fail("%s:%s: %s", fx.file.Path, where(e.line, e.column), fx.unknownRule(e.Rule))
 		}
 	}
+	for name, f := range t.Fired {
+		if _, ok := fx.rs.Rule(name); !ok {
+			fail("%s:%s: fired: %s", fx.file.Path, where(f.line, f.column), fx.unknownRule(name))
+		}
+	}
 	if len(res.Failures) > 0 {
 		return res
 	}
@@ -298,7 +303,7 @@ func (fx *fixture) run(ctx context.Context, t *Test, log *zap.Logger) TestResult
 	d := actions.NewDispatcher(actions.DispatcherOptions{Venue: &recorder{now: v.Now}, Clock: instantWaits{now: v.Now}, Logger: log})
 	x := actions.NewExecutor(actions.ExecutorOptions{Dispatcher: d, Catalog: fx.cat, Modes: w.modes, Logger: log})
 	eng, err := engine.New(engine.Options{Rules: fx.rs, Source: src, Executor: engine.ActionsExecutor{X: x},
-		Clock: v, Logger: log, TraceDepth: 1, Tick: fx.tick})
+		Clock: v, Logger: log, TraceDepth: 1, Tick: fx.tick, States: priorFirings(t)})
 	if err != nil {
 		fail("engine: %v", err)
 		return res
@@ -409,6 +414,23 @@ func describeValues(vals map[string]any) string {
 		}
 	}
 	return strings.Join(parts, ", ")
+}
+
+// priorFirings are the rule states a test's fired: gives: each rule in its
+// cooldown from its last firing, as after that firing.
+func priorFirings(t *Test) map[string]engine.RuleState {
+	if len(t.Fired) == 0 {
+		return nil
+	}
+	out := make(map[string]engine.RuleState, len(t.Fired))
+	for name, f := range t.Fired {
+		st := engine.RuleState{Phase: engine.PhaseCooldown, Since: f.Last.T, LastFired: f.Last.T, Firings: int64(max(f.Today, 1))}
+		if f.Today > 0 {
+			st.FiringsDay, st.FiringsToday = f.Last.T.In(eastern).Format(time.DateOnly), f.Today
+		}
+		out[name] = st
+	}
+	return out
 }
 
 // unknownRule explains an expectation for a rule that is not loaded.
