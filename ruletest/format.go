@@ -56,7 +56,6 @@ type Fired struct {
 	line, column int
 }
 
-
 // State is the account and market data of a test, in readable form. Every
 // part is optional. Stocks, positions, balances and position modes given in
 // a change are merged into what is held (by stock, by symbol and side, by
