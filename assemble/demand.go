@@ -36,7 +36,7 @@ func Demand(rs *rules.RuleSet, cat *rules.Catalog) poll.Demand {
 	}
 	if d.Parts.Has(marketdata.PartStrategyOrders) {
 		for _, pt := range d.ProductTypes {
-			d.Categories = append(d.Categories, categoryOf(pt))
+			d.Categories = append(d.Categories, pt.Category())
 		}
 	}
 	if d.Parts.Has(marketdata.PartTicker) || d.Parts.Has(marketdata.PartFuturesBook) {
@@ -69,17 +69,6 @@ func contractsOf(symbols []string, cat *rules.Catalog) []poll.Contract {
 	}
 	slices.SortFunc(out, func(a, b poll.Contract) int { return strings.Compare(a.Symbol, b.Symbol) })
 	return slices.Compact(out)
-}
-
-// categoryOf is the unified-account category of a futures product type.
-func categoryOf(pt exchange.ProductType) exchange.Category {
-	switch pt {
-	case exchange.COINFutures:
-		return exchange.CategoryCOINFutures
-	case exchange.USDCFutures:
-		return exchange.CategoryUSDCFutures
-	}
-	return exchange.CategoryUSDTFutures
 }
 
 func uniq[T ~string](xs []T) []T {

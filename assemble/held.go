@@ -220,7 +220,7 @@ func rulesReading(rs *rules.RuleSet, part marketdata.Part, key string) []*rules.
 			reads = rd.AllFutures || len(rd.ProductTypes) == 0 || slices.Contains(rd.ProductTypes, exchange.ProductType(key))
 		case "category":
 			reads = rd.AllFutures || len(rd.ProductTypes) == 0 ||
-				slices.ContainsFunc(rd.ProductTypes, func(pt exchange.ProductType) bool { return string(categoryOf(pt)) == key })
+				slices.ContainsFunc(rd.ProductTypes, func(pt exchange.ProductType) bool { return string(pt.Category()) == key })
 		default:
 			reads = true
 		}

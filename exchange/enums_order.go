@@ -20,6 +20,11 @@ var productTypes = enum[ProductType]{"productType", []ProductType{USDTFutures, C
 // Valid reports whether p is a product type of the spec.
 func (p ProductType) Valid() bool { return productTypes.has(p) }
 
+// Category returns the unified-account category that covers the futures
+// product type (USDT-FUTURES is usdt-futures): the strategy orders of a
+// product type are fetched by it.
+func (p ProductType) Category() Category { return Category(strings.ToLower(string(p))) }
+
 // ProductTypes returns every product type in the spec's order.
 func ProductTypes() []ProductType { return append([]ProductType(nil), productTypes.values...) }
 

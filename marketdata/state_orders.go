@@ -3,7 +3,6 @@ package marketdata
 import (
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/tickrules/tickrules/exchange"
@@ -219,12 +218,6 @@ func parseStrategyOrder(w *exchange.StrategyOrder) (*StrategyOrder, time.Time, e
 	return o, o.born, nil
 }
 
-// categoryOf maps a futures product type to the strategy-order category that
-// covers it (USDT-FUTURES -> usdt-futures).
-func categoryOf(pt exchange.ProductType) exchange.Category {
-	return exchange.Category(strings.ToLower(string(pt)))
-}
-
 // StrategyOrders returns the pending strategy orders of symbol, or an error
 // when the strategy orders of its category were not fetched.
 func (s *State) StrategyOrders(symbol string) ([]*StrategyOrder, error) {
@@ -236,8 +229,8 @@ func (s *State) StrategyOrders(symbol string) ([]*StrategyOrder, error) {
 	if !ok {
 		return nil, missing(what, "the symbol is not a known futures contract")
 	}
-	if !slices.Contains(s.strategyScope, categoryOf(pt)) {
-		return nil, missing(what, "the strategy orders of "+string(categoryOf(pt))+" were not fetched")
+	if !slices.Contains(s.strategyScope, pt.Category()) {
+		return nil, missing(what, "the strategy orders of "+string(pt.Category())+" were not fetched")
 	}
 	return nil, nil
 }

@@ -51,9 +51,9 @@ func readAccount(ctx context.Context, r accountReader, then time.Time) (*account
 			return nil, fmt.Errorf("pending orders of %s: %d or more; a test starts from at most %d", pt, maxAccountOrders, maxAccountOrders-1)
 		}
 		a.orders = append(a.orders, page.EntrustedList...)
-		so, err := r.StrategyOrders(ctx, exchange.StrategyOrdersRequest{Category: categoryOf(pt)})
+		so, err := r.StrategyOrders(ctx, exchange.StrategyOrdersRequest{Category: pt.Category()})
 		if err != nil {
-			return nil, fmt.Errorf("strategy orders of %s: %w", categoryOf(pt), err)
+			return nil, fmt.Errorf("strategy orders of %s: %w", pt.Category(), err)
 		}
 		a.strategy = append(a.strategy, so...)
 		accts, err := r.Accounts(ctx, exchange.AccountsRequest{ProductType: pt})

@@ -247,7 +247,7 @@ func strategyRecord(o *StrategyOrder, pt exchange.ProductType, i int) exchange.S
 	if status == "" {
 		status = exchange.StrategyPending
 	}
-	r := exchange.StrategyOrder{OrderID: id, ClientOID: o.ClientOID, Category: exchange.ProductType(categoryOf(pt)),
+	r := exchange.StrategyOrder{OrderID: id, ClientOID: o.ClientOID, Category: exchange.ProductType(pt.Category()),
 		Symbol: o.Symbol, Qty: exchange.Num(o.Size), PosSide: exchange.HoldSide(o.Side), Status: status,
 		TakeProfit: exchange.Num(o.TakeProfit), StopLoss: exchange.Num(o.StopLoss)}
 	// Trigger types and order types stay empty: the test format does not
@@ -255,12 +255,6 @@ func strategyRecord(o *StrategyOrder, pt exchange.ProductType, i int) exchange.S
 	// trader never wrote.
 	r.TriggerPrice = exchange.Num(o.TriggerPrice)
 	return r
-}
-
-// categoryOf is the strategy-order category of a futures product type
-// (USDT-FUTURES is usdt-futures).
-func categoryOf(pt exchange.ProductType) exchange.Category {
-	return exchange.Category(strings.ToLower(string(pt)))
 }
 
 // mergeStock sets the fields given in src.
@@ -341,7 +335,7 @@ func (w *world) input(now time.Time) (marketdata.BuildInput, error) {
 			}
 		}
 		in.Orders = append(in.Orders, ords)
-		cat := categoryOf(pt)
+		cat := pt.Category()
 		so := marketdata.StrategyOrdersInput{Category: cat, At: now, Orders: []exchange.StrategyOrder{}}
 		for _, h := range w.strategy {
 			if exchange.Category(h.o.Category) == cat {
