@@ -20,9 +20,11 @@ type Venue interface {
 	OrderDetail(ctx context.Context, req exchange.OrderDetailRequest) (exchange.OrderDetail, error)
 	AllPositions(ctx context.Context, req exchange.AllPositionsRequest) ([]exchange.Position, error)
 	PendingOrders(ctx context.Context, req exchange.PendingOrdersRequest) (exchange.PendingOrdersPage, error)
-	// PlanOrders finds an order that rests on the exchange by client order
-	// id after an ambiguous outcome (plan_dispatch.go).
+	// PlanOrders and PlanHistory find an order that rests on the exchange
+	// by client order id after an ambiguous outcome, pending or already
+	// triggered or cancelled (dispatch_plan.go).
 	PlanOrders(ctx context.Context, req exchange.PlanOrdersRequest) (exchange.PlanOrdersPage, error)
+	PlanHistory(ctx context.Context, req exchange.PlanHistoryRequest) (exchange.PlanOrdersPage, error)
 }
 
 // Clock is the time source the dispatcher waits on between lookups.

@@ -18,15 +18,11 @@ import (
 // orders (orders-plan-pending) instead of the order detail. Their cancel
 // (cancel-plan-order) is idempotent like the other cancels.
 //
-// One limit of that lookup: a plan order that triggered between the send and
-// the lookup is no longer pending and reads as absent, and is sent again.
-// A protection sent again from Settle goes out only if its position existed
-// at the firing (closingTargets), and one that finds its position closed is
-// refused by the venue. A trigger order that opens has no such check: the
-// simulator refuses a client order id it has seen (40786), but the venue's
-// docs do not say that it does for plan orders, so a trigger placed at about
-// the market price and answered unclearly may rest twice. Reading the
-// venue's plan-order history (orders-plan-history) would close that gap.
+// A plan order that triggered (or was cancelled) between the send and the
+// lookup is no longer pending: the lookup then reads the plan-order history
+// (orders-plan-history) by the same client order id, so that a trigger
+// order that opened a position at once is not sent a second time. Only an
+// order in neither list reads as absent and is sent again.
 
 // PlaceTPSL sends one place-tpsl-order. A take-profit, stop-loss or
 // trailing stop can only close its position: it goes through the guard as
@@ -91,19 +87,48 @@ func (d *Dispatcher) find(ctx context.Context, op exchange.Op, req Request, symb
 			return "", fmt.Errorf("look up %s: %w", oid, ctx.Err())
 		case <-d.opts.Clock.After(d.opts.LookupEvery):
 		}
-		page, err := d.opts.Venue.PlanOrders(ctx, exchange.PlanOrdersRequest{ProductType: pt, PlanType: planType, Symbol: symbol, ClientOID: oid})
-		if err != nil {
-			last = fmt.Errorf("%s: %w", op, err)
-			continue
+		id, err := d.findPlan(ctx, planType, symbol, pt, oid)
+		if err == nil {
+			return id, nil
 		}
-		last = errAbsent
-		for _, o := range page.EntrustedList {
-			if o.ClientOID == oid && o.OrderID != "" {
-				return o.OrderID, nil
-			}
+		last = fmt.Errorf("%s: %w", op, err)
+		if errors.Is(err, errAbsent) {
+			last = errAbsent
 		}
 	}
 	return "", last
+}
+
+// findPlan looks the plan order with client order id oid up among the
+// pending plan orders, then among those that left that list (triggered,
+// failed or cancelled); errAbsent when it is in neither.
+func (d *Dispatcher) findPlan(ctx context.Context, planType exchange.PlanType, symbol string, pt exchange.ProductType, oid string) (string, error) {
+	pending, err := d.opts.Venue.PlanOrders(ctx, exchange.PlanOrdersRequest{ProductType: pt, PlanType: planType, Symbol: symbol, ClientOID: oid})
+	if err != nil {
+		return "", err
+	}
+	if id := planOrderID(pending, oid); id != "" {
+		return id, nil
+	}
+	past, err := d.opts.Venue.PlanHistory(ctx, exchange.PlanHistoryRequest{ProductType: pt, PlanType: planType, Symbol: symbol, ClientOID: oid})
+	if err != nil {
+		return "", fmt.Errorf("plan-order history: %w", err)
+	}
+	if id := planOrderID(past, oid); id != "" {
+		return id, nil
+	}
+	return "", errAbsent
+}
+
+// planOrderID is the order id of the plan order of page with client order
+// id oid ("" when none).
+func planOrderID(page exchange.PlanOrdersPage, oid string) string {
+	for _, o := range page.EntrustedList {
+		if o.ClientOID == oid && o.OrderID != "" {
+			return o.OrderID
+		}
+	}
+	return ""
 }
 
 // narrowPlanCancel turns a cancel of plan orders in doubt (after an unclear

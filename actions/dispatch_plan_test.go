@@ -121,3 +121,52 @@ func TestPlanOrderPlansReadBackFromTheJournal(t *testing.T) {
 		})
 	}
 }
+
+func (v *timeoutVenue) PlacePlanOrder(ctx context.Context, req exchange.PlacePlanOrderRequest) (ack exchange.OrderAck, err error) {
+	err = v.fault(exchange.OpPlacePlanOrder, func() (err error) { ack, err = v.Account.PlacePlanOrder(ctx, req); return err })
+	return ack, err
+}
+
+// TestTriggeredPlanOrderWhoseAnswerWasLostIsNotSentAgain: a trigger order
+// at the last price is placed, triggers at once and opens a position, but
+// its answer is lost. The lookup by client order id no longer finds it
+// pending; it finds it in the plan-order history, so the order is not sent
+// a second time (which would open a second position).
+func TestTriggeredPlanOrderWhoseAnswerWasLostIsNotSentAgain(t *testing.T) {
+	rig, acct, _ := beforeFiring(t, false, func(*testing.T, *sim.Account, bool) {})
+	ctx := context.Background()
+	tk, err := acct.Ticker(ctx, exchange.TickerRequest{Symbol: "BTCUSDT", ProductType: exchange.USDTFutures})
+	if err != nil || len(tk) != 1 {
+		t.Fatalf("ticker %v, %v", tk, err)
+	}
+	fv := &timeoutVenue{Account: acct, reached: map[exchange.Op]int{}} // applied, answer lost
+	d := NewDispatcher(DispatcherOptions{Venue: fv, Clock: rig.Virtual})
+	req := exchange.PlacePlanOrderRequest{PlanType: exchange.PlanNormal, Symbol: "BTCUSDT", ProductType: exchange.USDTFutures,
+		MarginMode: exchange.Crossed, MarginCoin: "USDT", Size: "0.01", TriggerPrice: tk[0].LastPr, TriggerType: exchange.TriggerFillPrice,
+		Side: exchange.Buy, OrderType: exchange.Market, ClientOID: "tr-breakout-1-0"}
+	var leg Leg
+	drive(t, rig.Virtual, func() { leg = d.PlacePlan(ctx, "place_trigger", req, OrderCheck{Symbol: "BTCUSDT"}) })
+	if leg.Outcome != OK || !leg.Reconciled || len(leg.OrderIDs) != 1 {
+		t.Errorf("leg %+v, want ok, found by its client order id", leg)
+	}
+	if n := fv.sent(exchange.OpPlacePlanOrder); n != 1 {
+		t.Errorf("%d place-plan-order requests reached the venue, want 1", n)
+	}
+	past, err := acct.PlanHistory(ctx, exchange.PlanHistoryRequest{ProductType: exchange.USDTFutures, PlanType: exchange.PlanNormal, ClientOID: "tr-breakout-1-0"})
+	if err != nil || len(past.EntrustedList) != 1 || past.EntrustedList[0].PlanStatus != exchange.PlanExecuted || past.EntrustedList[0].ExecuteOrderID == "" {
+		t.Fatalf("plan-order history %+v, %v; want the trigger order, executed, with its order", past, err)
+	}
+	pos, err := acct.AllPositions(ctx, exchange.AllPositionsRequest{ProductType: exchange.USDTFutures})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var total []string
+	for _, p := range pos {
+		if p.Symbol == "BTCUSDT" {
+			total = append(total, string(p.Total))
+		}
+	}
+	if !slices.Equal(total, []string{"0.01"}) {
+		t.Errorf("BTCUSDT positions %v, want one of 0.01", total)
+	}
+}

@@ -100,6 +100,10 @@ func (f *fakeVenue) PlanOrders(context.Context, exchange.PlanOrdersRequest) (exc
 	panic("fakeVenue: PlanOrders not implemented")
 }
 
+func (f *fakeVenue) PlanHistory(context.Context, exchange.PlanHistoryRequest) (exchange.PlanOrdersPage, error) {
+	panic("fakeVenue: PlanHistory not implemented")
+}
+
 // drive runs fn while advancing the virtual clock whenever fn waits on it.
 func drive(t *testing.T, v *clock.Virtual, fn func()) {
 	t.Helper()

@@ -222,6 +222,10 @@ func (t *timedVenue) PlanOrders(context.Context, exchange.PlanOrdersRequest) (ex
 	panic("PlanOrders: not reached in the latency benchmark")
 }
 
+func (t *timedVenue) PlanHistory(context.Context, exchange.PlanHistoryRequest) (exchange.PlanOrdersPage, error) {
+	panic("PlanHistory: not reached in the latency benchmark")
+}
+
 // BenchmarkStateToOrder measures the in-process latency from a new State
 // whose condition is true (the tick starts) to the order request reaching
 // the venue, through the engine, the executor (formulas, rounding, mode

@@ -78,6 +78,11 @@ func (c *Client) PlanOrders(ctx context.Context, req PlanOrdersRequest) (PlanOrd
 	return do[PlanOrdersPage](ctx, c, OpPlanOrdersPending, &req)
 }
 
+// PlanHistory returns one page of plan orders that left the pending list.
+func (c *Client) PlanHistory(ctx context.Context, req PlanHistoryRequest) (PlanOrdersPage, error) {
+	return do[PlanOrdersPage](ctx, c, OpPlanOrdersHistory, &req)
+}
+
 // The Reader methods. Each validates the request, waits for the rate
 // limiter and retries under the client's RetryPolicy.
 

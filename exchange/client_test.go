@@ -336,6 +336,11 @@ func exactCases() []exactCase {
 				return c.PlanOrders(ctx, PlanOrdersRequest{ProductType: USDTFutures, PlanType: PlanProfitLoss, ClientOID: "tr-protect-1-0"})
 			},
 			query: "clientOid=tr-protect-1-0&planType=profit_loss&productType=USDT-FUTURES"},
+		{op: OpPlanOrdersHistory, fixture: "orders-plan-history.json",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return c.PlanHistory(ctx, PlanHistoryRequest{ProductType: USDTFutures, PlanType: PlanNormal, Symbol: "TSLAUSDT", ClientOID: "tr-breakout-1-0"})
+			},
+			query: "clientOid=tr-breakout-1-0&planType=normal_plan&productType=USDT-FUTURES&symbol=TSLAUSDT"},
 	}
 }
 

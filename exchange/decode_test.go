@@ -254,7 +254,13 @@ var responseFixtures = []responseFixture{
 		want(t, r.SuccessList[0].ClientOID, "tr-protect-1-0")
 		want(t, r.FailureList[0].ErrorMsg, "plan order not found")
 	}},
-	{file: "orders-plan-pending.json", op: OpPlanOrdersPending, newDst: newOf[PlanOrdersPage](), check: func(t *testing.T, v any) {
+	{file: "orders-plan-history.json", op: OpPlanOrdersHistory, newDst: newOf[PlanOrdersPage](), allowZero: []string{".EntrustedList[0].Price", ".EntrustedList[0].ExecutePrice", ".EntrustedList[0].CallbackRatio"}, check: func(t *testing.T, v any) {
+		o := v.(*PlanOrdersPage).EntrustedList[0]
+		want(t, o.PlanStatus, PlanExecuted)
+		want(t, o.ClientOID, "tr-breakout-1-0")
+		want(t, o.ExecuteOrderID, "1200000000000000009")
+	}},
+	{file: "orders-plan-pending.json", op: OpPlanOrdersPending, newDst: newOf[PlanOrdersPage](), allowZero: []string{".EntrustedList[0].ExecuteOrderID"}, check: func(t *testing.T, v any) {
 		o := v.(*PlanOrdersPage).EntrustedList[0]
 		want(t, o.PlanType, PlanNormal)
 		want(t, o.TriggerType, TriggerMarkPrice)

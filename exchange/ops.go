@@ -59,6 +59,7 @@ const (
 	OpPlacePlanOrder    Op = "place-plan-order"
 	OpCancelPlanOrder   Op = "cancel-plan-order"
 	OpPlanOrdersPending Op = "orders-plan-pending"
+	OpPlanOrdersHistory Op = "orders-plan-history"
 	// OpMergeDepth is the order book of a futures contract (exchange notes,
 	// "Futures book and ticker").
 	OpMergeDepth Op = "merge-depth"
@@ -175,6 +176,7 @@ var opTable = []OpInfo{
 	{Op: OpPlacePlanOrder, Method: "POST", Path: "/api/v2/mix/order/place-plan-order", Rate: 10, Per: time.Second, Scope: PerUID, Mutating: true, Perms: []Permission{PermFuturesTrade}},
 	{Op: OpCancelPlanOrder, Method: "POST", Path: "/api/v2/mix/order/cancel-plan-order", Rate: 10, Per: time.Second, Scope: PerUID, Mutating: true, Perms: []Permission{PermFuturesTrade}},
 	{Op: OpPlanOrdersPending, Method: "GET", Path: "/api/v2/mix/order/orders-plan-pending", Rate: 10, Per: time.Second, Scope: PerUID, Perms: []Permission{PermFuturesRead}},
+	{Op: OpPlanOrdersHistory, Method: "GET", Path: "/api/v2/mix/order/orders-plan-history", Rate: 10, Per: time.Second, Scope: PerUID, Perms: []Permission{PermFuturesRead}},
 	// The venue's docs, "Get Merge Market Depth": 20 times/1s per IP.
 	{Op: OpMergeDepth, Method: "GET", Path: "/api/v2/mix/market/merge-depth", Rate: 20, Per: time.Second, Scope: PerIP, Public: true},
 }

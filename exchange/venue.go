@@ -30,6 +30,7 @@ type Reader interface {
 	Accounts(ctx context.Context, req AccountsRequest) ([]Account, error)
 
 	PlanOrders(ctx context.Context, req PlanOrdersRequest) (PlanOrdersPage, error)
+	PlanHistory(ctx context.Context, req PlanHistoryRequest) (PlanOrdersPage, error)
 	MergeDepth(ctx context.Context, req MergeDepthRequest) (MergeDepth, error)
 }
 

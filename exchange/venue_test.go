@@ -460,7 +460,7 @@ var venueFixtures = []venueFixture{
 
 // venueMissing are the operations the client parses for which no documented
 // real answer has been found (SOURCES.md says where it was looked for).
-var venueMissing = []Op{OpStrategyOrders, OpCandles, OpHistoryMarkCandles, OpHistoryIndexCandles, OpPlaceTPSLOrder, OpPlacePlanOrder, OpCancelPlanOrder, OpPlanOrdersPending}
+var venueMissing = []Op{OpStrategyOrders, OpCandles, OpHistoryMarkCandles, OpHistoryIndexCandles, OpPlaceTPSLOrder, OpPlacePlanOrder, OpCancelPlanOrder, OpPlanOrdersPending, OpPlanOrdersHistory}
 
 // TestVenueFixtures serves every documented real answer from a loopback
 // server to the real client and checks what the client reads from it.

@@ -79,6 +79,10 @@ func (r *answersReader) PlanOrders(context.Context, exchange.PlanOrdersRequest) 
 	return exchange.PlanOrdersPage{}, nil
 }
 
+func (r *answersReader) PlanHistory(context.Context, exchange.PlanHistoryRequest) (exchange.PlanOrdersPage, error) {
+	return exchange.PlanOrdersPage{}, nil
+}
+
 func (r *answersReader) StrategyOrders(_ context.Context, req exchange.StrategyOrdersRequest) ([]exchange.StrategyOrder, error) {
 	return []exchange.StrategyOrder{{OrderID: "s" + r.tag(exchange.OpStrategyOrders), Symbol: "X" + string(req.Category)}}, nil
 }

@@ -184,3 +184,8 @@ func (r *recorder) CancelPlanOrder(_ context.Context, req exchange.CancelPlanOrd
 func (r *recorder) PlanOrders(context.Context, exchange.PlanOrdersRequest) (exchange.PlanOrdersPage, error) {
 	return exchange.PlanOrdersPage{}, errors.New("rule tests: no plan order reads")
 }
+
+// PlanHistory is never called: see PlanOrders.
+func (r *recorder) PlanHistory(context.Context, exchange.PlanHistoryRequest) (exchange.PlanOrdersPage, error) {
+	return exchange.PlanOrdersPage{}, errors.New("rule tests: no plan order reads")
+}

@@ -92,6 +92,9 @@ type Exchange struct {
 	// plans are the orders resting on the exchange until a trigger
 	// (plan.go), in creation order; numbered with strategySeq.
 	plans []*planOrder
+	// planHistory are the plan orders that left plans (triggered or
+	// cancelled), oldest first, as orders-plan-history lists them.
+	planHistory []*planOrder
 
 	// keepRate is 1 - set.MaintenanceMarginRate: the share of a crossed
 	// position's cushion that its liquidation price keeps (see liquidation).

@@ -329,6 +329,11 @@ func (p publicReader) Accounts(context.Context, exchange.AccountsRequest) ([]exc
 	return nil, p.private(exchange.OpAccounts)
 }
 
+// PlanHistory needs a key.
+func (p publicReader) PlanHistory(context.Context, exchange.PlanHistoryRequest) (exchange.PlanOrdersPage, error) {
+	return exchange.PlanOrdersPage{}, p.private(exchange.OpPlanOrdersHistory)
+}
+
 // PlanOrders needs a key.
 func (p publicReader) PlanOrders(context.Context, exchange.PlanOrdersRequest) (exchange.PlanOrdersPage, error) {
 	return exchange.PlanOrdersPage{}, p.private(exchange.OpPlanOrdersPending)

@@ -52,6 +52,17 @@ type planOrder struct {
 	extreme       decimal.Decimal // moving_plan, track_plan: the best price since activation
 	order         exchange.PlacePlanOrderRequest
 	cTime, uTime  time.Time
+	// status is "live" while pending, then exchange.PlanExecuted or
+	// exchange.PlanCancelled; executeID the order it placed when it
+	// triggered.
+	status, executeID string
+}
+
+// retire moves p from the pending plan orders to the history with status,
+// and executeID the order it placed (empty when cancelled).
+func (x *Exchange) retire(p *planOrder, status, executeID string) {
+	p.status, p.executeID, p.uTime = status, executeID, x.now
+	x.planHistory = append(x.planHistory, p)
 }
 
 // PlaceTPSLOrder places a take-profit, stop-loss or trailing stop of an open
@@ -88,7 +99,11 @@ func (a *Account) PlaceTPSLOrder(ctx context.Context, req exchange.PlaceTPSLOrde
 	}
 	if req.PlanType == exchange.PlanPosProfit || req.PlanType == exchange.PlanPosLoss {
 		a.x.plans = slices.DeleteFunc(a.x.plans, func(q *planOrder) bool {
-			return q.acct == a && q.c == c && q.long == long && q.planType == req.PlanType
+			if q.acct == a && q.c == c && q.long == long && q.planType == req.PlanType {
+				a.x.retire(q, exchange.PlanCancelled, "")
+				return true
+			}
+			return false
 		})
 	}
 	return a.x.addPlan(p), nil
@@ -138,7 +153,8 @@ func (a *Account) newClientOID(op exchange.Op, coid string) error {
 		return nil
 	}
 	_, used := a.byCOID[coid]
-	used = used || slices.ContainsFunc(a.x.plans, func(p *planOrder) bool { return p.acct == a && p.clientOID == coid })
+	mine := func(p *planOrder) bool { return p.acct == a && p.clientOID == coid }
+	used = used || slices.ContainsFunc(a.x.plans, mine) || slices.ContainsFunc(a.x.planHistory, mine)
 	if used {
 		return apiErr(op, CodeDuplicateClientOID, "Duplicate clientOid "+coid)
 	}
@@ -152,7 +168,7 @@ func (x *Exchange) addPlan(p *planOrder) exchange.OrderAck {
 	if p.clientOID == "" {
 		p.clientOID = p.id
 	}
-	p.cTime, p.uTime = x.now, x.now
+	p.cTime, p.uTime, p.status = x.now, x.now, "live"
 	x.plans = append(x.plans, p)
 	return exchange.OrderAck{OrderID: p.id, ClientOID: p.clientOID}
 }
@@ -178,6 +194,7 @@ func (a *Account) CancelPlanOrder(ctx context.Context, req exchange.CancelPlanOr
 			if mine(p) && match(p) {
 				res.SuccessList = append(res.SuccessList, exchange.OrderAck{OrderID: p.id, ClientOID: p.clientOID})
 				a.x.changed()
+				a.x.retire(p, exchange.PlanCancelled, "")
 				return true
 			}
 			return false
@@ -213,14 +230,32 @@ func (a *Account) PlanOrders(ctx context.Context, req exchange.PlanOrdersRequest
 	if err := validate(exchange.OpPlanOrdersPending, req, a.x.now); err != nil {
 		return exchange.PlanOrdersPage{}, err
 	}
+	return a.planPage(a.x.plans, req.ProductType, req.PlanType, req.Symbol, req.OrderID, req.ClientOID), nil
+}
+
+// PlanHistory lists the plan orders that left the pending list, triggered
+// or cancelled, oldest first (GET orders-plan-history), by order id or
+// client order id.
+func (a *Account) PlanHistory(ctx context.Context, req exchange.PlanHistoryRequest) (exchange.PlanOrdersPage, error) {
+	a.x.lock()
+	defer a.x.mu.Unlock()
+	if err := validate(exchange.OpPlanOrdersHistory, req, a.x.now); err != nil {
+		return exchange.PlanOrdersPage{}, err
+	}
+	return a.planPage(a.x.planHistory, req.ProductType, req.PlanType, req.Symbol, req.OrderID, req.ClientOID), nil
+}
+
+// planPage lists the plan orders of list that match a query of
+// orders-plan-pending or orders-plan-history.
+func (a *Account) planPage(list []*planOrder, pt exchange.ProductType, planType exchange.PlanType, symbol, orderID, clientOID string) exchange.PlanOrdersPage {
 	page := exchange.PlanOrdersPage{EntrustedList: []exchange.PlanOrder{}}
-	for _, p := range a.x.plans {
-		if p.acct != a || !strings.EqualFold(string(p.c.productType), string(req.ProductType)) ||
-			(req.Symbol != "" && !strings.EqualFold(p.c.spec.Symbol, req.Symbol)) ||
-			(req.OrderID != "" && p.id != req.OrderID) || (req.OrderID == "" && req.ClientOID != "" && p.clientOID != req.ClientOID) {
+	for _, p := range list {
+		if p.acct != a || !strings.EqualFold(string(p.c.productType), string(pt)) ||
+			(symbol != "" && !strings.EqualFold(p.c.spec.Symbol, symbol)) ||
+			(orderID != "" && p.id != orderID) || (orderID == "" && clientOID != "" && p.clientOID != clientOID) {
 			continue
 		}
-		if p.planType != req.PlanType && !(req.PlanType == exchange.PlanProfitLoss && p.planType.IsTPSL()) {
+		if p.planType != planType && !(planType == exchange.PlanProfitLoss && p.planType.IsTPSL()) {
 			continue
 		}
 		page.EntrustedList = append(page.EntrustedList, p.record())
@@ -228,14 +263,14 @@ func (a *Account) PlanOrders(ctx context.Context, req exchange.PlanOrdersRequest
 	if n := len(page.EntrustedList); n > 0 {
 		page.EndID = page.EntrustedList[n-1].OrderID
 	}
-	return page, nil
+	return page
 }
 
-// record is p as orders-plan-pending lists it.
+// record is p as orders-plan-pending and orders-plan-history list it.
 func (p *planOrder) record() exchange.PlanOrder {
 	r := exchange.PlanOrder{
 		PlanType: p.planType, Symbol: p.c.spec.Symbol, OrderID: p.id, ClientOID: p.clientOID,
-		TriggerPrice: num(p.trigger), TriggerType: p.triggerType, PlanStatus: "live", MarginCoin: p.c.marginCoin,
+		TriggerPrice: num(p.trigger), TriggerType: p.triggerType, PlanStatus: p.status, ExecuteOrderID: p.executeID, MarginCoin: p.c.marginCoin,
 		PosMode: p.acct.mode[p.c.productType], OrderType: exchange.Market, CTime: exchange.MillisOf(p.cTime), UTime: exchange.MillisOf(p.uTime),
 	}
 	if !p.size.IsZero() {
@@ -326,15 +361,18 @@ func (x *Exchange) triggerPlans() {
 		}
 		x.changed()
 		x.plans = slices.DeleteFunc(x.plans, func(q *planOrder) bool { return q == p })
-		if err := x.placeTriggered(p); err != nil {
+		id, err := x.placeTriggered(p)
+		x.retire(p, exchange.PlanExecuted, id)
+		if err != nil {
 			x.log.Warn("triggered plan order could not be placed", zap.String("uid", p.acct.uid), zap.String("symbol", p.c.spec.Symbol),
 				zap.String("planOrderId", p.id), zap.String("planType", string(p.planType)), zap.Error(err))
 		}
 	}
 }
 
-// placeTriggered places the order of a plan order that fired.
-func (x *Exchange) placeTriggered(p *planOrder) error {
+// placeTriggered places the order of a plan order that fired and returns
+// its id ("" when none was placed).
+func (x *Exchange) placeTriggered(p *planOrder) (string, error) {
 	a, c := p.acct, p.c
 	if !p.planType.IsTPSL() {
 		src := exchange.OSPlanMarket
@@ -349,12 +387,12 @@ func (x *Exchange) placeTriggered(p *planOrder) error {
 		if p.planType == exchange.PlanTrack {
 			req.OrderType, req.Price, src = exchange.Market, "", exchange.OSMoveMarket
 		}
-		_, err := a.place(exchange.OpPlaceOrder, req, src)
-		return err
+		ack, err := a.place(exchange.OpPlaceOrder, req, src)
+		return ack.OrderID, err
 	}
 	pos := a.position(c, p.long)
 	if pos == nil {
-		return nil
+		return "", nil
 	}
 	whole := p.planType == exchange.PlanPosProfit || p.planType == exchange.PlanPosLoss || p.size.GreaterThanOrEqual(pos.size)
 	if whole {
@@ -377,10 +415,10 @@ func (x *Exchange) placeTriggered(p *planOrder) error {
 	}
 	o, _, err := a.admit(in)
 	if err != nil {
-		return err
+		return "", err
 	}
 	a.submit(o)
-	return nil
+	return o.id, nil
 }
 
 // dropPositionPlans removes the take-profit, stop-loss and trailing stop
@@ -389,6 +427,7 @@ func (x *Exchange) dropPositionPlans(a *Account, c *contract, long bool) {
 	x.plans = slices.DeleteFunc(x.plans, func(p *planOrder) bool {
 		if p.acct == a && p.c == c && p.long == long && p.planType.IsTPSL() {
 			x.changed()
+			x.retire(p, exchange.PlanCancelled, "")
 			return true
 		}
 		return false

@@ -155,5 +155,6 @@ var handlers = map[exchange.Op]handlerFunc{
 	exchange.OpPlacePlanOrder:      write(exchange.Trader.PlacePlanOrder),
 	exchange.OpCancelPlanOrder:     write(exchange.Trader.CancelPlanOrder),
 	exchange.OpPlanOrdersPending:   read(exchange.Reader.PlanOrders),
+	exchange.OpPlanOrdersHistory:   read(exchange.Reader.PlanHistory),
 	exchange.OpMergeDepth:          read(exchange.Reader.MergeDepth),
 }
