@@ -183,6 +183,10 @@ type Engine struct {
 	// answers even while a tick is stuck holding the lock.
 	heartbeat atomic.Int64
 	polled    atomic.Bool
+
+	// extremes are the open positions' highs and lows since entry
+	// (extremes.go).
+	extremes extremes
 }
 
 // tickCache holds what every rule of one tick would otherwise compute again:
@@ -304,7 +308,7 @@ func New(opts Options) (*Engine, error) {
 	if _, ok := opts.Executor.(planner); opts.Journal != nil && !ok {
 		return nil, errors.New("engine: a Journal needs an Executor that plans its requests (ActionsExecutor)")
 	}
-	e := &Engine{opts: opts, env: rules.NewEnv(nil)}
+	e := &Engine{opts: opts, env: rules.NewEnv(nil), extremes: extremes{byKey: map[string]Extreme{}}}
 	saved := map[string]RuleState{}
 	for name, st := range opts.States {
 		saved[name] = st
@@ -322,6 +326,13 @@ func New(opts Options) (*Engine, error) {
 				saved[name] = fixed
 			}
 		}
+	}
+	if opts.Store != nil {
+		ex, err := opts.Store.LoadExtremes()
+		if err != nil {
+			return nil, fmt.Errorf("engine: restore the positions' highs and lows: %w", err)
+		}
+		e.extremes.byKey = ex
 	}
 	e.storeDirty = e.restore(saved)
 	e.rules = e.plan(opts.Rules, saved, nil)
@@ -417,6 +428,9 @@ func (e *Engine) Step(ctx context.Context, now time.Time) []*Firing {
 	}
 	ready := st != nil && polled
 	e.polled.Store(ready)
+	if st != nil {
+		e.extremes.observe(st)
+	}
 	e.env.SetState(st)
 	if fc := e.firingCounts(st); fc != nil {
 		e.env.SetFirings(fc)
@@ -462,6 +476,7 @@ func (e *Engine) Step(ctx context.Context, now time.Time) []*Firing {
 	// sent: a crash after this point restarts with the firing recorded,
 	// finishes its orders and cannot fire the same rule twice.
 	e.dispatch(ctx, now, st, firings, changed)
+	e.saveExtremes()
 	return firings
 }
 

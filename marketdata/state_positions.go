@@ -2,6 +2,7 @@ package marketdata
 
 import (
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -41,6 +42,13 @@ type Position struct {
 	BreakEvenPrice   float64 `expr:"break_even_price" json:"break_even_price"`
 	PositionMode     string  `expr:"position_mode" json:"position_mode"`
 	AgeSeconds       float64 `expr:"age_seconds" json:"age_seconds"`
+	// HighSinceOpen and LowSinceOpen are the highest and lowest mark price,
+	// and PeakPnL the best unrealised P&L, since the position opened or the
+	// engine first saw it. A State holds the current mark and P&L in them;
+	// the engine sets what it observed (RememberExtremes).
+	HighSinceOpen float64 `expr:"high_since_open" json:"high_since_open"`
+	LowSinceOpen  float64 `expr:"low_since_open" json:"low_since_open"`
+	PeakPnL       float64 `expr:"peak_pnl" json:"peak_pnl"`
 
 	// At is when the positions of this product type were fetched with this
 	// answer; a later poll that brought the same answer does not move it
@@ -94,9 +102,15 @@ func parsePosition(w *exchange.Position, pt exchange.ProductType) (*Position, ti
 		return nil, time.Time{}, fmt.Errorf("position %s: holdSide %q is neither long nor short", w.Symbol, w.HoldSide)
 	}
 	pos.derive()
+	pos.HighSinceOpen, pos.LowSinceOpen, pos.PeakPnL = pos.MarkPrice, pos.MarkPrice, pos.UnrealizedPnL
 	pos.born = w.CTime.Time()
 	return pos, pos.born, nil
 }
+
+// OpenedAt is when the venue says the position was opened (zero: not
+// known). It tells a new position from an earlier one of the same symbol
+// and side.
+func (p *Position) OpenedAt() time.Time { return p.born }
 
 // derive computes the P&L ratios once per State. unrealized_pnl_pct is the
 // price move in the position's favour relative to the entry price (0.05 = the
@@ -248,6 +262,13 @@ func (s *State) Positions() ([]*Position, error) {
 		return nil, missing("positions", "no positions were fetched")
 	}
 	return s.positions, nil
+}
+
+// PositionsCover reports whether the State's positions come from a fetch of
+// every position of product type pt: a position of pt missing from them
+// is closed.
+func (s *State) PositionsCover(pt exchange.ProductType) bool {
+	return slices.ContainsFunc(s.positionScope, func(sc scope) bool { return sc.product == pt && sc.symbol == "" })
 }
 
 // covered reports whether a fetch in scopes covered symbol of product pt, and

@@ -106,7 +106,7 @@ func (w *world) applyAccount(a *accountStart, start time.Time) error {
 		if !ok {
 			return fmt.Errorf("position symbol %s is not a contract of the scenario", p.Symbol)
 		}
-		w.positions[posKey{p.Symbol, string(p.HoldSide)}] = &heldPosition{pt: c.ProductType, setAt: start, Position: &Position{
+		w.positions[posKey{p.Symbol, string(p.HoldSide)}] = &heldPosition{pt: c.ProductType, setAt: start, opened: start.Add(-age(p.CTime)), Position: &Position{
 			Symbol: p.Symbol, Side: string(p.HoldSide), Size: Num(p.Total), Entry: Num(p.OpenPriceAvg), Mark: Num(p.MarkPrice),
 			UnrealizedPnL: Num(p.UnrealizedPL), Leverage: Num(p.Leverage), MarginMode: string(p.MarginMode),
 			Age: Duration{D: age(p.CTime)}}}

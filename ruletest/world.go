@@ -56,6 +56,11 @@ type heldPosition struct {
 	*Position
 	pt    exchange.ProductType
 	setAt time.Time
+	// opened is when the position opened: its age before setAt, or, for a
+	// position a change gives again without an age, when the held one
+	// opened (the same position with new values: its high since entry and
+	// its age go on).
+	opened time.Time
 }
 
 // heldOrder is a pending order in the exchange's record form (a scenario
@@ -132,7 +137,11 @@ func (w *world) apply(s *State, at time.Time) error {
 			delete(w.positions, k)
 			continue
 		}
-		w.positions[k] = &heldPosition{Position: p, pt: c.ProductType, setAt: at}
+		opened := at.Add(-p.Age.D)
+		if old := w.positions[k]; old != nil && p.Age.D == 0 {
+			opened = old.opened
+		}
+		w.positions[k] = &heldPosition{Position: p, pt: c.ProductType, setAt: at, opened: opened}
 	}
 	if s.Orders != nil {
 		w.orders = w.orders[:0:0]
@@ -424,7 +433,7 @@ func (w *world) position(h *heldPosition) exchange.Position {
 		Total: exchange.NumOf(size), Available: exchange.NumOf(size), Locked: "0",
 		OpenPriceAvg: exchange.NumOf(entry), MarkPrice: exchange.NumOf(mark), Leverage: exchange.NumOf(lev),
 		MarginMode: mm, PosMode: w.modes[h.pt], UnrealizedPL: exchange.NumOf(upl), MarginSize: exchange.NumOf(margin),
-		BreakEvenPrice: exchange.NumOf(entry), CTime: exchange.MillisOf(h.setAt.Add(-h.Age.D)), UTime: exchange.MillisOf(h.setAt)}
+		BreakEvenPrice: exchange.NumOf(entry), CTime: exchange.MillisOf(h.opened), UTime: exchange.MillisOf(h.setAt)}
 }
 
 // orderRecord is the exchange's record of an inline order; the i-th order
