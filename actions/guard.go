@@ -93,6 +93,34 @@ type GuardOptions struct {
 	Now    func() time.Time
 	// FileExists reports whether the kill-switch file exists (default os.Stat).
 	FileExists func(path string) bool
+	// Halt is a halt restored from the state directory (zero: none), and
+	// SaveHalt keeps a new or lifted halt there (nil: kept in memory only,
+	// as in backtests and rule tests).
+	Halt     Halt
+	SaveHalt func(Halt) error
+}
+
+// Halt is a stop of new entries a rule's halt action asked for: until
+// Until (zero: until engine resume), for Reason, by Rule.
+type Halt struct {
+	Rule   string    `json:"rule"`
+	Reason string    `json:"reason"`
+	At     time.Time `json:"at"`
+	Until  time.Time `json:"until,omitzero"`
+}
+
+// Active reports whether h stops new entries at now.
+func (h Halt) Active(now time.Time) bool {
+	return !h.At.IsZero() && (h.Until.IsZero() || now.Before(h.Until))
+}
+
+// String says what h is as the status page shows it.
+func (h Halt) String() string {
+	end := "until engine resume"
+	if !h.Until.IsZero() {
+		end = "until " + h.Until.UTC().Format(time.RFC3339)
+	}
+	return fmt.Sprintf("halted by rule %s: %s (%s)", h.Rule, h.Reason, end)
 }
 
 // Guard applies the safety file to every new order. It is safe for
@@ -101,6 +129,7 @@ type Guard struct {
 	opts   GuardOptions
 	mu     sync.Mutex
 	killed string      // reason of a kill by signal or API; empty when not killed
+	halt   Halt        // the last halt of a rule (Halt.Active says whether it holds)
 	recent []time.Time // times of the orders of the last minute, oldest first
 }
 
@@ -115,7 +144,23 @@ func NewGuard(opts GuardOptions) *Guard {
 	if opts.FileExists == nil {
 		opts.FileExists = func(p string) bool { _, err := os.Stat(p); return err == nil }
 	}
-	return &Guard{opts: opts}
+	return &Guard{opts: opts, halt: opts.Halt}
+}
+
+// Halt stops new entries as h says, and keeps it in the state directory
+// (GuardOptions.SaveHalt). A halt replaces an earlier one. The error is the
+// save's: the halt holds in memory all the same.
+func (g *Guard) Halt(h Halt) error {
+	g.mu.Lock()
+	g.halt = h
+	g.mu.Unlock()
+	if g.opts.SaveHalt == nil {
+		return nil
+	}
+	if err := g.opts.SaveHalt(h); err != nil {
+		return fmt.Errorf("keep the halt in the state directory: %w", err)
+	}
+	return nil
 }
 
 // Kill turns the kill switch on (for example on SIGUSR1) until Resume.
@@ -128,11 +173,22 @@ func (g *Guard) Kill(reason string) {
 	g.killed = reason
 }
 
-// Resume turns a Kill off. The kill-switch file, if present, still applies.
-func (g *Guard) Resume() {
+// Resume turns a Kill and a rule's halt off (engine resume, SIGUSR2). The
+// kill-switch file, if present, still applies. The error is the save's of
+// the lifted halt.
+func (g *Guard) Resume() error {
 	g.mu.Lock()
-	defer g.mu.Unlock()
 	g.killed = ""
+	had := !g.halt.At.IsZero()
+	g.halt = Halt{}
+	g.mu.Unlock()
+	if !had || g.opts.SaveHalt == nil {
+		return nil
+	}
+	if err := g.opts.SaveHalt(Halt{}); err != nil {
+		return fmt.Errorf("keep the lifted halt in the state directory: %w", err)
+	}
+	return nil
 }
 
 // Killed reports whether new orders are stopped, and why.
@@ -145,6 +201,9 @@ func (g *Guard) Killed() (bool, string) {
 func (g *Guard) killedLocked() (bool, string) {
 	if g.killed != "" {
 		return true, g.killed
+	}
+	if g.halt.Active(g.opts.Now()) {
+		return true, g.halt.String()
 	}
 	if f := g.opts.Safety.KillSwitchFile; f != "" && g.opts.FileExists(f) {
 		return true, "kill switch file " + f + " exists"

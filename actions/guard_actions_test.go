@@ -71,6 +71,9 @@ var guardCases = map[rules.ActionKind][]guardCase{
 	rules.CancelStrategyOrders: {{"cancel", "cancel_strategy_orders: {symbol: BTCUSDT}", false}},
 	rules.Log:                  {{"log", `log: {message: "hello"}`, false}},
 	rules.Notify:               {{"notify", `notify: {message: "hello"}`, false}},
+	// A halt itself opens nothing: it stops the entries that follow it
+	// (TestHaltStopsEntriesOfEveryRule).
+	rules.Halt: {{"halt", `halt: {until: end_of_day, reason: "lost enough today"}`, false}},
 }
 
 // TestEveryActionMeetsTheGuard runs every action kind against the simulator

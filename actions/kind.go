@@ -59,6 +59,7 @@ func Kinds() []Kind {
 		cancelStrategyOrdersKind(),
 		logMessageKind(),
 		notifyMessageKind(),
+		haltKind(),
 	}
 }
 

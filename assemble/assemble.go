@@ -208,7 +208,19 @@ func New(ctx context.Context, opts Options, eng engine.Options) (*Assembly, erro
 		return nil, err
 	}
 	a.modes = newModeBook(a.Modes, modeErr, opts.Accounts, opts.Clock, log.Named("modes"))
-	a.Guard = actions.NewGuard(actions.GuardOptions{Safety: opts.Safety, Now: opts.Clock.Now})
+	gopts := actions.GuardOptions{Safety: opts.Safety, Now: opts.Clock.Now}
+	if opts.Store != nil {
+		// A rule's halt holds across a restart until it ends or engine
+		// resume lifts it.
+		if gopts.Halt, err = opts.Store.LoadHalt(); err != nil {
+			return nil, fmt.Errorf("restore the halt: %w", err)
+		}
+		gopts.SaveHalt = opts.Store.SaveHalt
+		if gopts.Halt.Active(opts.Clock.Now()) {
+			log.Error("a rule's halt holds: no new entries", zap.String("halt", gopts.Halt.String()))
+		}
+	}
+	a.Guard = actions.NewGuard(gopts)
 	po := opts.Poller
 	po.Reader, po.Clock, po.Logger = opts.Reader, opts.Clock, log.Named("poll")
 	if po.Build.PositionModes == nil {

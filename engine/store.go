@@ -13,6 +13,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/tickrules/tickrules/actions"
 )
 
 // ErrBadStateFile is wrapped by the errors of a state or journal file that
@@ -259,4 +261,35 @@ func writeDurable(path string, b []byte, opts StateOptions) error {
 		return fmt.Errorf("fsync %s: %w", dir, err)
 	}
 	return nil
+}
+
+// haltFile is the file name of a rule's halt in the state directory.
+const haltFile = "halt.json"
+
+// LoadHalt reads the halt a rule's halt action left (actions.Halt); a
+// missing file or a lifted halt is none (zero).
+func (s *Store) LoadHalt() (actions.Halt, error) {
+	path := filepath.Join(filepath.Dir(s.path), haltFile)
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return actions.Halt{}, nil
+	}
+	if err != nil {
+		return actions.Halt{}, err
+	}
+	var h actions.Halt
+	if err := strictJSON(b, &h); err != nil {
+		return actions.Halt{}, fmt.Errorf("%s: %w: %v (fix it, or move it away to lift the halt)", path, ErrBadStateFile, err)
+	}
+	return h, nil
+}
+
+// SaveHalt writes a rule's halt durably; the zero Halt records that none
+// holds.
+func (s *Store) SaveHalt(h actions.Halt) error {
+	b, err := json.MarshalIndent(h, "", "  ")
+	if err != nil {
+		return err
+	}
+	return writeDurable(filepath.Join(filepath.Dir(s.path), haltFile), b, s.opts)
 }

@@ -3,6 +3,7 @@ package rules
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/shopspring/decimal"
 
@@ -246,5 +247,41 @@ func (c *actionCheck) checkTrigger() {
 func (c *actionCheck) maxRatio(name string) {
 	if v, ok := c.params.Decimal(name); ok && v.GreaterThan(decimal.NewFromInt(exchange.MaxCallbackRatio)) {
 		c.f.errorAt(c.keys[name], fmt.Sprintf("at most %d", exchange.MaxCallbackRatio), "%s is %s percent; the exchange trails by at most %d percent", name, v, exchange.MaxCallbackRatio)
+	}
+}
+
+// The ends of a halt (HaltUntil).
+const (
+	HaltEndOfDay = "end_of_day"
+	HaltManual   = "manual"
+)
+
+// HaltUntil reads a halt's until: end_of_day, manual, or a positive
+// duration (30m, 2h). d is the duration, zero for the two words.
+func HaltUntil(s string) (word string, d time.Duration, err error) {
+	switch s {
+	case HaltEndOfDay, HaltManual:
+		return s, 0, nil
+	}
+	d, err = time.ParseDuration(s)
+	if err != nil || d <= 0 {
+		return "", 0, fmt.Errorf("until must be end_of_day, manual or a duration such as 30m, not %q", s)
+	}
+	return "", d, nil
+}
+
+// checkHalt checks a halt's until.
+func (c *actionCheck) checkHalt() {
+	v := c.params["until"]
+	if v == nil {
+		return
+	}
+	if v.IsFormula() {
+		c.f.errorAt(c.where(c.keys, "until"), "write end_of_day, manual or a duration such as 30m", "until is written as it is, not as a formula")
+		return
+	}
+	s, _ := c.params.Text("until")
+	if _, _, err := HaltUntil(s); err != nil {
+		c.f.errorAt(c.where(c.keys, "until"), "write end_of_day, manual or a duration such as 30m", "%s", err.Error())
 	}
 }

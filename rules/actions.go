@@ -23,6 +23,8 @@ const (
 	Protect              ActionKind = "protect"
 	PlaceTrigger         ActionKind = "place_trigger"
 	CancelStrategyOrders ActionKind = "cancel_strategy_orders"
+
+	Halt ActionKind = "halt"
 )
 
 // ParamType is what a parameter's value must be.
@@ -318,6 +320,20 @@ var actionDefs = []*ActionDef{
 		Params: []ParamDef{pMessage},
 		Example: `notify:
   message: "TSLA stop fired, spread {{ stock(\"TSLA\").spread_bps }} bps"`,
+	},
+	{
+		Kind: Halt, Op: "",
+		Doc: "Stop new entries for every rule: no order that opens or grows a position is sent until the halt ends; closes, cancels and protective orders still go. Sends nothing to the exchange. The halt is logged at error level, shows on the status page, in engine status and in /readyz, and is kept across restarts.",
+		Params: []ParamDef{
+			{Name: "until", Type: ParamText, Required: true,
+				Doc: "When the halt ends: end_of_day (the next 00:00 New York time), a duration such as 30m or 2h from the firing, or manual (until the engine gets SIGUSR2: kill -USR2 PID). Written as it is, not as a formula.", Example: "end_of_day"},
+			{Name: "reason", Type: ParamText, Required: true,
+				Doc: "Why, as the log, the status page and engine status show it.", Example: `"lost 500 USDT today"`},
+		},
+		Example: `halt:
+  until: end_of_day
+  reason: "lost 500 USDT today"`,
+		check: func(c *actionCheck) { c.checkHalt() },
 	},
 }
 

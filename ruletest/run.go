@@ -300,7 +300,10 @@ func (fx *fixture) run(ctx context.Context, t *Test, log *zap.Logger) TestResult
 	}
 	v := clock.NewVirtual(t.Start.T)
 	src := &source{w: w}
-	d := actions.NewDispatcher(actions.DispatcherOptions{Venue: &recorder{now: v.Now}, Clock: instantWaits{now: v.Now}, Logger: log})
+	// A guard without limits: a rule's halt stops the others' entries here
+	// as in engine run.
+	guard := actions.NewGuard(actions.GuardOptions{Now: v.Now})
+	d := actions.NewDispatcher(actions.DispatcherOptions{Venue: &recorder{now: v.Now}, Guard: guard, Clock: instantWaits{now: v.Now}, Logger: log})
 	x := actions.NewExecutor(actions.ExecutorOptions{Dispatcher: d, Catalog: fx.cat, Modes: w.modes, Logger: log})
 	eng, err := engine.New(engine.Options{Rules: fx.rs, Source: src, Executor: engine.ActionsExecutor{X: x},
 		Clock: v, Logger: log, TraceDepth: 1, Tick: fx.tick, States: priorFirings(t)})

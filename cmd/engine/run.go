@@ -329,8 +329,10 @@ func runEngine(ctx context.Context, env *cliEnv, cfg *runConfig, v *venueSet, lo
 					guard.Kill("SIGUSR1")
 					log.Warn("kill switch on: no new orders until SIGUSR2; cancels and closes still run")
 				} else {
-					guard.Resume()
-					log.Warn("kill switch off (SIGUSR2)")
+					if err := guard.Resume(); err != nil {
+						log.Error("a rule's halt is lifted, but the state directory still has it: it holds again after a restart", zap.Error(err))
+					}
+					log.Warn("kill switch off and any rule's halt lifted (SIGUSR2)")
 				}
 			}
 		}
