@@ -36,6 +36,7 @@ type Account struct {
 	positions []*position
 	fills     []*fill
 	spot      []exchange.SpotRecord // ascending id
+	history   []exchange.HistoryPosition // closed positions, ascending positionId
 	strategy  []exchange.StrategyOrder
 
 	memo accountMemo // the last answers of the polled queries
@@ -132,6 +133,12 @@ type position struct {
 	size, avg  decimal.Decimal
 	achieved   decimal.Decimal // realised P&L while open
 	fees       decimal.Decimal // fees paid while open (break-even price)
+	// What the position's history record (position_history.go) sums:
+	// the fees of opening and of closing fills, the funding received
+	// (negative: paid), the size opened and closed, and the closed size
+	// times its prices (the close average).
+	openFee, closeFee, funding decimal.Decimal
+	opened, closed, closeQuote decimal.Decimal
 	marginMode exchange.MarginMode
 	cTime      time.Time
 	uTime      time.Time

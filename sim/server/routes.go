@@ -156,4 +156,5 @@ var handlers = map[exchange.Op]handlerFunc{
 	exchange.OpCancelPlanOrder:     write(exchange.Trader.CancelPlanOrder),
 	exchange.OpPlanOrdersPending:   read(exchange.Reader.PlanOrders),
 	exchange.OpMergeDepth:          read(exchange.Reader.MergeDepth),
+	exchange.OpHistoryPosition:     read(exchange.Reader.PositionHistory),
 }
