@@ -148,9 +148,23 @@ func (s *State) ClosedTrades() ([]ClosedTrade, error) {
 
 // DayStart returns 00:00 New York time of the State's day: where today's
 // P&L and today's closes start counting.
-func (s *State) DayStart() time.Time {
-	e := s.eastern
-	return time.Date(e.Year(), e.Month(), e.Day(), 0, 0, 0, 0, e.Location())
+func (s *State) DayStart() time.Time { return midnight(s.eastern) }
+
+// midnight is 00:00 of t's day in t's location.
+func midnight(t time.Time) time.Time {
+	return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, t.Location())
+}
+
+// ClosedTradesFrom is where the poller's window of closed trades starts at
+// now: 00:00 New York time of the day before, so that today's closes are
+// all there and last_close still sees a close shortly before midnight.
+func ClosedTradesFrom(now time.Time) (time.Time, error) {
+	e, err := easternOf(now)
+	if err != nil {
+		return time.Time{}, err
+	}
+	d := midnight(e)
+	return time.Date(d.Year(), d.Month(), d.Day()-1, 0, 0, 0, 0, d.Location()), nil
 }
 
 // closedOf checks that the closes of symbol were fetched: its product
