@@ -528,6 +528,9 @@ func (w *walker) call(n *ast.CallNode) {
 			w.reads.ClockOther = w.reads.ClockOther || !w.limited[n]
 		}
 	}
+	if f.clock {
+		w.reads.Time, w.reads.Clock, w.reads.ClockOther = true, true, true
+	}
 	w.reads.Parts = w.reads.Parts.Union(f.parts)
 	if f.object != "" {
 		w.object(n, f, name+"(...)")
