@@ -66,7 +66,7 @@ type function struct {
 	// evaluated every tick.
 	clock bool
 	impl  func(params ...any) (any, error)
-	types      []any // the checked signatures (overloads), hidden arguments included
+	types []any // the checked signatures (overloads), hidden arguments included
 }
 
 func (f *function) arity() int { return len(f.args) }
