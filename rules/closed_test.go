@@ -2,6 +2,7 @@ package rules
 
 import (
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -72,5 +73,29 @@ func TestClosedTradeFunctions(t *testing.T) {
 	}
 	if _, errs := c.Condition(`pnl_today("USDT-FUTURE") < 0`); len(errs) == 0 {
 		t.Error("a misspelt product type was accepted")
+	}
+}
+
+// TestRecordHints: engine check points the names traders reach for to
+// today's P&L and the closed trades.
+func TestRecordHints(t *testing.T) {
+	c := NewCompiler(CompilerOptions{Catalog: testCatalog()})
+	for _, tc := range []struct{ src, msg, hint string }{
+		{`pnl("TSLAUSDT") < 0`, "unknown function pnl", "pnl_today("},
+		{`daily_pnl < -500`, "unknown variable daily_pnl", "pnl_today("},
+		{`realized_pnl("USDT-FUTURES") < -500`, "unknown function realized_pnl", "last_close("},
+		{`last_trade("TSLAUSDT").pnl < 0`, "unknown function last_trade", "last_close(\"TSLAUSDT\")"},
+		{`starting_equity > 0`, "unknown variable starting_equity", "equity_day_start("},
+	} {
+		t.Run(tc.src, func(t *testing.T) {
+			_, errs := c.Condition(tc.src)
+			if len(errs) == 0 {
+				t.Fatal("compiled")
+			}
+			e := errs[0]
+			if !strings.Contains(e.Error(), tc.msg) || !strings.Contains(e.Hint, tc.hint) {
+				t.Errorf("error %q hint %q; want %q with a hint naming %s", e.Error(), e.Hint, tc.msg, tc.hint)
+			}
+		})
 	}
 }
