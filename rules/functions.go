@@ -290,8 +290,7 @@ func functions() []*function {
 			parts: part(marketdata.PartClosedTrades, marketdata.PartPositions),
 			clock: true,
 			impl: func(p ...any) (any, error) {
-				d, err := stateOf(p[0]).PnLTodayProduct(exchange.ProductType(p[1].(string)))
-				return d.InexactFloat64(), err
+				return PnLToday(stateOf(p[0]), p[1].(string))
 			},
 			types: []any{new(func(*vars, string) float64)},
 		},
@@ -303,8 +302,7 @@ func functions() []*function {
 			parts: part(marketdata.PartClosedTrades, marketdata.PartPositions, marketdata.PartBalances),
 			clock: true,
 			impl: func(p ...any) (any, error) {
-				d, err := stateOf(p[0]).EquityDayStart(p[1].(string))
-				return d.InexactFloat64(), err
+				return EquityDayStart(stateOf(p[0]), p[1].(string))
 			},
 			types: []any{new(func(*vars, string) float64)},
 		},
