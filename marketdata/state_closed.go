@@ -180,6 +180,30 @@ func (s *State) closedOf(symbol string) error {
 	return nil
 }
 
+// lastCloseOf is trade t as a condition reads it, at the State's time.
+func (s *State) lastCloseOf(t *ClosedTrade) *LastClose {
+	return &LastClose{
+		Symbol: t.Symbol, Side: t.Side, Size: t.Size.InexactFloat64(), PnL: t.PnL.InexactFloat64(),
+		Fees: t.Fees.InexactFloat64(), Funding: t.Funding.InexactFloat64(),
+		Time: t.ClosedAt.In(s.eastern.Location()), MinutesAgo: s.Now.Sub(t.ClosedAt).Minutes(),
+	}
+}
+
+// ClosedList returns every fetched close as a condition reads it
+// (closed_trades), newest first, with MinutesAgo at the State's time: an
+// empty list when none closed, so that none(closed_trades, ...) is true
+// for a contract never closed.
+func (s *State) ClosedList() ([]*LastClose, error) {
+	if !s.Fetched(PartClosedTrades) {
+		return nil, missing("closed trades", "no position history was fetched")
+	}
+	out := make([]*LastClose, len(s.closed))
+	for i := range s.closed {
+		out[i] = s.lastCloseOf(&s.closed[i])
+	}
+	return out, nil
+}
+
 // LastClose returns the newest close of symbol, with MinutesAgo at the
 // State's time. A symbol with no close in the fetched window has none:
 // the error is a missing value, which a condition treats as false.
@@ -192,11 +216,7 @@ func (s *State) LastClose(symbol string) (*LastClose, error) {
 		if t.Symbol != symbol {
 			continue
 		}
-		return &LastClose{
-			Symbol: t.Symbol, Side: t.Side, Size: t.Size.InexactFloat64(), PnL: t.PnL.InexactFloat64(),
-			Fees: t.Fees.InexactFloat64(), Funding: t.Funding.InexactFloat64(),
-			Time: t.ClosedAt.In(s.eastern.Location()), MinutesAgo: s.Now.Sub(t.ClosedAt).Minutes(),
-		}, nil
+		return s.lastCloseOf(t), nil
 	}
 	return nil, missing("last close of "+symbol, "no position of it was closed since yesterday 00:00 New York time")
 }

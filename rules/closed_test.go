@@ -99,3 +99,36 @@ func TestRecordHints(t *testing.T) {
 		})
 	}
 }
+
+// TestClosedTradesVariable: closed_trades lists every close with its
+// minutes_ago at the tick, and none(...) over it is true for a contract
+// never closed, where last_close has no value.
+func TestClosedTradesVariable(t *testing.T) {
+	c := NewCompiler(CompilerOptions{Catalog: testCatalog()})
+	st, err := marketdata.NewState(closedInput(), marketdata.BuildOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		src  string
+		want bool
+	}{
+		{`len(closed_trades) == 3 && closed_trades[0].minutes_ago == 20 && closed_trades[2].pnl == -100`, true},
+		{`none(closed_trades, .symbol == "NVDAUSDT" && .pnl < 0)`, true},
+		{`none(closed_trades, .symbol == "TSLAUSDT" && .pnl < 0 && .minutes_ago < 30)`, false},
+	} {
+		t.Run(tc.src, func(t *testing.T) {
+			p, errs := c.Condition(tc.src)
+			if len(errs) > 0 {
+				t.Fatal(errs[0])
+			}
+			got, err := p.EvalBool(NewVM(), NewEnv(st))
+			if err != nil || got != tc.want {
+				t.Errorf("got %v, %v; want %v", got, err, tc.want)
+			}
+			if !p.Reads.Clock || !p.Reads.Parts.Has(marketdata.PartClosedTrades) {
+				t.Errorf("reads %+v; want the closed trades and the clock", p.Reads)
+			}
+		})
+	}
+}

@@ -375,6 +375,16 @@ func functions() []*function {
 			types: []any{new(func(*vars) []*marketdata.StrategyOrder)},
 		},
 		{
+			variable: "closed_trades",
+			doc:      FuncDoc{Returns: "list of last_close", Doc: "every position closed since yesterday 00:00 New York time, newest first, of the product types fetched; empty when none closed", Example: `none(closed_trades, .symbol == "TSLAUSDT" && .pnl < 0 && .minutes_ago < 30)`},
+			parts:    part(marketdata.PartClosedTrades),
+			clock:    true,
+			impl: func(p ...any) (any, error) {
+				return stateOf(p[0]).ClosedList()
+			},
+			types: []any{new(func(*vars) []*marketdata.LastClose)},
+		},
+		{
 			variable: "spot_records",
 			doc:      FuncDoc{Returns: "list of spot_record", Doc: "the fetched spot financial records, newest first", Example: `count(spot_records, .type == "Deposit") > 0`},
 			parts:    part(marketdata.PartSpotRecords),

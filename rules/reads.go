@@ -372,6 +372,9 @@ func (w *walker) identifier(n *ast.IdentifierNode) {
 		return
 	}
 	if f := w.c.byVariable[name]; f != nil {
+		if f.clock {
+			w.reads.Time, w.reads.Clock, w.reads.ClockOther = true, true, true
+		}
 		w.reads.Parts = w.reads.Parts.Union(f.parts)
 		if f.allFutures {
 			w.reads.AllFutures = true
@@ -400,12 +403,12 @@ var recordHints = func() map[string]string {
 	pnl := `today's P&L is pnl_today("USDT-FUTURES") (closed positions after fees and funding, plus open ones now); ` +
 		`the last closed position's is last_close("TSLAUSDT").pnl; an open position's is position("TSLAUSDT", "long").unrealized_pnl`
 	trade := `the newest closed position of a contract is last_close("TSLAUSDT") (.pnl, .side, .size, .minutes_ago); ` +
-		`closes_today("TSLAUSDT") and losses_today("TSLAUSDT") count today's`
+		`closes_today("TSLAUSDT") and losses_today("TSLAUSDT") count today's; closed_trades lists them all`
 	day := `the day's starting equity is equity_day_start("USDT"); today's P&L is pnl_today("USDT-FUTURES")`
 	return map[string]string{
 		"pnl": pnl, "daily_pnl": pnl, "day_pnl": pnl, "today_pnl": pnl, "realized_pnl": pnl, "realised_pnl": pnl,
 		"realized_pnl_today": pnl, "profit": pnl, "profit_today": pnl, "daily_loss": pnl,
-		"last_trade": trade, "last_closed": trade, "last_position": trade, "closed_trades": trade, "trades_today": trade, "trade_history": trade,
+		"last_trade": trade, "last_closed": trade, "last_position": trade, "trades_today": trade, "trade_history": trade,
 		"start_equity": day, "starting_equity": day, "equity_start": day, "day_start_equity": day,
 	}
 }()

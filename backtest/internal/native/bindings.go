@@ -94,5 +94,6 @@ func bindings() map[string]Helper {
 		"_all_orders":          Func0[[]*marketdata.Order](rules.AllOrders),
 		"_all_strategy_orders": Func0[[]*marketdata.StrategyOrder](rules.AllStrategyOrders),
 		"_spot_records":        Func0[[]*marketdata.SpotRecord]((*marketdata.State).SpotRecords),
+		"_closed_trades":       Func0[[]*marketdata.LastClose]((*marketdata.State).ClosedList),
 	}
 }
