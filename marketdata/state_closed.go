@@ -245,6 +245,9 @@ func (s *State) ClosesToday(symbol string, losses bool) (int, error) {
 // gives one figure per position. It needs the position history of every
 // product type whose positions use coin, and the positions.
 func (s *State) PnLToday(coin string) (decimal.Decimal, error) {
+	if pt := exchange.ProductTypeOfCoin(coin); !slices.Contains(s.closedScope, pt) {
+		return decimal.Zero, missing("pnl today in "+coin, "the position history of "+string(pt)+" was not fetched")
+	}
 	return s.pnlToday("pnl today in "+coin, func(pt exchange.ProductType, marginCoin string) bool { return marginCoin == coin })
 }
 

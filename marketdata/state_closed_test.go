@@ -59,6 +59,11 @@ func TestClosedTradesToday(t *testing.T) {
 	if _, err := s.PnLTodayProduct(exchange.COINFutures); !errors.Is(err, ErrMissingData) {
 		t.Errorf("pnl today of an unfetched product type: %v, want missing data", err)
 	}
+	// USDC's positions are USDC-FUTURES', whose history was not fetched:
+	// a sum without them would look like a day without losses.
+	if p, err := s.PnLToday("USDC"); !errors.Is(err, ErrMissingData) {
+		t.Errorf("pnl today in USDC without its history: %s, %v; want missing data", p, err)
+	}
 	if eq, err := s.EquityDayStart("USDT"); err != nil || !eq.Equal(decimal.RequireFromString("1129.25")) {
 		t.Errorf("equity at day start %s, %v; want 1104 - (-25.25) = 1129.25", eq, err)
 	}

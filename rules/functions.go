@@ -375,10 +375,11 @@ func functions() []*function {
 			types: []any{new(func(*vars) []*marketdata.StrategyOrder)},
 		},
 		{
-			variable: "closed_trades",
-			doc:      FuncDoc{Returns: "list of last_close", Doc: "every position closed since yesterday 00:00 New York time, newest first, of the product types fetched; empty when none closed", Example: `none(closed_trades, .symbol == "TSLAUSDT" && .pnl < 0 && .minutes_ago < 30)`},
-			parts:    part(marketdata.PartClosedTrades),
-			clock:    true,
+			variable:   "closed_trades",
+			allFutures: true,
+			doc:        FuncDoc{Returns: "list of last_close", Doc: "every position closed since yesterday 00:00 New York time, newest first, of the product types fetched; empty when none closed", Example: `none(closed_trades, .symbol == "TSLAUSDT" && .pnl < 0 && .minutes_ago < 30)`},
+			parts:      part(marketdata.PartClosedTrades),
+			clock:      true,
 			impl: func(p ...any) (any, error) {
 				return stateOf(p[0]).ClosedList()
 			},

@@ -405,7 +405,7 @@ func (w *world) input(now time.Time) (marketdata.BuildInput, error) {
 	}
 	for _, coin := range sortedKeys(w.balances) {
 		b := w.balances[coin]
-		pt := productOfCoin(coin)
+		pt := exchange.ProductTypeOfCoin(coin)
 		eq := exchange.Num(b.Equity)
 		if eq == "" {
 			eq = exchange.NumOf(dec(b.Available).Add(dec(b.Locked)))
@@ -416,17 +416,6 @@ func (w *world) input(now time.Time) (marketdata.BuildInput, error) {
 	}
 	w.futuresInput(&in)
 	return in, nil
-}
-
-// productOfCoin is the product type a margin coin belongs to.
-func productOfCoin(coin string) exchange.ProductType {
-	switch coin {
-	case "USDT":
-		return exchange.USDTFutures
-	case "USDC":
-		return exchange.USDCFutures
-	}
-	return exchange.COINFutures
 }
 
 // marginCoinOf is the margin coin of contract c's positions: USDT or USDC,
