@@ -250,6 +250,19 @@ var venueFixtures = []venueFixture{
 			want(t, p.List[0].UTime.Int(), int64(1988824171000))
 			want(t, p.EndID, "23423432423423234")
 		}},
+	{file: "history-position-live.json", op: OpHistoryPosition,
+		call: func(ctx context.Context, c *Client) (any, error) {
+			return c.PositionHistory(ctx, PositionHistoryRequest{ProductType: USDTFutures})
+		},
+		check: func(t *testing.T, got any, err error, _ []byte) {
+			// Lower-case ctime and utime on the live venue.
+			h := result[PositionHistoryPage](t, got, err).List[0]
+			want(t, h.CTime.Int(), int64(1709590322199))
+			want(t, h.UTime.Int(), int64(1709667583395))
+			want(t, h.NetProfit, Num("-0.65356802"))
+			want(t, h.OpenFee, Num("-0.00389802"))
+			want(t, h.PositionID, "")
+		}},
 	{file: "single-position.json", op: OpSinglePosition,
 		call: func(ctx context.Context, c *Client) (any, error) {
 			return c.SinglePosition(ctx, SinglePositionRequest{ProductType: USDTFutures, Symbol: "BTCUSDT", MarginCoin: "USDT"})

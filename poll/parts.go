@@ -362,19 +362,26 @@ func fetchPending(ctx context.Context, r Reader, q request) ([]exchange.PendingO
 }
 
 // fetchClosedTrades reads the positions of product type q.key closed
-// since 00:00 New York time of the day before (marketdata.ClosedTradesFrom),
-// every page.
+// since 00:00 New York time of the day before (marketdata.ClosedTradesFrom).
+// The venue's docs do not say whether startTime bounds the open or the
+// close time, and a position opened days ago and closed today must count:
+// so no startTime is sent, and the pages, newest close first (idLessThan
+// walks to older records), are read until a record closed before the
+// window. Usually that is the first page.
 func fetchClosedTrades(ctx context.Context, r Reader, q request) ([]exchange.HistoryPosition, error) {
 	from, err := marketdata.ClosedTradesFrom(q.now)
 	if err != nil {
 		return nil, fmt.Errorf("closed trades window: %w", err)
 	}
 	var all []exchange.HistoryPosition
-	req := exchange.PositionHistoryRequest{ProductType: exchange.ProductType(q.key), StartTime: exchange.MillisOf(from),
-		EndTime: exchange.MillisOf(q.now), Limit: exchange.MaxPositionHistoryLimit}
+	req := exchange.PositionHistoryRequest{ProductType: exchange.ProductType(q.key), EndTime: exchange.MillisOf(q.now),
+		Limit: exchange.MaxPositionHistoryLimit}
 	for p, err := range exchange.IterPositionHistory(ctx, r, req) {
 		if err != nil {
 			return nil, err
+		}
+		if p.UTime.Time().Before(from) {
+			break // older closes follow
 		}
 		if len(all) == maxClosedTrades {
 			return nil, fmt.Errorf("more than %d closed positions since %s", maxClosedTrades, from.Format(time.DateOnly))
