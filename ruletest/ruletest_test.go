@@ -566,6 +566,9 @@ func TestInlineClosedTrades(t *testing.T) {
   - name: daily-loss-pct
     when: pnl_today("USDT-FUTURES") < -0.05 * equity_day_start("USDT")
     actions: [{log: {message: "lost 5% of {{ equity_day_start(\"USDT\") }}"}}]
+  - name: no-recent-loss
+    when: none(closed_trades, .symbol == "TSLAUSDT" && .pnl < 0 && .minutes_ago < 30)
+    actions: [{log: {message: "free to trade"}}]
 `
 	test := `tests:
   - name: last_close counts minutes from the close
@@ -633,6 +636,14 @@ func TestInlineClosedTrades(t *testing.T) {
     expect:
       - rule: daily-loss-pct
         fires: [{at: "10:00:03", actions: [{log: {message: "lost 5% of 10000"}}]}]
+  - name: closed_trades lists every close; none() is true for a contract never closed
+    start: "2026-03-09 10:00"
+    end: "10:06"
+    state:
+      closed_trades: [{symbol: NVDAUSDT, side: long, size: 1, pnl: -3, age: 1m}, {symbol: TSLAUSDT, side: short, size: 1, pnl: -7, age: 25m}]
+    expect:
+      - rule: no-recent-loss
+        fires: [{at: "10:05"}]
 `
 	for name, text := range map[string]string{"r.yaml": rule, "r_test.yaml": test} {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o600); err != nil {
@@ -640,7 +651,7 @@ func TestInlineClosedTrades(t *testing.T) {
 		}
 	}
 	res := RunFile(context.Background(), filepath.Join(dir, "r_test.yaml"), Options{})
-	if res.Failed() || len(res.Tests) != 5 {
-		t.Fatalf("want 5 passing tests:\n%s", report(t, []FileResult{res}))
+	if res.Failed() || len(res.Tests) != 6 {
+		t.Fatalf("want 6 passing tests:\n%s", report(t, []FileResult{res}))
 	}
 }
