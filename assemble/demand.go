@@ -31,7 +31,8 @@ func Demand(rs *rules.RuleSet, cat *rules.Catalog) poll.Demand {
 		}
 	}
 	d.ProductTypes = append(d.ProductTypes, r.ProductTypes...)
-	if r.AllFutures || (len(d.ProductTypes) == 0 && (d.Parts.Has(marketdata.PartPositions) || d.Parts.Has(marketdata.PartOrders) || d.Parts.Has(marketdata.PartBalances))) {
+	if r.AllFutures || (len(d.ProductTypes) == 0 && (d.Parts.Has(marketdata.PartPositions) || d.Parts.Has(marketdata.PartOrders) || d.Parts.Has(marketdata.PartBalances) ||
+		d.Parts.Has(marketdata.PartClosedTrades))) {
 		d.ProductTypes = exchange.ProductTypes()
 	}
 	if d.Parts.Has(marketdata.PartStrategyOrders) {

@@ -273,6 +273,11 @@ func exactCases() []exactCase {
 				return c.MergeDepth(ctx, MergeDepthRequest{Symbol: "TSLAUSDT", ProductType: USDTFutures, Limit: "15"})
 			},
 			query: "limit=15&productType=USDT-FUTURES&symbol=TSLAUSDT"},
+		{op: OpHistoryPosition, fixture: "history-position.json",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return c.PositionHistory(ctx, PositionHistoryRequest{ProductType: USDTFutures, StartTime: "1771286400000", EndTime: "1771329600000", Limit: 100})
+			},
+			query: "endTime=1771329600000&limit=100&productType=USDT-FUTURES&startTime=1771286400000"},
 		{op: OpAccounts, fixture: "accounts.json",
 			call: func(ctx context.Context, c *Client) (any, error) {
 				return c.Accounts(ctx, AccountsRequest{ProductType: COINFutures})

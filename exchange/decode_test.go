@@ -231,6 +231,14 @@ var responseFixtures = []responseFixture{
 		want(t, d.Asks[0], PriceLevel{"230.51", "1.2"})
 		want(t, d.Scale, Num("0.01"))
 	}},
+	{file: "history-position.json", op: OpHistoryPosition, newDst: newOf[PositionHistoryPage](), check: func(t *testing.T, v any) {
+		p := v.(*PositionHistoryPage)
+		want(t, len(p.List), 2)
+		want(t, p.List[0].HoldSide, Short)
+		want(t, p.List[0].NetProfit, Num("-9.93488"))
+		want(t, p.List[1].CloseFee, Num("-0.1388"))
+		want(t, p.EndID, "1290000000000000001")
+	}},
 	{file: "accounts.json", op: OpAccounts, newDst: newOf[[]Account](), allowZero: []string{"[0].PosMode"}, check: func(t *testing.T, v any) {
 		a := (*v.(*[]Account))[0]
 		want(t, a.AccountEquity, Num("9712.7"))

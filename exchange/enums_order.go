@@ -28,6 +28,19 @@ func (p ProductType) Category() Category { return Category(strings.ToLower(strin
 // ProductTypes returns every product type in the spec's order.
 func ProductTypes() []ProductType { return append([]ProductType(nil), productTypes.values...) }
 
+// ProductTypeOfCoin is the product type whose positions are margined in
+// coin: USDT-FUTURES for USDT, USDC-FUTURES for USDC, COIN-FUTURES for any
+// other coin (BTC, ETH...).
+func ProductTypeOfCoin(coin string) ProductType {
+	switch coin {
+	case "USDT":
+		return USDTFutures
+	case "USDC":
+		return USDCFutures
+	}
+	return COINFutures
+}
+
 // Category is the product category of unified-account operations. The
 // spec writes it in lower case, and the constants are the spec's; the live
 // venue's v3 operations take it in upper case (USDT-FUTURES), as the venue's

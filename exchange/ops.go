@@ -63,6 +63,10 @@ const (
 	// OpMergeDepth is the order book of a futures contract (exchange notes,
 	// "Futures book and ticker").
 	OpMergeDepth Op = "merge-depth"
+	// OpHistoryPosition is the history of closed positions
+	// (position_history.go): closed trades, their realised P&L, fees and
+	// funding.
+	OpHistoryPosition Op = "history-position"
 )
 
 // Scope is what a rate limit is counted per.
@@ -179,6 +183,8 @@ var opTable = []OpInfo{
 	{Op: OpPlanOrdersHistory, Method: "GET", Path: "/api/v2/mix/order/orders-plan-history", Rate: 10, Per: time.Second, Scope: PerUID, Perms: []Permission{PermFuturesRead}},
 	// The venue's docs, "Get Merge Market Depth": 20 times/1s per IP.
 	{Op: OpMergeDepth, Method: "GET", Path: "/api/v2/mix/market/merge-depth", Rate: 20, Per: time.Second, Scope: PerIP, Public: true},
+	// The venue's docs, "Get Historical Position": 20 times/1s per uid.
+	{Op: OpHistoryPosition, Method: "GET", Path: "/api/v2/mix/position/history-position", Rate: 20, Per: time.Second, Scope: PerUID, Perms: []Permission{PermFuturesRead}},
 }
 
 // IPLimitPerMinute is the overall per-IP limit besides the per-operation ones.

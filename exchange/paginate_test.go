@@ -148,6 +148,10 @@ func (f *fakeReader) OrderHistory(ctx context.Context, req OrderHistoryRequest) 
 	return OrderHistoryPage{EntrustedList: items, EndID: lastID(items, historyKey)}, err
 }
 
+func (f *fakeReader) PositionHistory(context.Context, PositionHistoryRequest) (PositionHistoryPage, error) {
+	return PositionHistoryPage{}, nil
+}
+
 func (f *fakeReader) SpotRecords(ctx context.Context, req SpotRecordRequest) ([]SpotRecord, error) {
 	if err := req.Validate(f.now); err != nil {
 		return nil, err

@@ -32,6 +32,7 @@ type Reader interface {
 	PlanOrders(ctx context.Context, req PlanOrdersRequest) (PlanOrdersPage, error)
 	PlanHistory(ctx context.Context, req PlanHistoryRequest) (PlanOrdersPage, error)
 	MergeDepth(ctx context.Context, req MergeDepthRequest) (MergeDepth, error)
+	PositionHistory(ctx context.Context, req PositionHistoryRequest) (PositionHistoryPage, error)
 }
 
 // Trader is every operation that changes account state. Dry-run holds a

@@ -236,6 +236,33 @@ var venueFixtures = []venueFixture{
 			want(t, d.TS.Int(), int64(1695870968804))
 			want(t, d.IsMaxPrecision, "NO")
 		}},
+	{file: "history-position.json", op: OpHistoryPosition,
+		call: func(ctx context.Context, c *Client) (any, error) {
+			return c.PositionHistory(ctx, PositionHistoryRequest{ProductType: USDTFutures})
+		},
+		check: func(t *testing.T, got any, err error, _ []byte) {
+			p := result[PositionHistoryPage](t, got, err)
+			want(t, len(p.List), 1)
+			want(t, p.List[0].HoldSide, Long)
+			want(t, p.List[0].Pnl, Num("14.1"))
+			want(t, p.List[0].NetProfit, Num("12.1"))
+			want(t, p.List[0].TotalFunding, Num("0.1"))
+			want(t, p.List[0].UTime.Int(), int64(1988824171000))
+			want(t, p.EndID, "23423432423423234")
+		}},
+	{file: "history-position-live.json", op: OpHistoryPosition,
+		call: func(ctx context.Context, c *Client) (any, error) {
+			return c.PositionHistory(ctx, PositionHistoryRequest{ProductType: USDTFutures})
+		},
+		check: func(t *testing.T, got any, err error, _ []byte) {
+			// Lower-case ctime and utime on the live venue.
+			h := result[PositionHistoryPage](t, got, err).List[0]
+			want(t, h.CTime.Int(), int64(1709590322199))
+			want(t, h.UTime.Int(), int64(1709667583395))
+			want(t, h.NetProfit, Num("-0.65356802"))
+			want(t, h.OpenFee, Num("-0.00389802"))
+			want(t, h.PositionID, "")
+		}},
 	{file: "single-position.json", op: OpSinglePosition,
 		call: func(ctx context.Context, c *Client) (any, error) {
 			return c.SinglePosition(ctx, SinglePositionRequest{ProductType: USDTFutures, Symbol: "BTCUSDT", MarginCoin: "USDT"})

@@ -57,12 +57,14 @@ const (
 	PartBalances                   // accounts (balances and position mode), per product type
 	PartTicker                     // ticker, per futures contract
 	PartFuturesBook                // merge-depth, per futures contract
+	PartClosedTrades               // history-position, per product type
 	numParts
 )
 
 var partNames = [numParts]string{
 	"market", "stock_info", "stock_book", "stock_trades", "positions", "orders",
 	"strategy_orders", "discount", "spot_records", "balances", "ticker", "futures_book",
+	"closed_trades",
 }
 
 // String returns the part's name as used in traces and docs.
@@ -265,6 +267,9 @@ type content struct {
 	tickersAsked []string       // the contracts whose ticker was fetched
 	futuresBooks []*FuturesBook // the books with both sides
 	booksAsked   []string       // the contracts whose book was fetched
+
+	closed      []ClosedTrade          // closed positions, newest first
+	closedScope []exchange.ProductType // the product types whose history was fetched
 
 	// The answers the positions, orders and stock pairs were built from
 	// (never changed), to tell which symbols' data two contents share

@@ -85,6 +85,7 @@ type BuildInput struct {
 	Balances       []BalancesInput
 	Tickers        []TickerInput
 	FuturesBooks   []FuturesBookInput
+	ClosedTrades   []ClosedTradesInput
 
 	// Prev, when set, is a State built before by the same caller: what it
 	// built from the very answers in this input is copied from it, with
@@ -146,6 +147,7 @@ func NewState(in BuildInput, opts BuildOptions) (*State, error) {
 	b.balances(in.Balances)
 	b.tickers(in.Tickers)
 	b.futuresBooks(in.FuturesBooks)
+	b.closedTrades(in.ClosedTrades)
 	return b.s, errors.Join(b.errs...)
 }
 

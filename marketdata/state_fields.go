@@ -465,6 +465,24 @@ func Objects() []ObjectDoc {
 			field("age_seconds", unitSecs, "time since it was booked", "",
 				func(x *SpotRecord) float64 { return x.AgeSeconds }).movesWithData(spotRecordAge),
 		}},
+		{Name: "last_close", goType: reflect.TypeFor[LastClose](), Doc: `The newest closed position of a futures contract, from the venue's position history: last_close("TSLAUSDT"). A contract with no close since yesterday 00:00 New York time has none: a condition reading it is false.`, Fields: []FieldDoc{
+			field("symbol", "", "contract symbol", "",
+				func(x *LastClose) string { return x.Symbol }),
+			field("side", "", "side of the position that closed: long or short", `last_close("TSLAUSDT").side == "long"`,
+				func(x *LastClose) string { return x.Side }).values([]string{"long", "short"}),
+			field("size", unitSize, "size closed", "",
+				func(x *LastClose) float64 { return x.Size }),
+			field("pnl", unitMargin, "what the position made: realised P&L after its fees and funding (the venue's netProfit); below 0 for a loss", `last_close("TSLAUSDT").pnl < 0`,
+				func(x *LastClose) float64 { return x.PnL }),
+			field("fees", unitMargin, "opening and closing fees, negative when paid", "",
+				func(x *LastClose) float64 { return x.Fees }),
+			field("funding", unitMargin, "funding settled while it was open, negative when paid", "",
+				func(x *LastClose) float64 { return x.Funding }),
+			field("time", "", "when it closed", "",
+				func(x *LastClose) time.Time { return x.Time }),
+			field("minutes_ago", unitMins, "minutes since it closed, at the tick", `last_close("TSLAUSDT").minutes_ago < 30`,
+				func(x *LastClose) float64 { return x.MinutesAgo }),
+		}},
 	}
 	named := map[reflect.Type]string{}
 	for _, o := range objs {

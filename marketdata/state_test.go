@@ -73,6 +73,15 @@ func fullInput() BuildInput {
 		Discount: &DiscountInput{At: now, Coins: []exchange.DiscountCoin{{Coin: "BTC", List: []exchange.DiscountTier{
 			{TierStartValue: "10000", DiscountRate: "0.9"}, {TierStartValue: "0", DiscountRate: "1"},
 		}}}},
+		// now is 15:50 New York time (EST): today began at 05:00 UTC.
+		ClosedTrades: []ClosedTradesInput{{ProductType: exchange.USDTFutures, At: now, Positions: []exchange.HistoryPosition{
+			{PositionID: "3", Symbol: "TSLAUSDT", MarginCoin: "USDT", HoldSide: exchange.Short, CloseTotalPos: "1", Pnl: "-12", NetProfit: "-12.5",
+				OpenFee: "-0.25", CloseFee: "-0.25", CTime: ms(now.Add(-2 * time.Hour)), UTime: ms(now.Add(-30 * time.Minute))},
+			{PositionID: "2", Symbol: "TSLAUSDT", MarginCoin: "USDT", HoldSide: exchange.Long, CloseTotalPos: "2", Pnl: "7.5", NetProfit: "7.25",
+				CTime: ms(time.Date(2026, 11, 20, 4, 0, 0, 0, time.UTC)), UTime: ms(time.Date(2026, 11, 20, 5, 1, 0, 0, time.UTC))},
+			{PositionID: "1", Symbol: "TSLAUSDT", MarginCoin: "USDT", HoldSide: exchange.Long, CloseTotalPos: "2", Pnl: "-3", NetProfit: "-3",
+				CTime: ms(time.Date(2026, 11, 20, 3, 0, 0, 0, time.UTC)), UTime: ms(time.Date(2026, 11, 20, 4, 59, 0, 0, time.UTC))},
+		}}},
 		SpotRecords: &SpotRecordsInput{At: now, Records: []exchange.SpotRecord{
 			{ID: "old", Coin: "USDT", SpotTaxType: "Deposit", Amount: "500", TS: ms(now.Add(-2 * time.Hour))},
 			{ID: "new", Coin: "USDT", SpotTaxType: "Withdrawal", Amount: "-50", TS: ms(now.Add(-30 * time.Minute))},

@@ -92,6 +92,10 @@ func (r *answersReader) DiscountRates(context.Context, exchange.DiscountRateRequ
 func (r *answersReader) SpotRecords(context.Context, exchange.SpotRecordRequest) ([]exchange.SpotRecord, error) {
 	return []exchange.SpotRecord{{ID: "r" + r.tag(exchange.OpSpotRecord), Coin: "USDT"}}, nil
 }
+func (r *answersReader) PositionHistory(context.Context, exchange.PositionHistoryRequest) (exchange.PositionHistoryPage, error) {
+	// Closed at the start: inside the window the poller reads.
+	return exchange.PositionHistoryPage{List: []exchange.HistoryPosition{{PositionID: "h" + r.tag(exchange.OpHistoryPosition), Symbol: "TSLAUSDT", UTime: exchange.MillisOf(polltest.Start)}}}, nil
+}
 func (r *answersReader) Accounts(_ context.Context, req exchange.AccountsRequest) ([]exchange.Account, error) {
 	return []exchange.Account{{MarginCoin: string(req.ProductType) + r.tag(exchange.OpAccounts)}}, nil
 }

@@ -31,6 +31,7 @@ type Reader interface {
 	Accounts(ctx context.Context, req exchange.AccountsRequest) ([]exchange.Account, error)
 	Ticker(ctx context.Context, req exchange.TickerRequest) ([]exchange.Ticker, error)
 	MergeDepth(ctx context.Context, req exchange.MergeDepthRequest) (exchange.MergeDepth, error)
+	PositionHistory(ctx context.Context, req exchange.PositionHistoryRequest) (exchange.PositionHistoryPage, error)
 }
 
 // Clock is the poller's time source.

@@ -6,6 +6,7 @@ import (
 
 	"github.com/expr-lang/expr/parser"
 
+	"github.com/tickrules/tickrules/exchange"
 	"github.com/tickrules/tickrules/marketdata"
 )
 
@@ -60,6 +61,19 @@ func AllOrders(s *marketdata.State) ([]*marketdata.Order, error) {
 // AllStrategyOrders is the variable all_strategy_orders, as AllOrders.
 func AllStrategyOrders(s *marketdata.State) ([]*marketdata.StrategyOrder, error) {
 	return fetchedList(s, marketdata.PartStrategyOrders, "all_strategy_orders", "strategy orders", (*marketdata.State).AllStrategyOrders)
+}
+
+// PnLToday is pnl_today(product_type): the State's decimal figure as a
+// condition's number.
+func PnLToday(s *marketdata.State, productType string) (float64, error) {
+	d, err := s.PnLTodayProduct(exchange.ProductType(productType))
+	return d.InexactFloat64(), err
+}
+
+// EquityDayStart is equity_day_start(coin) as a condition's number.
+func EquityDayStart(s *marketdata.State, coin string) (float64, error) {
+	d, err := s.EquityDayStart(coin)
+	return d.InexactFloat64(), err
 }
 
 // StrategyStop is has_stop_loss(symbol, side) when stop is set, else

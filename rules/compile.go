@@ -371,7 +371,7 @@ func (c *Compiler) config(want Kind) *conf.Config {
 }
 
 func (c *Compiler) suggestName(name string, lets map[string]bool) string {
-	cands := []string{"now", "now_ms", "weekday", "market", "positions", "all_orders", "all_strategy_orders", "spot_records"}
+	cands := []string{"now", "now_ms", "weekday", "market", "positions", "all_orders", "all_strategy_orders", "spot_records", "closed_trades"}
 	if c.opts.ForEach {
 		cands = append(cands, "symbol")
 	}

@@ -34,6 +34,7 @@ func TestFieldRowsDriveReads(t *testing.T) {
 		"twap":           {`strategy_orders("TSLAUSDT")[0].twap[0]`, partSet(marketdata.PartStrategyOrders)},
 		"ticker":         {`ticker("BTCUSDT")`, partSet(marketdata.PartTicker)},
 		"book":           {`book("BTCUSDT")`, partSet(marketdata.PartFuturesBook)},
+		"last_close":     {`last_close("TSLAUSDT")`, partSet(marketdata.PartClosedTrades)},
 	}
 	timeNames := marketdata.TimeFields()
 	for _, o := range marketdata.Objects() {
@@ -56,7 +57,9 @@ func TestFieldRowsDriveReads(t *testing.T) {
 				// another object moves with time when its row says so, or
 				// when a field of that name does in another object (a
 				// field reached through a list is judged by its name).
-				if want := o.Name == "market" || timeNames[f.Name] != 0; p.Reads.Time != want {
+				// last_close is reached through a function whose value
+				// moves with the clock (minutes_ago, today's closes).
+				if want := o.Name == "market" || o.Name == "last_close" || timeNames[f.Name] != 0; p.Reads.Time != want {
 					t.Errorf("reads time %v, want %v (row: %d)", p.Reads.Time, want, f.Time)
 				}
 				if want := marketdata.TimeFieldsOf(o.Name, f.Name); p.Reads.DataTimeFields != want {

@@ -62,8 +62,13 @@ type function struct {
 	// (positions, all_orders): the pollers must then cover every product
 	// type.
 	allFutures bool
-	impl       func(params ...any) (any, error)
-	types      []any // the checked signatures (overloads), hidden arguments included
+	// clock marks the functions whose value moves with the tick's time
+	// alone (today's closes and P&L start at 00:00 New York time,
+	// minutes_ago counts from the tick): a program calling one is
+	// evaluated every tick.
+	clock bool
+	impl  func(params ...any) (any, error)
+	types []any // the checked signatures (overloads), hidden arguments included
 }
 
 func (f *function) arity() int { return len(f.args) }
@@ -248,6 +253,62 @@ func functions() []*function {
 			},
 			types: []any{new(func(*vars, string, float64) float64), new(func(*vars, string, int) float64)},
 		},
+		// Today's account and closed trades (the venue's position history).
+		{
+			doc:    FuncDoc{"last_close", []ArgDoc{sym}, "last_close", "", "the newest closed position of symbol (since yesterday 00:00 New York time); follow it with a field. None when it never closed: the condition is false", `last_close("TSLAUSDT").pnl < 0 && last_close("TSLAUSDT").minutes_ago < 30`},
+			args:   []argKind{argContract},
+			parts:  part(marketdata.PartClosedTrades),
+			object: "last_close",
+			clock:  true,
+			impl: func(p ...any) (any, error) {
+				return stateOf(p[0]).LastClose(p[1].(string))
+			},
+			types: []any{new(func(*vars, string, int) *marketdata.LastClose)},
+		},
+		{
+			doc:   FuncDoc{"closes_today", []ArgDoc{sym}, "number", "positions", "how many positions of symbol closed since 00:00 New York time", `closes_today("TSLAUSDT") < 3`},
+			args:  []argKind{argContract},
+			parts: part(marketdata.PartClosedTrades),
+			clock: true,
+			impl: func(p ...any) (any, error) {
+				return stateOf(p[0]).ClosesToday(p[1].(string), false)
+			},
+			types: []any{new(func(*vars, string) int)},
+		},
+		{
+			doc:   FuncDoc{"losses_today", []ArgDoc{sym}, "number", "positions", "how many positions of symbol closed at a loss (after fees and funding) since 00:00 New York time", `losses_today("TSLAUSDT") >= 2`},
+			args:  []argKind{argContract},
+			parts: part(marketdata.PartClosedTrades),
+			clock: true,
+			impl: func(p ...any) (any, error) {
+				return stateOf(p[0]).ClosesToday(p[1].(string), true)
+			},
+			types: []any{new(func(*vars, string) int)},
+		},
+		{
+			doc: FuncDoc{"pnl_today", []ArgDoc{{"product_type", "text", "USDT-FUTURES, COIN-FUTURES or USDC-FUTURES"}}, "number", "margin coin",
+				"today's P&L of product_type: what the positions closed since 00:00 New York time made after fees and funding, plus the unrealised P&L of the open positions now. A position open across midnight counts whole on the day it closes",
+				`pnl_today("USDT-FUTURES") < -500`},
+			args:  []argKind{argProduct},
+			parts: part(marketdata.PartClosedTrades, marketdata.PartPositions),
+			clock: true,
+			impl: func(p ...any) (any, error) {
+				return PnLToday(stateOf(p[0]), p[1].(string))
+			},
+			types: []any{new(func(*vars, string) float64)},
+		},
+		{
+			doc: FuncDoc{"equity_day_start", []ArgDoc{{"coin", "text", `margin coin, like "USDT"`}}, "number", "margin coin",
+				"the futures equity of coin at 00:00 New York time as the venue's records give it: equity now less today's P&L of the positions margined in coin (a transfer made today is counted in it)",
+				`pnl_today("USDT-FUTURES") < -0.05 * equity_day_start("USDT")`},
+			args:  []argKind{argCoin},
+			parts: part(marketdata.PartClosedTrades, marketdata.PartPositions, marketdata.PartBalances),
+			clock: true,
+			impl: func(p ...any) (any, error) {
+				return EquityDayStart(stateOf(p[0]), p[1].(string))
+			},
+			types: []any{new(func(*vars, string) float64)},
+		},
 		{
 			doc: FuncDoc{"format", []ArgDoc{{"x", "number", ""}, {"places", "number", fmt.Sprintf("decimals to show, a whole number from 0 to %d", maxFormatPlaces)}}, "text", "",
 				"x written with exactly places decimals, for messages: plain digits, rounded half away from zero (2.675 to 2 places is 2.68, 0.1 + 0.2 is 0.30); NaN, Inf or -Inf when x is not a number",
@@ -344,6 +405,17 @@ func functions() []*function {
 				return fetchedList(stateOf(p[0]), marketdata.PartStrategyOrders, "all_strategy_orders", "strategy orders", (*marketdata.State).AllStrategyOrders)
 			},
 			types: []any{new(func(*vars) []*marketdata.StrategyOrder)},
+		},
+		{
+			variable:   "closed_trades",
+			allFutures: true,
+			doc:        FuncDoc{Returns: "list of last_close", Doc: "every position closed since yesterday 00:00 New York time, newest first, of the product types fetched; empty when none closed", Example: `none(closed_trades, .symbol == "TSLAUSDT" && .pnl < 0 && .minutes_ago < 30)`},
+			parts:      part(marketdata.PartClosedTrades),
+			clock:      true,
+			impl: func(p ...any) (any, error) {
+				return stateOf(p[0]).ClosedList()
+			},
+			types: []any{new(func(*vars) []*marketdata.LastClose)},
 		},
 		{
 			variable: "spot_records",

@@ -384,6 +384,9 @@ func (w *walker) identifier(n *ast.IdentifierNode) {
 		return
 	}
 	if f := w.c.byVariable[name]; f != nil {
+		if f.clock {
+			w.reads.Time, w.reads.Clock, w.reads.ClockOther = true, true, true
+		}
 		w.reads.Parts = w.reads.Parts.Union(f.parts)
 		if f.allFutures {
 			w.reads.AllFutures = true
@@ -397,8 +400,30 @@ func (w *walker) identifier(n *ast.IdentifierNode) {
 		w.errorf(n, "", "%s is a function: write %s(...)", name, name)
 		return
 	}
+	if hint := recordHints[name]; hint != "" && w.c.suggestName(name, w.lets) == "" {
+		w.errorHint(n, "", hint, "unknown variable %s", name)
+		return
+	}
 	w.errorf(n, w.c.suggestName(name, w.lets), "unknown variable %s", name)
 }
+
+// recordHints point the names traders reach for when they ask about their
+// P&L or their last trade to what rules have: today's P&L, the closed
+// trades and the open positions' P&L. Only a name with no close spelling
+// of a known one gets its hint (a typo of pnl_today is told its spelling).
+var recordHints = func() map[string]string {
+	pnl := `today's P&L is pnl_today("USDT-FUTURES") (closed positions after fees and funding, plus open ones now); ` +
+		`the last closed position's is last_close("TSLAUSDT").pnl; an open position's is position("TSLAUSDT", "long").unrealized_pnl`
+	trade := `the newest closed position of a contract is last_close("TSLAUSDT") (.pnl, .side, .size, .minutes_ago); ` +
+		`closes_today("TSLAUSDT") and losses_today("TSLAUSDT") count today's; closed_trades lists them all`
+	day := `the day's starting equity is equity_day_start("USDT"); today's P&L is pnl_today("USDT-FUTURES")`
+	return map[string]string{
+		"pnl": pnl, "daily_pnl": pnl, "day_pnl": pnl, "today_pnl": pnl, "realized_pnl": pnl, "realised_pnl": pnl,
+		"realized_pnl_today": pnl, "profit": pnl, "profit_today": pnl, "daily_loss": pnl,
+		"last_trade": trade, "last_closed": trade, "last_position": trade, "trades_today": trade, "trade_history": trade,
+		"start_equity": day, "starting_equity": day, "equity_start": day, "day_start_equity": day,
+	}
+}()
 
 // object checks the field read on an object lookup (market.session,
 // stock("TSLA").bid) and adds the parts that field needs.
@@ -525,6 +550,9 @@ func (w *walker) call(n *ast.CallNode) {
 		return
 	case w.c.builtins[name]:
 		return
+	case recordHints[name] != "" && w.c.suggestFunc(name) == "":
+		w.errorHint(id, "", recordHints[name], "unknown function %s", name)
+		return
 	default:
 		w.errorf(id, w.c.suggestFunc(name), "unknown function %s", name)
 		return
@@ -543,6 +571,9 @@ func (w *walker) call(n *ast.CallNode) {
 			w.reads.Firings = true
 			w.reads.Time, w.reads.Clock, w.reads.ClockOther = true, true, true
 		}
+	}
+	if f.clock {
+		w.reads.Time, w.reads.Clock, w.reads.ClockOther = true, true, true
 	}
 	w.reads.Parts = w.reads.Parts.Union(f.parts)
 	if f.object != "" {

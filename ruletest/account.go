@@ -63,7 +63,7 @@ func readAccount(ctx context.Context, r accountReader, then time.Time) (*account
 		for _, b := range accts {
 			// The world keeps one balance per coin, under the product type
 			// the coin margins.
-			if productOfCoin(b.MarginCoin) == pt {
+			if exchange.ProductTypeOfCoin(b.MarginCoin) == pt {
 				a.balances = append(a.balances, b)
 			}
 			if b.PosMode != "" {

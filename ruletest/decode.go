@@ -34,6 +34,7 @@ func (p *Position) setPos(l, c int)      { p.line, p.column = l, c }
 func (o *Order) setPos(l, c int)         { o.line, o.column = l, c }
 func (o *StrategyOrder) setPos(l, c int) { o.line, o.column = l, c }
 func (r *SpotRecord) setPos(l, c int)    { r.line, r.column = l, c }
+func (r *ClosedTrade) setPos(l, c int)   { r.line, r.column = l, c }
 func (c *Change) setPos(l, col int)      { c.line, c.column = l, col }
 func (e *Expect) setPos(l, c int)        { e.line, e.column = l, c }
 func (f *Firing) setPos(l, c int)        { f.line, f.column = l, c }

@@ -85,6 +85,12 @@ type State struct {
 	// an empty list removes them all; a test that never gives them has
 	// none fetched.
 	SpotRecords []*SpotRecord `yaml:"spot_records"`
+	// ClosedTrades are the positions the account closed (what last_close,
+	// closes_today, losses_today and pnl_today read from the venue's
+	// position history). Like Orders, a nil list keeps what is held and
+	// an empty list removes them all; a test that never gives them has an
+	// account that closed nothing.
+	ClosedTrades []*ClosedTrade `yaml:"closed_trades"`
 	// PositionMode by product type: one_way or hedge (default one_way).
 	PositionMode map[string]string `yaml:"position_mode"`
 	// Futures by contract symbol (BTCUSDT): the ticker and book of the
@@ -178,6 +184,24 @@ type SpotRecord struct {
 	BizOrderID string `yaml:"biz_order_id"`
 	ID         string `yaml:"id"`
 	// Age is how long before the time it was set it was booked.
+	Age Duration `yaml:"age"`
+
+	line, column int
+}
+
+// ClosedTrade is one closed position, in the names a rule reads it by
+// (last_close("TSLAUSDT").pnl, .side...).
+type ClosedTrade struct {
+	Symbol string `yaml:"symbol"`
+	Side   string `yaml:"side"` // long or short: the side of the position that closed
+	Size   Num    `yaml:"size"`
+	// PnL is what the position made after its fees and funding (the
+	// venue's netProfit); below 0 for a loss.
+	PnL     Num `yaml:"pnl"`
+	Fees    Num `yaml:"fees"`    // default 0; fees paid are negative
+	Funding Num `yaml:"funding"` // default 0; funding paid is negative
+	// Age is how long before the time it was set it closed: a trade
+	// given at 10:00 with age: 30m closed at 09:30.
 	Age Duration `yaml:"age"`
 
 	line, column int

@@ -239,6 +239,14 @@ func (d *decoder) checkState(s *State) {
 				"for example Deposit, Withdrawal, Buy, Sell, Transfer in, Transfer out (docs/scenarios.md lists them all)")
 		}
 	}
+	for _, r := range s.ClosedTrades {
+		if r.Symbol == "" || r.Size == "" || r.PnL == "" {
+			d.errorAt(r.line, r.column, "a closed trade needs symbol:, size: and pnl:", "")
+		}
+		if r.Side != "long" && r.Side != "short" {
+			d.errorAt(r.line, r.column, fmt.Sprintf("a closed trade's side is long or short, not %q", r.Side), "")
+		}
+	}
 	for pt, m := range s.PositionMode {
 		if _, ok := posModeOf(m); !ok {
 			d.errorAt(1, 1, fmt.Sprintf("position_mode of %s is one_way or hedge, not %q", pt, m), "")

@@ -549,3 +549,120 @@ func TestLogMessages(t *testing.T) {
 		}
 	}
 }
+
+// TestInlineClosedTrades checks that closed trades written in a test's
+// state are what last_close, closes_today, losses_today, pnl_today and
+// equity_day_start read, one test per function: today starts at 00:00
+// New York time (a loss closed at 23:30 yesterday is not today's),
+// minutes_ago follows the test's clock, and a symbol never closed has no
+// last close (the condition is false).
+func TestInlineClosedTrades(t *testing.T) {
+	dir := t.TempDir()
+	rule := `rules:
+  - name: cooldown-over
+    when: last_close("TSLAUSDT").pnl < 0 && last_close("TSLAUSDT").minutes_ago >= 30
+    actions: [{log: {message: "cooldown over after {{ last_close(\"TSLAUSDT\").side }} {{ last_close(\"TSLAUSDT\").pnl }}"}}]
+  - name: never-closed
+    when: last_close("NVDAUSDT").pnl < 0 || last_close("NVDAUSDT").pnl >= 0
+    actions: [{log: {message: "NVDAUSDT closed"}}]
+  - name: busy-day
+    when: closes_today("TSLAUSDT") >= 2
+    actions: [{log: {message: "two closes"}}]
+  - name: two-losses
+    when: losses_today("TSLAUSDT") >= 2
+    actions: [{log: {message: "two losses"}}]
+  - name: daily-loss
+    when: pnl_today("USDT-FUTURES") < -500
+    actions: [{log: {message: "lost {{ pnl_today(\"USDT-FUTURES\") }}"}}]
+  - name: daily-loss-pct
+    when: pnl_today("USDT-FUTURES") < -0.05 * equity_day_start("USDT")
+    actions: [{log: {message: "lost 5% of {{ equity_day_start(\"USDT\") }}"}}]
+  - name: no-recent-loss
+    when: none(closed_trades, .symbol == "TSLAUSDT" && .pnl < 0 && .minutes_ago < 30)
+    actions: [{log: {message: "free to trade"}}]
+`
+	test := `tests:
+  - name: last_close counts minutes from the close
+    start: "2026-03-09 10:00"
+    end: "10:06"
+    state:
+      closed_trades: [{symbol: TSLAUSDT, side: long, size: 1, pnl: -12.5, age: 25m}]
+    expect:
+      - rule: cooldown-over
+        fires: [{at: "10:05", actions: [{log: {message: "cooldown over after long -12.5"}}]}]
+      - rule: never-closed
+        fires: []
+  - name: closes_today counts today's closes
+    start: "2026-03-09 10:00"
+    end: "10:00:05"
+    state:
+      closed_trades: [{symbol: TSLAUSDT, side: long, size: 1, pnl: 3, age: 1h}]
+    changes:
+      - at: "10:00:03"
+        closed_trades:
+          - {symbol: TSLAUSDT, side: long, size: 1, pnl: 3, age: 1h}
+          - {symbol: TSLAUSDT, side: short, size: 2, pnl: 1, age: 1s}
+    expect:
+      - rule: busy-day
+        fires: [{at: "10:00:03"}]
+  - name: losses_today starts at midnight New York time
+    start: "2026-03-09 10:00"
+    end: "10:00:05"
+    state:
+      closed_trades:
+        - {symbol: TSLAUSDT, side: long, size: 1, pnl: -40, age: 10h30m}
+        - {symbol: TSLAUSDT, side: long, size: 1, pnl: -5, age: 9h59m}
+    changes:
+      - at: "10:00:02"
+        closed_trades:
+          - {symbol: TSLAUSDT, side: long, size: 1, pnl: -40, age: 10h30m}
+          - {symbol: TSLAUSDT, side: long, size: 1, pnl: -5, age: 9h59m}
+          - {symbol: TSLAUSDT, side: short, size: 1, pnl: -2, fees: -0.5, age: 1s}
+    expect:
+      - rule: two-losses
+        fires: [{at: "10:00:02"}]
+  - name: pnl_today adds the open positions' unrealised P&L
+    start: "2026-03-09 10:00"
+    end: "10:00:05"
+    state:
+      closed_trades: [{symbol: TSLAUSDT, side: long, size: 1, pnl: -450, age: 2h}]
+      positions: [{symbol: NVDAUSDT, side: long, size: 1, entry: 140, mark: 100}]
+    changes:
+      - at: "10:00:03"
+        positions: [{symbol: NVDAUSDT, side: long, size: 1, entry: 140, mark: 80}]
+    expect:
+      - rule: daily-loss
+        fires: [{at: "10:00:03", actions: [{log: {message: "lost -510"}}]}]
+  - name: equity_day_start is the equity less today's P&L
+    start: "2026-03-09 10:00"
+    end: "10:00:05"
+    state:
+      closed_trades: [{symbol: TSLAUSDT, side: long, size: 1, pnl: -450, age: 2h}]
+      positions: [{symbol: NVDAUSDT, side: long, size: 1, entry: 140, mark: 100}]
+      balances: {USDT: {available: 9510}}
+    changes:
+      - at: "10:00:03"
+        positions: [{symbol: NVDAUSDT, side: long, size: 1, entry: 140, mark: 80}]
+        balances: {USDT: {available: 9490}}
+    expect:
+      - rule: daily-loss-pct
+        fires: [{at: "10:00:03", actions: [{log: {message: "lost 5% of 10000"}}]}]
+  - name: closed_trades lists every close; none() is true for a contract never closed
+    start: "2026-03-09 10:00"
+    end: "10:06"
+    state:
+      closed_trades: [{symbol: NVDAUSDT, side: long, size: 1, pnl: -3, age: 1m}, {symbol: TSLAUSDT, side: short, size: 1, pnl: -7, age: 25m}]
+    expect:
+      - rule: no-recent-loss
+        fires: [{at: "10:05"}]
+`
+	for name, text := range map[string]string{"r.yaml": rule, "r_test.yaml": test} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res := RunFile(context.Background(), filepath.Join(dir, "r_test.yaml"), Options{})
+	if res.Failed() || len(res.Tests) != 6 {
+		t.Fatalf("want 6 passing tests:\n%s", report(t, []FileResult{res}))
+	}
+}

@@ -33,6 +33,18 @@ type world struct {
 	// part is then not fetched, as before any poll).
 	spot      []heldSpot
 	spotGiven bool
+	// closed are the closed trades in the venue's form, their close times
+	// set at each tick.
+	closed []heldClosed
+}
+
+// heldClosed is a closed trade with its product type, when it was set and
+// how long before that it closed.
+type heldClosed struct {
+	r     exchange.HistoryPosition
+	pt    exchange.ProductType
+	setAt time.Time
+	age   time.Duration
 }
 
 // heldSpot is a spot record with when it was set and its age then.
@@ -170,6 +182,16 @@ func (w *world) apply(s *State, at time.Time) error {
 			w.spot = append(w.spot, heldSpot{r: spotRecord(r, i), setAt: at, age: r.Age.D})
 		}
 	}
+	if s.ClosedTrades != nil {
+		w.closed = make([]heldClosed, 0, len(s.ClosedTrades))
+		for i, r := range s.ClosedTrades {
+			c, ok := w.cat.Contract(r.Symbol)
+			if !ok {
+				return fmt.Errorf("%s: closed trade symbol %s is not a contract of the scenario", where(r.line, r.column), r.Symbol)
+			}
+			w.closed = append(w.closed, heldClosed{r: closedRecord(r, marginCoinOf(c), i), pt: c.ProductType, setAt: at, age: r.Age.D})
+		}
+	}
 	for coin, b := range s.Balances {
 		w.balances[coin] = b
 	}
@@ -229,6 +251,17 @@ func (w *world) modeMismatch(rs *rules.RuleSet) string {
 		}
 	}
 	return ""
+}
+
+// closedRecord is the venue's history record of an inline closed trade;
+// the i-th trade of a list gets a made-up position id. The gross P&L is
+// what is left of the net P&L without the fees and funding.
+func closedRecord(r *ClosedTrade, marginCoin string, i int) exchange.HistoryPosition {
+	fees, funding := or(r.Fees, "0"), or(r.Funding, "0")
+	gross := dec(r.PnL).Sub(dec(Num(fees))).Sub(dec(Num(funding)))
+	return exchange.HistoryPosition{PositionID: fmt.Sprintf("test-close-%d", i+1), MarginCoin: marginCoin, Symbol: r.Symbol,
+		HoldSide: exchange.HoldSide(r.Side), OpenTotalPos: exchange.Num(r.Size), CloseTotalPos: exchange.Num(r.Size),
+		Pnl: exchange.NumOf(gross), NetProfit: exchange.Num(r.PnL), CloseFee: fees, TotalFunding: funding}
 }
 
 // spotRecord is the venue's record of an inline spot record; the i-th
@@ -354,6 +387,15 @@ func (w *world) input(now time.Time) (marketdata.BuildInput, error) {
 			}
 		}
 		in.StrategyOrders = append(in.StrategyOrders, so)
+		closed := marketdata.ClosedTradesInput{ProductType: pt, At: now, Positions: []exchange.HistoryPosition{}}
+		for _, h := range w.closed {
+			if h.pt == pt {
+				r := h.r
+				r.UTime = exchange.MillisOf(h.setAt.Add(-h.age))
+				closed.Positions = append(closed.Positions, r)
+			}
+		}
+		in.ClosedTrades = append(in.ClosedTrades, closed)
 	}
 	if w.spotGiven {
 		recs := make([]exchange.SpotRecord, 0, len(w.spot))
@@ -366,7 +408,7 @@ func (w *world) input(now time.Time) (marketdata.BuildInput, error) {
 	}
 	for _, coin := range sortedKeys(w.balances) {
 		b := w.balances[coin]
-		pt := productOfCoin(coin)
+		pt := exchange.ProductTypeOfCoin(coin)
 		eq := exchange.Num(b.Equity)
 		if eq == "" {
 			eq = exchange.NumOf(dec(b.Available).Add(dec(b.Locked)))
@@ -379,15 +421,16 @@ func (w *world) input(now time.Time) (marketdata.BuildInput, error) {
 	return in, nil
 }
 
-// productOfCoin is the product type a margin coin belongs to.
-func productOfCoin(coin string) exchange.ProductType {
-	switch coin {
-	case "USDT":
-		return exchange.USDTFutures
-	case "USDC":
-		return exchange.USDCFutures
+// marginCoinOf is the margin coin of contract c's positions: USDT or USDC,
+// or the base coin of a coin-margined contract.
+func marginCoinOf(c marketdata.ProductContract) string {
+	switch c.ProductType {
+	case exchange.USDCFutures:
+		return "USDC"
+	case exchange.COINFutures:
+		return c.BaseCoin
 	}
-	return exchange.COINFutures
+	return "USDT"
 }
 
 // dec parses a number the loader has already checked.
@@ -422,13 +465,7 @@ func (w *world) position(h *heldPosition) exchange.Position {
 		mm = exchange.Crossed
 	}
 	c, _ := w.cat.Contract(h.Symbol)
-	coin := "USDT"
-	switch h.pt {
-	case exchange.USDCFutures:
-		coin = "USDC"
-	case exchange.COINFutures:
-		coin = c.BaseCoin
-	}
+	coin := marginCoinOf(c)
 	return exchange.Position{Symbol: h.Symbol, MarginCoin: coin, HoldSide: exchange.HoldSide(h.Side),
 		Total: exchange.NumOf(size), Available: exchange.NumOf(size), Locked: "0",
 		OpenPriceAvg: exchange.NumOf(entry), MarkPrice: exchange.NumOf(mark), Leverage: exchange.NumOf(lev),

@@ -35,7 +35,8 @@ type Account struct {
 	byCOID    map[string]*order
 	positions []*position
 	fills     []*fill
-	spot      []exchange.SpotRecord // ascending id
+	spot      []exchange.SpotRecord      // ascending id
+	history   []exchange.HistoryPosition // closed positions, ascending positionId
 	strategy  []exchange.StrategyOrder
 
 	memo accountMemo // the last answers of the polled queries
@@ -127,14 +128,20 @@ func compareIDs(p, q string) int {
 // position is an open position. In one-way mode an account holds at most one
 // direction per contract.
 type position struct {
-	c          *contract
-	long       bool
-	size, avg  decimal.Decimal
-	achieved   decimal.Decimal // realised P&L while open
-	fees       decimal.Decimal // fees paid while open (break-even price)
-	marginMode exchange.MarginMode
-	cTime      time.Time
-	uTime      time.Time
+	c         *contract
+	long      bool
+	size, avg decimal.Decimal
+	achieved  decimal.Decimal // realised P&L while open
+	fees      decimal.Decimal // fees paid while open (break-even price)
+	// What the position's history record (position_history.go) sums:
+	// the fees of opening and of closing fills, the funding received
+	// (negative: paid), the size opened and closed, and the closed size
+	// times its prices (the close average).
+	openFee, closeFee, funding decimal.Decimal
+	opened, closed, closeQuote decimal.Decimal
+	marginMode                 exchange.MarginMode
+	cTime                      time.Time
+	uTime                      time.Time
 
 	parts positionParts // see Account.parts
 }

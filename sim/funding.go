@@ -44,6 +44,7 @@ func (x *Exchange) settleFunding(from, to time.Time) {
 				}
 				x.changed()
 				a.balance[p.c.marginCoin] = a.balance[p.c.marginCoin].Sub(pay)
+				p.funding = p.funding.Sub(pay)
 			}
 		}
 	}

@@ -48,6 +48,7 @@ func (x *Exchange) settleFundingHistory(from, to time.Time) {
 				}
 				x.changed()
 				a.balance[p.c.marginCoin] = a.balance[p.c.marginCoin].Sub(pay)
+				p.funding = p.funding.Sub(pay)
 			}
 		}
 	}

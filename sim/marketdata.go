@@ -319,6 +319,9 @@ func (p publicReader) DiscountRates(context.Context, exchange.DiscountRateReques
 func (p publicReader) SpotRecords(context.Context, exchange.SpotRecordRequest) ([]exchange.SpotRecord, error) {
 	return nil, p.private(exchange.OpSpotRecord)
 }
+func (p publicReader) PositionHistory(context.Context, exchange.PositionHistoryRequest) (exchange.PositionHistoryPage, error) {
+	return exchange.PositionHistoryPage{}, p.private(exchange.OpHistoryPosition)
+}
 func (p publicReader) AllPositions(context.Context, exchange.AllPositionsRequest) ([]exchange.Position, error) {
 	return nil, p.private(exchange.OpAllPositions)
 }

@@ -278,6 +278,8 @@ func (a *Account) grow(c *contract, long bool, qty, price, fee decimal.Decimal, 
 	p.avg = p.avg.Mul(p.size).Add(price.Mul(qty)).DivRound(total, c.pricePlace+8)
 	p.size = total
 	p.fees = p.fees.Add(fee)
+	p.openFee = p.openFee.Add(fee)
+	p.opened = p.opened.Add(qty)
 	p.uTime = a.x.now
 }
 
@@ -292,8 +294,12 @@ func (a *Account) shrink(c *contract, long bool, qty, price, fee decimal.Decimal
 	p.size = p.size.Sub(qty)
 	p.achieved = p.achieved.Add(pnl)
 	p.fees = p.fees.Add(fee)
+	p.closeFee = p.closeFee.Add(fee)
+	p.closed = p.closed.Add(qty)
+	p.closeQuote = p.closeQuote.Add(qty.Mul(price))
 	p.uTime = a.x.now
 	if !p.size.IsPositive() {
+		a.recordClosed(p)
 		a.dropPosition(p)
 		a.x.dropPosTPSL(a, c, long)
 	}

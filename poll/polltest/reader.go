@@ -122,6 +122,11 @@ func (r *Reader) Ticker(context.Context, exchange.TickerRequest) ([]exchange.Tic
 	return nil, r.Hit(exchange.OpTicker)
 }
 
+// PositionHistory answers no closed position.
+func (r *Reader) PositionHistory(context.Context, exchange.PositionHistoryRequest) (exchange.PositionHistoryPage, error) {
+	return exchange.PositionHistoryPage{}, r.Hit(exchange.OpHistoryPosition)
+}
+
 // MergeDepth answers an empty book.
 func (r *Reader) MergeDepth(context.Context, exchange.MergeDepthRequest) (exchange.MergeDepth, error) {
 	return exchange.MergeDepth{}, r.Hit(exchange.OpMergeDepth)

@@ -157,4 +157,5 @@ var handlers = map[exchange.Op]handlerFunc{
 	exchange.OpPlanOrdersPending:   read(exchange.Reader.PlanOrders),
 	exchange.OpPlanOrdersHistory:   read(exchange.Reader.PlanHistory),
 	exchange.OpMergeDepth:          read(exchange.Reader.MergeDepth),
+	exchange.OpHistoryPosition:     read(exchange.Reader.PositionHistory),
 }

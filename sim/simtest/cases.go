@@ -652,5 +652,36 @@ func Cases() []Case {
 				t.Fatal("merge-depth of an unknown contract answered")
 			}
 		}},
+		{"position/history-position lists a position once it is closed to zero", func(t *testing.T, e *Env) {
+			history := func() []exchange.HistoryPosition {
+				t.Helper()
+				p, err := e.OneWay.PositionHistory(e.Ctx, exchange.PositionHistoryRequest{ProductType: usdt, Symbol: btc})
+				Must(t, err)
+				return p.List
+			}
+			before := len(history())
+			e.Place(t, e.OneWay, Order(btc, exchange.Buy, exchange.Market, "0.02", ""))
+			e.Advance(time.Minute)
+			if got := history(); len(got) != before {
+				t.Fatalf("history while the position is open: %d records, want %d", len(got), before)
+			}
+			_, err := e.OneWay.ClosePositions(e.Ctx, exchange.ClosePositionsRequest{ProductType: usdt, Symbol: btc})
+			Must(t, err)
+			got := history()
+			if len(got) != before+1 {
+				t.Fatalf("history after the close: %d records, want %d", len(got), before+1)
+			}
+			h := got[0]
+			if h.Symbol != btc || h.HoldSide != exchange.Long || h.CloseTotalPos != "0.02" || h.UTime.Int() <= h.CTime.Int() ||
+				!h.OpenFee.MustDecimal().IsNegative() || !h.CloseFee.MustDecimal().IsNegative() {
+				t.Fatalf("record = %+v, want the long of 0.02, fees paid (negative), closed after it opened", h)
+			}
+			net := h.Pnl.MustDecimal().Add(h.OpenFee.MustDecimal()).Add(h.CloseFee.MustDecimal()).Add(h.TotalFunding.MustDecimal())
+			if !net.Equal(h.NetProfit.MustDecimal()) {
+				t.Fatalf("netProfit %s, pnl + fees + funding %s", h.NetProfit, net)
+			}
+			_, err = e.OneWay.PositionHistory(e.Ctx, exchange.PositionHistoryRequest{ProductType: usdt, Limit: 101})
+			WantCode(t, err, exchange.CodeParamVerify)
+		}},
 	}
 }

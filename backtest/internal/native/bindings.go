@@ -72,8 +72,19 @@ func bindings() map[string]Helper {
 		"format": Func2[float64, int, string](func(_ *marketdata.State, x float64, places int) (string, error) {
 			return rules.FormatNumber(x, places)
 		}),
-		"minutes_until": Func1[string, float64]((*marketdata.State).MinutesUntil),
-		"minutes_since": Func1[string, float64]((*marketdata.State).MinutesSince),
+		"last_close": Func2[string, int, *marketdata.LastClose](func(s *marketdata.State, symbol string, _ int) (*marketdata.LastClose, error) {
+			return s.LastClose(symbol)
+		}),
+		"closes_today": Func1[string, int](func(s *marketdata.State, symbol string) (int, error) {
+			return s.ClosesToday(symbol, false)
+		}),
+		"losses_today": Func1[string, int](func(s *marketdata.State, symbol string) (int, error) {
+			return s.ClosesToday(symbol, true)
+		}),
+		"pnl_today":        Func1[string, float64](rules.PnLToday),
+		"equity_day_start": Func1[string, float64](rules.EquityDayStart),
+		"minutes_until":    Func1[string, float64]((*marketdata.State).MinutesUntil),
+		"minutes_since":    Func1[string, float64]((*marketdata.State).MinutesSince),
 
 		// The variables backed by State lookups.
 		"_market": Func1[int, *marketdata.Market](func(s *marketdata.State, need int) (*marketdata.Market, error) {
@@ -83,5 +94,6 @@ func bindings() map[string]Helper {
 		"_all_orders":          Func0[[]*marketdata.Order](rules.AllOrders),
 		"_all_strategy_orders": Func0[[]*marketdata.StrategyOrder](rules.AllStrategyOrders),
 		"_spot_records":        Func0[[]*marketdata.SpotRecord]((*marketdata.State).SpotRecords),
+		"_closed_trades":       Func0[[]*marketdata.LastClose]((*marketdata.State).ClosedList),
 	}
 }

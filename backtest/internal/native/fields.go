@@ -102,6 +102,7 @@ func objects() map[reflect.Type]object {
 	add(table[marketdata.Stock]())
 	add(table[marketdata.Ticker]())
 	add(table[marketdata.FuturesBook]())
+	add(table[marketdata.LastClose]())
 	add(table[marketdata.Position]())
 	add(table[marketdata.Order]())
 	add(table[marketdata.StrategyOrder]())
