@@ -14,7 +14,7 @@ func notifyMessageKind() Kind {
 		Name: rules.Notify,
 		plan: func(_ context.Context, f *firing, a *rules.Action) []Plan {
 			kind := string(a.Kind)
-			return []Plan{{Kind: kind, Done: &Leg{Kind: kind, Outcome: OK, Note: f.message(a)}}}
+			return []Plan{{Kind: kind, Done: &Leg{Kind: kind, Outcome: OK, Note: f.message(a), To: a.Params.Names("to")}}}
 		},
 	}
 }

@@ -52,6 +52,9 @@ type Leg struct {
 	// Note explains an ok outcome that did less than asked (nothing to cancel).
 	Note  string `json:"note,omitempty"`
 	Error string `json:"error,omitempty"`
+	// To are the notification targets a notify action names (none: every
+	// target that gets its messages).
+	To []string `json:"to,omitempty"`
 }
 
 // UnmarshalJSON reads a Leg from the journal file, like Plan.UnmarshalJSON:

@@ -16,6 +16,7 @@ const (
 	GuardBlocked  EventKind = "guard_blocked"  // a risk guard stopped an order
 	DataStale     EventKind = "data_stale"     // polled data has not been read for a while
 	EngineStopped EventKind = "engine_stopped" // the engine stopped
+	Halted        EventKind = "halt"           // a rule's halt stopped new entries
 	// Suppressed is sent by the rate limit itself: how many messages it held
 	// back. Targets do not subscribe to it; it goes wherever the limit acted.
 	Suppressed EventKind = "suppressed"
@@ -24,7 +25,7 @@ const (
 // EventKinds returns the kinds a target can subscribe to, in the order the
 // documentation lists them.
 func EventKinds() []EventKind {
-	return []EventKind{Message, RuleFired, OrderFailed, GuardBlocked, DataStale, EngineStopped}
+	return []EventKind{Message, RuleFired, OrderFailed, GuardBlocked, DataStale, EngineStopped, Halted}
 }
 
 func knownEvent(k EventKind) bool {
@@ -42,6 +43,9 @@ type Event struct {
 	At   time.Time
 	Rule string // the rule it concerns, if any
 	Text string // the message, in plain words
+	// To, when set, are the names of the only targets that get the event,
+	// whatever their events (a notify action's to:).
+	To []string
 }
 
 // line is the text a chat target shows: the event and rule, then the text.

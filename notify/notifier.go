@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -214,7 +215,8 @@ func (n *Notifier) Stats() Stats {
 	return Stats{Sent: n.stats.sent.Load(), Failed: n.stats.failed.Load(), Dropped: n.stats.dropped.Load(), Suppressed: n.stats.suppressed.Load()}
 }
 
-// Notify queues ev for every target that gets its kind. It never blocks
+// Notify queues ev for every target that gets its kind, or, when ev.To
+// names targets, for those only. It never blocks
 // and never does I/O beyond a log line: when a target's queue is full its
 // oldest message is dropped, counted and logged.
 func (n *Notifier) Notify(ev Event) {
@@ -223,7 +225,7 @@ func (n *Notifier) Notify(ev Event) {
 	}
 	now := n.opts.Clock.Now()
 	for _, t := range n.targets {
-		if !t.events[ev.Kind] {
+		if len(ev.To) > 0 && !slices.Contains(ev.To, t.name) || len(ev.To) == 0 && !t.events[ev.Kind] {
 			continue
 		}
 		admitted, dropped := t.add(now, ev)

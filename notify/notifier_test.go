@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"fmt"
 	"io"
 	"net/http"
 	"net/url"
@@ -241,6 +242,34 @@ func TestFlushAndFilter(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestRoutedMessages: a message with To goes to the named targets only,
+// whatever their events; one without goes to every target that gets its
+// kind.
+func TestRoutedMessages(t *testing.T) {
+	r := newReceiver(t)
+	cfg := &Config{QueueSize: 10, Targets: []TargetConfig{
+		{Name: "trader", Kind: Webhook, URL: r.srv.URL + "/trader"},
+		{Name: "ops", Kind: Webhook, URL: r.srv.URL + "/ops", Events: []EventKind{EngineStopped}},
+		{Name: "security", Kind: Webhook, URL: r.srv.URL + "/security"},
+	}}
+	n, vc, _ := newTestNotifier(t, cfg, r, testSecrets)
+	n.Notify(Event{Kind: Message, At: testStart, Rule: "r", Text: "to ops only", To: []string{"ops"}})
+	n.Notify(Event{Kind: Message, At: testStart, Rule: "r", Text: "to everyone"})
+	flushWithClock(t, n, vc)
+	got := map[string][]string{}
+	for _, req := range r.requests() {
+		for _, text := range []string{"to ops only", "to everyone"} {
+			if strings.Contains(req.body, text) {
+				got[req.path] = append(got[req.path], text)
+			}
+		}
+	}
+	want := map[string][]string{"/ops": {"to ops only"}, "/trader": {"to everyone"}, "/security": {"to everyone"}}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("received %v, want %v", got, want)
 	}
 }
 

@@ -43,6 +43,7 @@ const (
 	ParamIDList  ParamType = "list of ids"    // a list of order ids or client order ids, or a formula giving one
 	ParamOrders  ParamType = "list of orders" // a list of order items (Items)
 	ParamMessage ParamType = "message"        // a text with {{ formula }} placeholders
+	ParamNames   ParamType = "list of names"  // a literal list of names (notification targets)
 )
 
 // ParamDef defines one parameter of an action: the loader checks values
@@ -316,8 +317,10 @@ var actionDefs = []*ActionDef{
 	},
 	{
 		Kind: Notify, Op: "",
-		Doc:    "Send a message to the trader's notification targets (Telegram, Discord, Slack or a webhook, set up with engine run --notify FILE). Sends nothing to the exchange. The message is always logged and kept with the firing; without --notify, and in backtests, nothing is sent; with --notify a dry run sends it too, marked (dry run).",
-		Params: []ParamDef{pMessage},
+		Doc: "Send a message to the trader's notification targets (Telegram, Discord, Slack or a webhook, set up with engine run --notify FILE). Sends nothing to the exchange. The message is always logged and kept with the firing; without --notify, and in backtests, nothing is sent; with --notify a dry run sends it too, marked (dry run).",
+		Params: []ParamDef{pMessage,
+			{Name: "to", Type: ParamNames,
+				Doc: "The names of the notify file's targets that get the message, and only they (whatever their events:). Without to, every target whose events include notify gets it. engine run refuses to start when a name is not a target of its notify file.", Example: "[ops]"}},
 		Example: `notify:
   message: "TSLA stop fired, spread {{ stock(\"TSLA\").spread_bps }} bps"`,
 	},

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/shopspring/decimal"
@@ -235,6 +236,8 @@ func (f *fileLoader) value(def ParamDef, n *yaml.Node, what string) *Value {
 			return f.formula(def, n, TextList, at)
 		}
 		return f.idList(def, n, at)
+	case ParamNames:
+		return f.nameList(def, n, at)
 	case ParamMessage:
 		if s, ok := f.text(n, def.Name); ok {
 			if m := f.message(n, s); m != nil {
@@ -387,6 +390,28 @@ func (f *fileLoader) idList(def ParamDef, n *yaml.Node, at Position) *Value {
 		return nil
 	}
 	return &Value{Literal: ids, Pos: at}
+}
+
+// nameList decodes a literal list of names, each a text, none repeated.
+func (f *fileLoader) nameList(def ParamDef, n *yaml.Node, at Position) *Value {
+	if n.Kind != yaml.SequenceNode || len(n.Content) == 0 {
+		f.errorf(n, "write a list: [ops, trader]", "%s must be a list of one or more names, got %s", def.Name, describe(n))
+		return nil
+	}
+	names := make([]string, 0, len(n.Content))
+	for _, item := range n.Content {
+		item = deref(item)
+		if item.Kind != yaml.ScalarNode || item.Tag == "!!null" || item.Value == "" || strings.HasPrefix(item.Value, "=") {
+			f.errorf(item, "", "a name in %s must be a text as written, got %s", def.Name, describe(item))
+			return nil
+		}
+		if slices.Contains(names, item.Value) {
+			f.errorf(item, "remove the second "+item.Value, "%s names %s twice", def.Name, item.Value)
+			return nil
+		}
+		names = append(names, item.Value)
+	}
+	return &Value{Literal: names, Pos: at}
 }
 
 // orderList decodes the orders of batch_place; the items are kept on the

@@ -132,6 +132,17 @@ func (p Params) Text(name string) (s string, ok bool) {
 	return s, ok
 }
 
+// Names returns the literal list of names of parameter name (nil when not
+// given).
+func (p Params) Names(name string) []string {
+	v := p[name]
+	if v == nil {
+		return nil
+	}
+	names, _ := v.Literal.([]string)
+	return names
+}
+
 // Message is the text of a log action split into literal text and formulas.
 type Message struct {
 	Parts []MessagePart

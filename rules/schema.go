@@ -161,6 +161,8 @@ func paramSchema(d ParamDef) obj {
 		p = obj{"type": "boolean"}
 	case ParamIDList:
 		p = obj{"anyOf": []any{obj{"type": "array", "minItems": 1, "items": obj{"type": []any{"string", "number"}}}, formulaSchema()}}
+	case ParamNames:
+		p = obj{"type": "array", "minItems": 1, "uniqueItems": true, "items": obj{"type": "string", "minLength": 1}}
 	case ParamOrders:
 		p = obj{"type": "array", "minItems": 1, "items": paramsSchema(d.Items, "One order.")}
 	case ParamMessage:

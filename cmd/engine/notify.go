@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -15,6 +16,7 @@ import (
 	"github.com/tickrules/tickrules/marketdata"
 	"github.com/tickrules/tickrules/notify"
 	"github.com/tickrules/tickrules/poll"
+	"github.com/tickrules/tickrules/rules"
 	"github.com/tickrules/tickrules/status"
 )
 
@@ -79,6 +81,41 @@ func (e *engineNotifier) start(ctx context.Context) {
 	}()
 }
 
+// targets returns the names of the notify file's targets (none without
+// --notify).
+func (e *engineNotifier) targets() []string {
+	if e == nil {
+		return nil
+	}
+	return e.n.Targets()
+}
+
+// checkNotifyRoutes checks that every name a notify action sends to (to:)
+// is a target of the notify file: a message meant for the security
+// webhook must not silently go nowhere. Without --notify nothing is sent,
+// so any name is an error too.
+func checkNotifyRoutes(rs *rules.RuleSet, targets []string) error {
+	var problems []string
+	for _, r := range rs.Rules {
+		for _, a := range r.Actions {
+			for _, name := range a.Params.Names("to") {
+				if slices.Contains(targets, name) {
+					continue
+				}
+				known := "engine run has no --notify file"
+				if len(targets) > 0 {
+					known = "the notify file's targets are " + strings.Join(targets, ", ")
+				}
+				problems = append(problems, fmt.Sprintf("%s: rule %s sends to %q, which is not a target (%s)", a.Pos, r.Name, name, known))
+			}
+		}
+	}
+	if len(problems) > 0 {
+		return fmt.Errorf("notify to: %s", strings.Join(slices.Compact(problems), "; "))
+	}
+	return nil
+}
+
 func (e *engineNotifier) send(ev notify.Event) {
 	if e.dryRun {
 		ev.Text = "(dry run) " + ev.Text
@@ -94,8 +131,12 @@ func (e *engineNotifier) firing(f *engine.Firing, orders []status.OrderRecord) {
 	}
 	var did []string
 	for _, l := range f.Legs {
-		if l.Kind == "notify" {
-			e.send(notify.Event{Kind: notify.Message, At: f.At, Rule: f.Rule.Name, Text: l.Note})
+		switch l.Kind {
+		case string(rules.Notify):
+			e.send(notify.Event{Kind: notify.Message, At: f.At, Rule: f.Rule.Name, Text: l.Note, To: l.To})
+			continue
+		case string(rules.Halt):
+			e.send(notify.Event{Kind: notify.Halted, At: f.At, Rule: f.Rule.Name, Text: l.Note})
 			continue
 		}
 		if actions.Sends(l.Kind) { // a log line is not something the rule did at the venue

@@ -294,7 +294,23 @@ func runEngine(ctx context.Context, env *cliEnv, cfg *runConfig, v *venueSet, lo
 			return exitFail
 		}
 	}
+	if err := checkNotifyRoutes(asm.Rules, notifier.targets()); err != nil {
+		fmt.Fprintf(env.stderr, "engine run: %v; nothing was started\n", err)
+		return exitFail
+	}
 	rs, guard, poller, load := asm.Rules, asm.Guard, asm.Poller, asm.Load
+	// A reload that names a target the notify file lacks is refused like
+	// a rule file with an error: the rules running keep running.
+	load = func(ctx context.Context) (*rules.RuleSet, error) {
+		next, err := asm.Load(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if err := checkNotifyRoutes(next, notifier.targets()); err != nil {
+			return nil, err
+		}
+		return next, nil
+	}
 	eng = asm.Engine
 	notifier.start(ctx)
 	board := live.start(ctx, cfg, v, asm, v.clock.Now())
