@@ -23,6 +23,7 @@ var (
 	ErrTooManyOrders   = errors.New("more than max_orders_per_minute orders")
 	ErrNoPrice         = errors.New("no reference price to check max_notional against")
 	ErrSizeUnknown     = errors.New("order size or resulting position not known to check the limits against")
+	ErrCooldownLoss    = errors.New("cooldown_after_loss of the safety file: a position of this symbol closed at a loss")
 )
 
 // Limits are the per-symbol limits of the safety file. A zero limit is no limit.
@@ -44,6 +45,9 @@ type Safety struct {
 	MaxOrdersPerMinute int `yaml:"max_orders_per_minute"`
 	// KillSwitchFile: while this file exists no new order is sent.
 	KillSwitchFile string `yaml:"kill_switch_file"`
+	// Protections stop new entries on the account's own results
+	// (protections.go).
+	Protections Protections `yaml:"protections"`
 }
 
 // LoadSafety reads a safety file strictly: an unknown key is an error that
@@ -57,6 +61,9 @@ func LoadSafety(path string) (*Safety, error) {
 	s, err := decodeSafety(path, b)
 	if err != nil {
 		return nil, err
+	}
+	if err := s.Protections.check(); err != nil {
+		return nil, fmt.Errorf("safety file %s: %w", path, err)
 	}
 	if s.MaxOrdersPerMinute < 0 {
 		return nil, fmt.Errorf("safety file %s: max_orders_per_minute must not be negative", path)
@@ -98,15 +105,24 @@ type GuardOptions struct {
 	// as in backtests and rule tests).
 	Halt     Halt
 	SaveHalt func(Halt) error
+	// OnTrip is told of every halt a protection trips, after it is kept
+	// (engine run logs it at error level and notifies); nil: nothing.
+	OnTrip func(Halt)
 }
 
 // Halt is a stop of new entries a rule's halt action asked for: until
 // Until (zero: until engine resume), for Reason, by Rule.
 type Halt struct {
-	Rule   string    `json:"rule"`
-	Reason string    `json:"reason"`
-	At     time.Time `json:"at"`
-	Until  time.Time `json:"until,omitzero"`
+	Rule string `json:"rule,omitempty"`
+	// Protection is the safety file's protection that tripped the halt,
+	// instead of a rule (max_daily_loss, stop_after_losses).
+	Protection string    `json:"protection,omitempty"`
+	Reason     string    `json:"reason"`
+	At         time.Time `json:"at"`
+	Until      time.Time `json:"until,omitzero"`
+	// Lifted, in a halt that no longer holds, is when engine resume (or
+	// SIGUSR2) lifted the last one: the protections count losses after it.
+	Lifted time.Time `json:"lifted,omitzero"`
 }
 
 // Active reports whether h stops new entries at now.
@@ -120,6 +136,9 @@ func (h Halt) String() string {
 	if !h.Until.IsZero() {
 		end = "until " + h.Until.UTC().Format(time.RFC3339)
 	}
+	if h.Protection != "" {
+		return fmt.Sprintf("halted by the safety file's %s: %s (%s)", h.Protection, h.Reason, end)
+	}
 	return fmt.Sprintf("halted by rule %s: %s (%s)", h.Rule, h.Reason, end)
 }
 
@@ -129,8 +148,11 @@ type Guard struct {
 	opts   GuardOptions
 	mu     sync.Mutex
 	killed string      // reason of a kill by signal or API; empty when not killed
-	halt   Halt        // the last halt of a rule (Halt.Active says whether it holds)
+	halt   Halt        // the last halt of a rule or protection (Halt.Active says whether it holds)
 	recent []time.Time // times of the orders of the last minute, oldest first
+	// cooling are the symbols in their cooldown_after_loss, until when
+	// (Observe sets them from the closed trades of each tick).
+	cooling map[string]time.Time
 }
 
 // NewGuard returns a guard for opts.
@@ -180,12 +202,15 @@ func (g *Guard) Resume() error {
 	g.mu.Lock()
 	g.killed = ""
 	had := !g.halt.At.IsZero()
-	g.halt = Halt{}
+	if had {
+		g.halt = Halt{Lifted: g.opts.Now()}
+	}
+	lifted := g.halt
 	g.mu.Unlock()
 	if !had || g.opts.SaveHalt == nil {
 		return nil
 	}
-	if err := g.opts.SaveHalt(Halt{}); err != nil {
+	if err := g.opts.SaveHalt(lifted); err != nil {
 		return fmt.Errorf("keep the lifted halt in the state directory: %w", err)
 	}
 	return nil
@@ -221,6 +246,9 @@ func (g *Guard) Allow(o OrderCheck) error {
 	defer g.mu.Unlock()
 	if k, why := g.killedLocked(); k {
 		return fmt.Errorf("%s: %w (%s)", o.Symbol, ErrKillSwitch, why)
+	}
+	if until, ok := g.cooling[o.Symbol]; ok && g.opts.Now().Before(until) {
+		return fmt.Errorf("%s: %w (until %s)", o.Symbol, ErrCooldownLoss, until.UTC().Format(time.RFC3339))
 	}
 	s := g.opts.Safety
 	if len(s.AllowedSymbols) > 0 && !slices.Contains(s.AllowedSymbols, o.Symbol) {

@@ -3,11 +3,10 @@ package actions
 import (
 	"context"
 	"errors"
-	"time"
+	"fmt"
 
 	"go.uber.org/zap"
 
-	"github.com/tickrules/tickrules/marketdata"
 	"github.com/tickrules/tickrules/rules"
 )
 
@@ -33,11 +32,13 @@ func haltKind() Kind {
 			h := Halt{Rule: f.rule.Name, Reason: reason, At: now}
 			switch {
 			case word == rules.HaltEndOfDay:
-				h.Until = nextEasternMidnight(f.st)
+				h.Until = nextMidnight(f.st)
 			case d > 0:
 				h.Until = now.Add(d)
 			}
-			note := h.String()
+			// The note says the halt as written: its end as an instant is in
+			// the log, on the status page and in the halt file.
+			note := fmt.Sprintf("no new entries (until: %s): %s", until, reason)
 			if err := g.Halt(h); err != nil {
 				note += "; " + err.Error()
 			}
@@ -46,11 +47,4 @@ func haltKind() Kind {
 			return []Plan{{Kind: kind, Done: &Leg{Kind: kind, Outcome: OK, Note: note}}}
 		},
 	}
-}
-
-// nextEasternMidnight is the next 00:00 New York time after st's tick.
-func nextEasternMidnight(st *marketdata.State) time.Time {
-	et := st.EasternNow()
-	y, m, d := et.Date()
-	return time.Date(y, m, d+1, 0, 0, 0, 0, et.Location())
 }

@@ -55,7 +55,10 @@ type Options struct {
 	// sets it. Nil runs them on expr's VM, as engine run does.
 	Closures rules.ClosureCompiler
 	Safety   *actions.Safety
-	Store    *engine.Store
+	// OnHalt is told of every halt a protection of the safety file trips,
+	// after the guard logs it (engine run notifies); nil: nothing more.
+	OnHalt func(actions.Halt)
+	Store  *engine.Store
 	// Journal records every firing before its orders go out (nil: none).
 	Journal *engine.Journal
 	// Crash is the crash-point fault injection (nil: none).
@@ -82,6 +85,7 @@ type PolledSource interface {
 // for reloads, the guard (kill switch), the poller and the engine itself.
 // Nothing runs until the caller starts the poller and the engine.
 type Assembly struct {
+	safety  *actions.Safety // its protections add to what is polled
 	Catalog *rules.Catalog
 	Rules   *rules.RuleSet
 	// Load loads the rules again; after New it rejects (with
@@ -208,7 +212,12 @@ func New(ctx context.Context, opts Options, eng engine.Options) (*Assembly, erro
 		return nil, err
 	}
 	a.modes = newModeBook(a.Modes, modeErr, opts.Accounts, opts.Clock, log.Named("modes"))
-	gopts := actions.GuardOptions{Safety: opts.Safety, Now: opts.Clock.Now}
+	gopts := actions.GuardOptions{Safety: opts.Safety, Now: opts.Clock.Now, OnTrip: func(h actions.Halt) {
+		log.Error("a protection of the safety file tripped: no new entries", zap.String("halt", h.String()))
+		if opts.OnHalt != nil {
+			opts.OnHalt(h)
+		}
+	}}
 	if opts.Store != nil {
 		// A rule's halt holds across a restart until it ends or engine
 		// resume lifts it.
@@ -226,7 +235,8 @@ func New(ctx context.Context, opts Options, eng engine.Options) (*Assembly, erro
 	if po.Build.PositionModes == nil {
 		po.Build.PositionModes = a.modes.known
 	}
-	po.Demand, po.Contracts = Demand(a.Rules, cat), cat.Contracts
+	a.safety = opts.Safety
+	po.Demand, po.Contracts = a.demand(a.Rules, cat), cat.Contracts
 	a.running.Store(a.Rules)
 	if po.HeldRules == nil {
 		po.HeldRules = a.heldBy
@@ -253,7 +263,7 @@ func New(ctx context.Context, opts Options, eng engine.Options) (*Assembly, erro
 		if err != nil {
 			return nil, err
 		}
-		if err := a.Source.Covers(Demand(rs, a.catalog())); err != nil {
+		if err := a.Source.Covers(a.demand(rs, a.catalog())); err != nil {
 			return nil, fmt.Errorf("the new rules read what the running engine does not poll (%w); restart it to poll that", err)
 		}
 		a.running.Store(rs)
@@ -272,6 +282,7 @@ func New(ctx context.Context, opts Options, eng engine.Options) (*Assembly, erro
 	exec := actions.NewExecutor(xo)
 	eng.Rules, eng.Source, eng.Executor = a.Rules, a.Source, engine.ActionsExecutor{X: exec}
 	eng.Clock, eng.Logger, eng.Store, eng.Journal, eng.Crash = opts.Clock, log.Named("engine"), opts.Store, opts.Journal, opts.Crash
+	eng.OnState = a.Guard.Observe
 	if a.Engine, err = engine.New(eng); err != nil {
 		return nil, err
 	}

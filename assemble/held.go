@@ -171,7 +171,7 @@ func (a *Assembly) releaseOnce(ctx context.Context) (done bool) {
 		return true
 	}
 	po := a.pollOpts
-	po.Demand, po.Contracts = Demand(rs, full), full.Contracts
+	po.Demand, po.Contracts = a.demand(rs, full), full.Contracts
 	p, err := poll.New(po)
 	if err != nil {
 		log.Error("the stock pairs were read, but their polling cannot be planned: the held rules stay held", zap.Error(err))

@@ -117,6 +117,9 @@ type Options struct {
 	// results cannot differ; the backtest's equivalence tests compare the
 	// two ways.
 	Reuse Reuser
+	// OnState, when set, is told each tick's State before the rules run
+	// on it: the guard applies the safety file's protections to it.
+	OnState func(*marketdata.State)
 	// OnTick, when set, is called by Run after each tick, on the tick
 	// loop: engine run pings the systemd watchdog from it, so a loop that
 	// stops ticking stops the pings. It must return quickly.
@@ -430,6 +433,9 @@ func (e *Engine) Step(ctx context.Context, now time.Time) []*Firing {
 	e.polled.Store(ready)
 	if st != nil {
 		e.extremes.observe(st)
+		if e.opts.OnState != nil {
+			e.opts.OnState(st)
+		}
 	}
 	e.env.SetState(st)
 	if fc := e.firingCounts(st); fc != nil {

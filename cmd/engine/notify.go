@@ -116,6 +116,15 @@ func checkNotifyRoutes(rs *rules.RuleSet, targets []string) error {
 	return nil
 }
 
+// halted tells the targets that get halts of a halt a protection of the
+// safety file tripped (a rule's halt comes with its firing).
+func (e *engineNotifier) halted(h actions.Halt) {
+	if e == nil {
+		return
+	}
+	e.send(notify.Event{Kind: notify.Halted, At: h.At, Text: h.String()})
+}
+
 func (e *engineNotifier) send(ev notify.Event) {
 	if e.dryRun {
 		ev.Text = "(dry run) " + ev.Text

@@ -304,7 +304,7 @@ func runParityWay(t *testing.T, ctx context.Context, v *venueSet, c *parityClock
 			out = append(out, firingOf(t, f))
 		}}
 	cfg := &runConfig{rules: []string{parityRuleDir}, tick: parityTick, stateTimeout: 30 * time.Second}
-	asm, err := assembleRun(ctx, env, cfg, v, st, nil, poll.Options{}, eopts, zap.NewNop())
+	asm, err := assembleRun(ctx, env, cfg, v, st, nil, poll.Options{}, eopts, nil, zap.NewNop())
 	if err != nil {
 		t.Fatalf("assemble: %v", err)
 	}

@@ -280,7 +280,7 @@ func runEngine(ctx context.Context, env *cliEnv, cfg *runConfig, v *venueSet, lo
 		}
 		eopts.OnFiring = func(f *engine.Firing) { live.onFiring(f); mx.ObserveLegs(f.Legs) }
 	}
-	asm, err := assembleRun(ctx, env, cfg, v, st, safety, polls, eopts, log)
+	asm, err := assembleRun(ctx, env, cfg, v, st, safety, polls, eopts, notifier, log)
 	if errors.Is(err, assemble.ErrBadRules) {
 		fmt.Fprintf(env.stderr, "%v; nothing was started\n", err)
 		return exitFail
@@ -366,9 +366,9 @@ func runEngine(ctx context.Context, env *cliEnv, cfg *runConfig, v *venueSet, lo
 // assembleRun wires the engine of engine run on v: the rules of cfg, the
 // state files st, the pollers' options polls and the engine's options
 // eopts. The parity test assembles its engines with it too.
-func assembleRun(ctx context.Context, env *cliEnv, cfg *runConfig, v *venueSet, st *stateFiles, safety *actions.Safety, polls poll.Options, eopts engine.Options, log *zap.Logger) (*assemble.Assembly, error) {
+func assembleRun(ctx context.Context, env *cliEnv, cfg *runConfig, v *venueSet, st *stateFiles, safety *actions.Safety, polls poll.Options, eopts engine.Options, notifier *engineNotifier, log *zap.Logger) (*assemble.Assembly, error) {
 	return assemble.New(ctx, assemble.Options{Reader: v.reader, Catalog: v.cat, Accounts: v.accts, Trader: v.trader,
-		Pricer: v.pricer, Clock: v.clock, Logger: log, RuleDirs: cfg.rules, Getenv: env.getenv, Safety: safety, Store: st.store, Journal: st.journal, Crash: st.crash, Poller: polls},
+		Pricer: v.pricer, Clock: v.clock, Logger: log, RuleDirs: cfg.rules, Getenv: env.getenv, Safety: safety, OnHalt: notifier.halted, Store: st.store, Journal: st.journal, Crash: st.crash, Poller: polls},
 		eopts)
 }
 
