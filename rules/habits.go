@@ -271,7 +271,7 @@ func (s *habitScan) identifier(k int, t habitToken) {
 		return // a field name
 	}
 	if next.text == "(" {
-		if s.spreadsheetFunction(k, t) || s.priceFunction(k, t) || s.renamedFunction(t) {
+		if s.spreadsheetFunction(k, t) || s.priceFunction(k, t) || s.renamedFunction(t) || s.extremeFunction(t) {
 			return
 		}
 		lower := strings.ToLower(t.text)
@@ -809,6 +809,25 @@ func (s *habitScan) renamedFunction(t habitToken) bool {
 	}
 	s.add(t.from, fmt.Sprintf("%s(...) is not a function: the rules' name for it is %s(...)", t.text, with),
 		"write "+with, replaceTok(t, with))
+	return true
+}
+
+// extremeFunctions are other tools' functions over a price history, which
+// the rules do not keep: what they remember is each position's extremes.
+var extremeFunctions = map[string]string{
+	"highest": "high_since_open", "max_since": "high_since_open", "highest_since": "high_since_open", "high_since_entry": "high_since_open",
+	"lowest": "low_since_open", "min_since": "low_since_open", "lowest_since": "low_since_open", "low_since_entry": "low_since_open",
+}
+
+// extremeFunction points highest(...) and its kind to the extremes the
+// engine keeps per position (position(sym, side).high_since_open).
+func (s *habitScan) extremeFunction(t habitToken) bool {
+	field, ok := extremeFunctions[t.text]
+	if !ok || s.known(t.text) {
+		return false
+	}
+	s.add(t.from, fmt.Sprintf("%s(...) is not a function: the rules keep no price history, but remember each position's extremes since it opened", t.text),
+		fmt.Sprintf(`use position("TSLAUSDT", "long").%s`, field))
 	return true
 }
 

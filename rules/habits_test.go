@@ -207,3 +207,21 @@ func FuzzHabits(f *testing.F) {
 		}
 	})
 }
+
+// TestExtremeFunctionHints: highest(...) and its kind, which other tools
+// compute over a price history, point to the extremes the engine keeps per
+// position.
+func TestExtremeFunctionHints(t *testing.T) {
+	c := NewCompiler(CompilerOptions{Catalog: testCatalog()})
+	for _, tc := range []struct{ src, msg, hint string }{
+		{`position("TSLAUSDT", "long").mark_price < highest("TSLAUSDT", 30) * 0.98`, "highest(...) is not a function", `use position("TSLAUSDT", "long").high_since_open`},
+		{`lowest("TSLAUSDT", 30) > 0`, "lowest(...) is not a function", `use position("TSLAUSDT", "long").low_since_open`},
+	} {
+		t.Run(tc.src, func(t *testing.T) {
+			_, errs := c.Condition(tc.src)
+			if len(errs) == 0 || !strings.Contains(errs[0].Msg, tc.msg) || errs[0].Hint != tc.hint {
+				t.Fatalf("findings %+v; want %q with the hint %q", errs, tc.msg, tc.hint)
+			}
+		})
+	}
+}
