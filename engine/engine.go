@@ -188,8 +188,10 @@ type Engine struct {
 	polled    atomic.Bool
 
 	// extremes are the open positions' highs and lows since entry
-	// (extremes.go).
-	extremes extremes
+	// (extremes.go), modifications how often each order was moved
+	// (modifications.go).
+	extremes      extremes
+	modifications modifications
 }
 
 // tickCache holds what every rule of one tick would otherwise compute again:
@@ -312,6 +314,7 @@ func New(opts Options) (*Engine, error) {
 		return nil, errors.New("engine: a Journal needs an Executor that plans its requests (ActionsExecutor)")
 	}
 	e := &Engine{opts: opts, env: rules.NewEnv(nil), extremes: extremes{byKey: map[string]Extreme{}}}
+	e.modifications.byOID = map[string]Modification{}
 	saved := map[string]RuleState{}
 	for name, st := range opts.States {
 		saved[name] = st
@@ -336,6 +339,9 @@ func New(opts Options) (*Engine, error) {
 			return nil, fmt.Errorf("engine: restore the positions' highs and lows: %w", err)
 		}
 		e.extremes.byKey = ex
+		if e.modifications.byOID, err = opts.Store.LoadModifications(); err != nil {
+			return nil, fmt.Errorf("engine: restore how often orders were modified: %w", err)
+		}
 	}
 	e.storeDirty = e.restore(saved)
 	e.rules = e.plan(opts.Rules, saved, nil)
@@ -433,6 +439,7 @@ func (e *Engine) Step(ctx context.Context, now time.Time) []*Firing {
 	e.polled.Store(ready)
 	if st != nil {
 		e.extremes.observe(st)
+		e.modifications.observe(st)
 		if e.opts.OnState != nil {
 			e.opts.OnState(st)
 		}
@@ -483,6 +490,7 @@ func (e *Engine) Step(ctx context.Context, now time.Time) []*Firing {
 	// finishes its orders and cannot fire the same rule twice.
 	e.dispatch(ctx, now, st, firings, changed)
 	e.saveExtremes()
+	e.saveModifications(now)
 	return firings
 }
 

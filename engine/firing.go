@@ -68,6 +68,7 @@ func (e *Engine) dispatch(ctx context.Context, now time.Time, st *marketdata.Sta
 		}
 		for _, f := range firings {
 			f.Legs = e.opts.Executor.Execute(ctx, f)
+			e.modifications.record(f)
 			if e.opts.OnFiring != nil {
 				e.opts.OnFiring(f)
 			}
@@ -328,6 +329,7 @@ func (e *Engine) finish(f *Firing, in *Intent) {
 				f.Legs = append(f.Legs, *l.Plan.Done)
 			}
 		}
+		e.modifications.record(f)
 		if e.opts.OnFiring != nil {
 			e.opts.OnFiring(f)
 		}

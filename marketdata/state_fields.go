@@ -276,6 +276,8 @@ func Objects() []ObjectDoc {
 				func(x *Order) float64 { return x.StopLoss }),
 			field("age_seconds", unitSecs, "time since the order was created", `any(orders("TSLAUSDT"), .age_seconds > 600)`,
 				func(x *Order) float64 { return x.AgeSeconds }).movesWithData(orderAge),
+			field("modifications", "times", "how often the engine moved this order with modify_order (followed through its new client order id; a modified order is a new order, so its age starts again). Kept across restarts", `any(orders("TSLAUSDT"), .modifications >= 3)`,
+				func(x *Order) int { return x.Modifications }),
 		}},
 		{Name: "strategy_order", goType: reflect.TypeFor[StrategyOrder](), Doc: `A pending strategy order: an item of strategy_orders("TSLAUSDT"). Prices are 0 where the type has none.`, Fields: []FieldDoc{
 			field("id", "", "order id", "",

@@ -28,6 +28,10 @@ type Order struct {
 	TakeProfit  float64 `expr:"take_profit" json:"take_profit"`
 	StopLoss    float64 `expr:"stop_loss" json:"stop_loss"`
 	AgeSeconds  float64 `expr:"age_seconds" json:"age_seconds"`
+	// Modifications is how often the engine moved this order (modify_order
+	// replaces an order under a new client order id; the engine follows
+	// it). 0 in a State until the engine sets it.
+	Modifications int `expr:"modifications" json:"modifications"`
 
 	born time.Time // when it was created, for AgeSeconds (zero: not known)
 }

@@ -14,7 +14,7 @@ func TestDescribeValuesShowsObjectsInRuleNames(t *testing.T) {
 		`orders("TSLAUSDT")`: []*marketdata.Order{{ID: "o1", AgeSeconds: 90}},
 		"market.session":     "closed",
 	})
-	for _, want := range []string{`orders("TSLAUSDT") was [{"id":"o1",`, `"age_seconds":90}]`, `market.session was "closed"`} {
+	for _, want := range []string{`orders("TSLAUSDT") was [{"id":"o1",`, `"age_seconds":90,"modifications":0}]`, `market.session was "closed"`} {
 		if !strings.Contains(got, want) {
 			t.Errorf("describeValues = %s, lacks %s", got, want)
 		}

@@ -25,7 +25,7 @@ func TestValuesTextShowsObjectsInRuleNames(t *testing.T) {
 		`market.session = regular`,
 		`orders("TSLAUSDT") = [{"id":"o1",`,
 		`orders("TSLAUSDT")[0] = {"id":"o1",`,
-		`"age_seconds":90}`,
+		`"age_seconds":90,"modifications":0}`,
 		`positions = [{"age_seconds":3,"symbol":"TSLAUSDT"}]`,
 		`stock("TSLA").spread_bps = 2.5`,
 	} {
