@@ -6,6 +6,7 @@ import (
 
 	"github.com/shopspring/decimal"
 	"github.com/tickrules/tickrules/exchange"
+	"github.com/tickrules/tickrules/rulefmt"
 	"gopkg.in/yaml.v3"
 )
 
@@ -64,10 +65,10 @@ func (f *fileLoader) decodeAction(n *yaml.Node, forEach bool) *Action {
 		return nil
 	}
 	a := &Action{Kind: def.Kind, Pos: f.position(kindKey)}
-	c := &actionCheck{f: f, def: def, at: nodePos(kindKey), mode: f.file.Defaults.PositionMode}
+	c := &actionCheck{f: f, def: def, at: rulefmt.NodePos(kindKey), mode: f.file.Defaults.PositionMode}
 	if paramsNode.Kind == yaml.ScalarNode && paramsNode.Tag == "!!null" {
 		a.Params = Params{}
-		c.keys = map[string]pos{}
+		c.keys = map[string]rulefmt.Pos{}
 	} else {
 		a.Params, c.keys = f.params(def.Params, paramsNode, string(def.Kind))
 		if a.Params == nil {
@@ -116,13 +117,13 @@ func (f *fileLoader) checkProduct(a *Action) {
 	if v := a.Params["symbol"]; v != nil {
 		at = v.Pos
 	}
-	f.errs = append(f.errs, f.errorAtPosition(at, SeverityError,
+	f.errs = append(f.errs, f.errorAtPosition(at, rulefmt.SeverityError,
 		fmt.Sprintf("%s is a %s contract, but this action trades %s", sym, c.ProductType, pt),
 		fmt.Sprintf("set product_type: %s on the action or in defaults", c.ProductType)))
 }
 
 func actionHint(word string) string {
-	if s := Suggest(strings.ToLower(word), actionKindNames()); s != "" {
+	if s := rulefmt.Suggest(strings.ToLower(word), actionKindNames()); s != "" {
 		return "did you mean " + s + "?"
 	}
 	if s, ok := keySynonyms[strings.ToLower(word)]; ok {
@@ -175,13 +176,13 @@ func defaultMarginCoin(pt exchange.ProductType, cat *Catalog, p Params) string {
 
 // params decodes the parameters of an action or order item against defs.
 // It returns nil when the node is not a mapping.
-func (f *fileLoader) params(defs []ParamDef, n *yaml.Node, what string) (Params, map[string]pos) {
+func (f *fileLoader) params(defs []ParamDef, n *yaml.Node, what string) (Params, map[string]rulefmt.Pos) {
 	entries, ok := f.mapping(n, "the parameters of "+what, f.allowedKeys("params of "+what, func() []string { return paramNames(defs) }), keySynonyms)
 	if !ok {
 		return nil, nil
 	}
 	out := Params{}
-	keys := map[string]pos{}
+	keys := map[string]rulefmt.Pos{}
 	for _, kv := range entries {
 		var def ParamDef
 		for _, d := range defs {
@@ -189,7 +190,7 @@ func (f *fileLoader) params(defs []ParamDef, n *yaml.Node, what string) (Params,
 				def = d
 			}
 		}
-		keys[def.Name] = nodePos(kv.key)
+		keys[def.Name] = rulefmt.NodePos(kv.key)
 		if v := f.value(def, kv.value, what); v != nil {
 			out[def.Name] = v
 		}
@@ -413,7 +414,7 @@ func (f *fileLoader) orderList(def ParamDef, n *yaml.Node, at Position) *Value {
 			ok = false
 			continue
 		}
-		c := &actionCheck{f: f, params: p, keys: keys, at: nodePos(item), mode: f.file.Defaults.PositionMode}
+		c := &actionCheck{f: f, params: p, keys: keys, at: rulefmt.NodePos(item), mode: f.file.Defaults.PositionMode}
 		for _, d := range def.Items {
 			if _, given := keys[d.Name]; d.Required && !given {
 				f.errorAt(c.at, "", "this order of batch_place needs %s", d.Name)
