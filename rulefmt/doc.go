@@ -7,6 +7,8 @@
 // lines and the lines after ${ENV} substitution, with ExpandEnv mapping every
 // column back to what the author wrote), the checks of the raw text (not
 // UTF-8, tabs in indentation, YAML syntax errors explained) and Suggest for
-// "did you mean ...?". The rules package decodes rule files with these and
+// "did you mean ...?", and the declaration types of action parameters
+// (ParamDef, ParamType: pure data). The rules package decodes rule files
+// with these and
 // compiles their conditions and formulas.
 package rulefmt

@@ -176,7 +176,7 @@ func defaultMarginCoin(pt exchange.ProductType, cat *Catalog, p Params) string {
 
 // params decodes the parameters of an action or order item against defs.
 // It returns nil when the node is not a mapping.
-func (f *fileLoader) params(defs []ParamDef, n *yaml.Node, what string) (Params, map[string]rulefmt.Pos) {
+func (f *fileLoader) params(defs []rulefmt.ParamDef, n *yaml.Node, what string) (Params, map[string]rulefmt.Pos) {
 	entries, ok := f.mapping(n, "the parameters of "+what, f.allowedKeys("params of "+what, func() []string { return paramNames(defs) }), keySynonyms)
 	if !ok {
 		return nil, nil
@@ -184,7 +184,7 @@ func (f *fileLoader) params(defs []ParamDef, n *yaml.Node, what string) (Params,
 	out := Params{}
 	keys := map[string]rulefmt.Pos{}
 	for _, kv := range entries {
-		var def ParamDef
+		var def rulefmt.ParamDef
 		for _, d := range defs {
 			if d.Name == kv.key.Value {
 				def = d
@@ -199,13 +199,13 @@ func (f *fileLoader) params(defs []ParamDef, n *yaml.Node, what string) (Params,
 }
 
 // value decodes one parameter value according to its definition.
-func (f *fileLoader) value(def ParamDef, n *yaml.Node, what string) *Value {
+func (f *fileLoader) value(def rulefmt.ParamDef, n *yaml.Node, what string) *Value {
 	n = deref(n)
 	at := f.position(n)
 	switch def.Type {
-	case ParamNumber:
+	case rulefmt.ParamNumber:
 		return f.number(def, n, at)
-	case ParamText, ParamSymbol:
+	case rulefmt.ParamText, rulefmt.ParamSymbol:
 		if n.Kind != yaml.ScalarNode || n.Tag == "!!null" {
 			f.errorf(n, "", "%s must be a text, got %s", def.Name, describe(n))
 			return nil
@@ -213,11 +213,11 @@ func (f *fileLoader) value(def ParamDef, n *yaml.Node, what string) *Value {
 		if strings.HasPrefix(n.Value, "=") {
 			return f.formula(def, n, String, at)
 		}
-		if def.Type == ParamSymbol && !f.checkContract(n, n.Value) {
+		if def.Type == rulefmt.ParamSymbol && !f.checkContract(n, n.Value) {
 			return nil
 		}
 		return &Value{Literal: n.Value, Pos: at}
-	case ParamChoice:
+	case rulefmt.ParamChoice:
 		if def.Formula && n.Kind == yaml.ScalarNode && strings.HasPrefix(strings.TrimSpace(n.Value), "=") {
 			return f.formula(def, n, String, at)
 		}
@@ -227,29 +227,29 @@ func (f *fileLoader) value(def ParamDef, n *yaml.Node, what string) *Value {
 		if s, ok := f.choice(n, def.Name, def.Values); ok {
 			return &Value{Literal: s, Pos: at}
 		}
-	case ParamFlag:
+	case rulefmt.ParamFlag:
 		if b, ok := f.flag(n, def.Name); ok {
 			return &Value{Literal: b, Pos: at}
 		}
-	case ParamIDList:
+	case rulefmt.ParamIDList:
 		if n.Kind == yaml.ScalarNode && strings.HasPrefix(strings.TrimSpace(n.Value), "=") {
 			return f.formula(def, n, TextList, at)
 		}
 		return f.idList(def, n, at)
-	case ParamMessage:
+	case rulefmt.ParamMessage:
 		if s, ok := f.text(n, def.Name); ok {
 			if m := f.message(n, s); m != nil {
 				return &Value{Literal: m, Source: s, Pos: at}
 			}
 		}
-	case ParamOrders:
+	case rulefmt.ParamOrders:
 		return f.orderList(def, n, at)
 	}
 	return nil
 }
 
 // number decodes a literal number or a number formula.
-func (f *fileLoader) number(def ParamDef, n *yaml.Node, at Position) *Value {
+func (f *fileLoader) number(def rulefmt.ParamDef, n *yaml.Node, at Position) *Value {
 	if n.Kind != yaml.ScalarNode || n.Tag == "!!null" {
 		hint := ""
 		if n.Kind == yaml.MappingNode {
@@ -278,7 +278,7 @@ func (f *fileLoader) number(def ParamDef, n *yaml.Node, at Position) *Value {
 	return &Value{Literal: d, Pos: at}
 }
 
-func positiveHint(def ParamDef, d decimal.Decimal) string {
+func positiveHint(def rulefmt.ParamDef, d decimal.Decimal) string {
 	switch {
 	case d.IsZero() && def.Name == "size":
 		return "an order of size 0 does nothing; to close a position use close: long/short or close_positions"
@@ -312,7 +312,7 @@ func (f *fileLoader) numberHint(s string) string {
 }
 
 // formula compiles a value starting with "=" for the result kind.
-func (f *fileLoader) formula(def ParamDef, n *yaml.Node, kind Kind, at Position) *Value {
+func (f *fileLoader) formula(def rulefmt.ParamDef, n *yaml.Node, kind Kind, at Position) *Value {
 	raw := []rune(n.Value)
 	skip := 0
 	for skip < len(raw) && raw[skip] != '=' {
@@ -334,7 +334,7 @@ func (f *fileLoader) formula(def ParamDef, n *yaml.Node, kind Kind, at Position)
 }
 
 // choiceList decodes a list of distinct values of a Many choice.
-func (f *fileLoader) choiceList(def ParamDef, n *yaml.Node, at Position) *Value {
+func (f *fileLoader) choiceList(def rulefmt.ParamDef, n *yaml.Node, at Position) *Value {
 	if len(n.Content) == 0 {
 		f.errorf(n, "leave "+def.Name+" out to use the default", "%s is an empty list", def.Name)
 		return nil
@@ -360,7 +360,7 @@ func (f *fileLoader) choiceList(def ParamDef, n *yaml.Node, at Position) *Value 
 }
 
 // idList decodes a list of order ids.
-func (f *fileLoader) idList(def ParamDef, n *yaml.Node, at Position) *Value {
+func (f *fileLoader) idList(def rulefmt.ParamDef, n *yaml.Node, at Position) *Value {
 	if n.Kind != yaml.SequenceNode {
 		f.errorf(n, "write a list: [\"123\", \"456\"]", "%s must be a list of ids, got %s", def.Name, describe(n))
 		return nil
@@ -392,7 +392,7 @@ func (f *fileLoader) idList(def ParamDef, n *yaml.Node, at Position) *Value {
 
 // orderList decodes the orders of batch_place; the items are kept on the
 // Value (as []Params) and checked one by one like place_order.
-func (f *fileLoader) orderList(def ParamDef, n *yaml.Node, at Position) *Value {
+func (f *fileLoader) orderList(def rulefmt.ParamDef, n *yaml.Node, at Position) *Value {
 	if n.Kind != yaml.SequenceNode {
 		f.errorf(n, "write each order as a list item starting with \"- \"", "%s must be a list of orders, got %s", def.Name, describe(n))
 		return nil
