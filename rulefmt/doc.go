@@ -9,6 +9,5 @@
 // UTF-8, tabs in indentation, YAML syntax errors explained) and Suggest for
 // "did you mean ...?", and the declaration types of action parameters
 // (ParamDef, ParamType: pure data). The rules package decodes rule files
-// with these and
-// compiles their conditions and formulas.
+// with these and compiles their conditions and formulas.
 package rulefmt

@@ -39,4 +39,3 @@ type ParamDef struct {
 	Many  bool
 	Items []ParamDef // for ParamOrders
 }
-
