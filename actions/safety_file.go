@@ -10,7 +10,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/tickrules/tickrules/rules"
+	"github.com/tickrules/tickrules/rulefmt"
 )
 
 // ErrUnknownSafetyKey is wrapped by the error of a safety file with a key
@@ -94,7 +94,7 @@ func unknownKeyError(path string, k *yaml.Node, where string, allowed []string) 
 		in = "in " + where
 	}
 	hint := "allowed keys: " + strings.Join(allowed, ", ")
-	if s := rules.Suggest(k.Value, allowed); s != "" {
+	if s := rulefmt.Suggest(k.Value, allowed); s != "" {
 		hint = "did you mean " + s + "? (" + hint + ")"
 	}
 	return fmt.Errorf("%s:%d:%d: %w %q %s; %s", path, k.Line, k.Column, ErrUnknownSafetyKey, k.Value, in, hint)

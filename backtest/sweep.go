@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/tickrules/tickrules/rulefmt"
 	"github.com/tickrules/tickrules/rules"
 )
 
@@ -29,7 +30,7 @@ type Vary struct {
 func ParseVary(s string) (Vary, error) {
 	name, list, ok := strings.Cut(s, "=")
 	name = strings.TrimSpace(name)
-	if !ok || !rules.ValidEnvName(name) {
+	if !ok || !rulefmt.ValidEnvName(name) {
 		return Vary{}, fmt.Errorf("--vary %q: write NAME=value1,value2,... where NAME is letters, digits and _ (the rules read it as ${NAME})", s)
 	}
 	v := Vary{Name: name}

@@ -17,6 +17,7 @@ import (
 	"github.com/tickrules/tickrules/exchange"
 	"github.com/tickrules/tickrules/marketdata"
 	"github.com/tickrules/tickrules/poll"
+	"github.com/tickrules/tickrules/rulefmt"
 	"github.com/tickrules/tickrules/rules"
 )
 
@@ -136,9 +137,9 @@ func (d *run) rules(ctx context.Context) {
 	d.stockPairs()
 }
 
-func firstError(errs rules.Errors) string {
+func firstError(errs rulefmt.Errors) string {
 	for _, e := range errs {
-		if e.Severity != rules.SeverityWarning {
+		if e.Severity != rulefmt.SeverityWarning {
 			return e.Error()
 		}
 	}
@@ -278,9 +279,9 @@ func (d *run) positionModes(ctx context.Context) {
 		}
 		_, errs := rules.Load(ctx, d.opts.RuleDirs, rules.LoadOptions{Getenv: d.opts.Getenv,
 			PositionModes: map[exchange.ProductType]exchange.PosMode{u.productType: mode}})
-		var clash *rules.Error
+		var clash *rulefmt.Error
 		for _, e := range errs {
-			if e.Severity != rules.SeverityWarning {
+			if e.Severity != rulefmt.SeverityWarning {
 				clash = e
 				break
 			}

@@ -10,7 +10,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/tickrules/tickrules/rules"
+	"github.com/tickrules/tickrules/rulefmt"
 )
 
 // TargetKind is the format a target is sent in.
@@ -169,7 +169,7 @@ func (d *decoder) keys(n *yaml.Node, allowed []string, where string) {
 			in = "in " + where
 		}
 		hint := "allowed keys: " + strings.Join(allowed, ", ")
-		if s := rules.Suggest(k.Value, allowed); s != "" {
+		if s := rulefmt.Suggest(k.Value, allowed); s != "" {
 			hint = "did you mean " + s + "? (" + hint + ")"
 		}
 		d.errorf(k, hint, "unknown key %q %s", k.Value, in)
@@ -215,7 +215,7 @@ func (d *decoder) checkTarget(t *TargetConfig, n *yaml.Node) {
 	}
 	if !slices.Contains(targetKinds(), string(t.Kind)) {
 		hint := "kinds are " + strings.Join(targetKinds(), ", ")
-		if s := rules.Suggest(string(t.Kind), targetKinds()); s != "" && t.Kind != "" {
+		if s := rulefmt.Suggest(string(t.Kind), targetKinds()); s != "" && t.Kind != "" {
 			hint = "did you mean " + s + "?"
 		}
 		d.errorf(at("kind"), hint, "kind must be one of webhook, telegram, discord or slack, got %q", t.Kind)
@@ -246,7 +246,7 @@ func (d *decoder) checkTarget(t *TargetConfig, n *yaml.Node) {
 			names = append(names, string(k))
 		}
 		hint := "events are " + strings.Join(names, ", ")
-		if s := rules.Suggest(string(e), names); s != "" {
+		if s := rulefmt.Suggest(string(e), names); s != "" {
 			hint = "did you mean " + s + "?"
 		}
 		d.errorf(en, hint, "unknown event %q", e)

@@ -8,6 +8,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/tickrules/tickrules/exchange"
+	"github.com/tickrules/tickrules/rulefmt"
 )
 
 // actionCheck carries what the rules between an action's parameters need:
@@ -17,13 +18,13 @@ type actionCheck struct {
 	f      *fileLoader
 	def    *ActionDef
 	params Params
-	keys   map[string]pos
-	at     pos
+	keys   map[string]rulefmt.Pos
+	at     rulefmt.Pos
 	mode   exchange.PosMode
 }
 
 // where returns the position of parameter name's key, or the action's.
-func (c *actionCheck) where(keys map[string]pos, name string) pos {
+func (c *actionCheck) where(keys map[string]rulefmt.Pos, name string) rulefmt.Pos {
 	if p, ok := keys[name]; ok {
 		return p
 	}
@@ -72,7 +73,7 @@ func (c *actionCheck) atLeastOne(names ...string) {
 // checkOrderItem checks one order (place_order, or an item of batch_place):
 // what it does (open/close/side), the raw fields that go with side, the
 // position mode, price against order type, and preset prices against price.
-func (c *actionCheck) checkOrderItem(p Params, keys map[string]pos, at pos) {
+func (c *actionCheck) checkOrderItem(p Params, keys map[string]rulefmt.Pos, at rulefmt.Pos) {
 	has := func(n string) bool { _, ok := keys[n]; return ok }
 	var intents []string
 	for _, n := range []string{"open", "close", "side"} {
@@ -132,7 +133,7 @@ func (c *actionCheck) checkOrderItem(p Params, keys map[string]pos, at pos) {
 
 // checkPresets compares literal take-profit and stop-loss prices with a
 // literal limit price: for a long they must be above and below it.
-func (c *actionCheck) checkPresets(p Params, keys map[string]pos) {
+func (c *actionCheck) checkPresets(p Params, keys map[string]rulefmt.Pos) {
 	price, ok := p.Decimal("price")
 	if !ok {
 		return
@@ -189,8 +190,8 @@ func (c *actionCheck) checkReverse() {
 }
 
 // warn records a warning at p.
-func (f *fileLoader) warn(p pos, hint, msg string) {
-	f.errs = append(f.errs, f.src.errorAt(p, SeverityWarning, msg, hint))
+func (f *fileLoader) warn(p rulefmt.Pos, hint, msg string) {
+	f.errs = append(f.errs, f.src.ErrorAt(p, rulefmt.SeverityWarning, msg, hint))
 }
 
 // checkClose warns about a side that one-way mode ignores.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/tickrules/tickrules/exchange"
 	"github.com/tickrules/tickrules/marketdata"
+	"github.com/tickrules/tickrules/rulefmt"
 )
 
 // Catalog is what the loader knows about the venue: the futures contracts
@@ -99,7 +100,7 @@ func (c *Catalog) SuggestContract(symbol string) string {
 		return ""
 	}
 	c.index()
-	return Suggest(symbol, c.futures)
+	return rulefmt.Suggest(symbol, c.futures)
 }
 
 // SuggestStockPair returns the pair symbol or code closest to name, or "".
@@ -108,7 +109,7 @@ func (c *Catalog) SuggestStockPair(name string) string {
 		return ""
 	}
 	c.index()
-	return Suggest(name, c.stockNames)
+	return rulefmt.Suggest(name, c.stockNames)
 }
 
 // missing returns what a finding about a symbol the catalog lacks adds to

@@ -23,6 +23,7 @@ import (
 	"github.com/expr-lang/expr/vm"
 
 	"github.com/tickrules/tickrules/marketdata"
+	"github.com/tickrules/tickrules/rulefmt"
 )
 
 // Limits of one expression, so that a rule file cannot make loading or a
@@ -300,7 +301,7 @@ func (c *Compiler) habitErrors(src string, want Kind, what string, errs []*ExprE
 		out = append(out, e)
 	}
 	for _, r := range rest {
-		off := originalOffset(edits, offsetInText(fixed, r.Line, r.Column))
+		off := originalOffset(edits, rulefmt.OffsetInText(fixed, r.Line, r.Column))
 		if at[off] {
 			continue
 		}
@@ -383,7 +384,7 @@ func (c *Compiler) suggestName(name string, lets map[string]bool) string {
 	for l := range lets {
 		cands = append(cands, l)
 	}
-	return Suggest(name, cands)
+	return rulefmt.Suggest(name, cands)
 }
 
 func (c *Compiler) suggestFunc(name string) string {
@@ -398,7 +399,7 @@ func (c *Compiler) suggestFunc(name string) string {
 	}
 	// Map iteration order must not decide between equally close builtins.
 	slices.Sort(cands[len(c.byName):])
-	return Suggest(name, cands)
+	return rulefmt.Suggest(name, cands)
 }
 
 var (
@@ -439,7 +440,7 @@ func (c *Compiler) plain(src string, err error, want Kind, what string) *ExprErr
 	case m.match(reNoField, msg):
 		obj := objectOfType(m[1])
 		if o := c.objects[obj]; o != nil {
-			suggestion = Suggest(m[2], o.FieldNames())
+			suggestion = rulefmt.Suggest(m[2], o.FieldNames())
 			msg = fmt.Sprintf("%s has no field %s", obj, m[2])
 		} else {
 			msg = fmt.Sprintf("%s has no field %s", typeWords(m[1]), m[2])

@@ -7,6 +7,7 @@ import (
 
 	"github.com/shopspring/decimal"
 	"github.com/tickrules/tickrules/exchange"
+	"github.com/tickrules/tickrules/rulefmt"
 	"gopkg.in/yaml.v3"
 )
 
@@ -65,10 +66,10 @@ func (f *fileLoader) decodeAction(n *yaml.Node, forEach bool) *Action {
 		return nil
 	}
 	a := &Action{Kind: def.Kind, Pos: f.position(kindKey)}
-	c := &actionCheck{f: f, def: def, at: nodePos(kindKey), mode: f.file.Defaults.PositionMode}
+	c := &actionCheck{f: f, def: def, at: rulefmt.NodePos(kindKey), mode: f.file.Defaults.PositionMode}
 	if paramsNode.Kind == yaml.ScalarNode && paramsNode.Tag == "!!null" {
 		a.Params = Params{}
-		c.keys = map[string]pos{}
+		c.keys = map[string]rulefmt.Pos{}
 	} else {
 		a.Params, c.keys = f.params(def.Params, paramsNode, string(def.Kind))
 		if a.Params == nil {
@@ -117,13 +118,13 @@ func (f *fileLoader) checkProduct(a *Action) {
 	if v := a.Params["symbol"]; v != nil {
 		at = v.Pos
 	}
-	f.errs = append(f.errs, f.errorAtPosition(at, SeverityError,
+	f.errs = append(f.errs, f.errorAtPosition(at, rulefmt.SeverityError,
 		fmt.Sprintf("%s is a %s contract, but this action trades %s", sym, c.ProductType, pt),
 		fmt.Sprintf("set product_type: %s on the action or in defaults", c.ProductType)))
 }
 
 func actionHint(word string) string {
-	if s := Suggest(strings.ToLower(word), actionKindNames()); s != "" {
+	if s := rulefmt.Suggest(strings.ToLower(word), actionKindNames()); s != "" {
 		return "did you mean " + s + "?"
 	}
 	if s, ok := keySynonyms[strings.ToLower(word)]; ok {
@@ -176,21 +177,21 @@ func defaultMarginCoin(pt exchange.ProductType, cat *Catalog, p Params) string {
 
 // params decodes the parameters of an action or order item against defs.
 // It returns nil when the node is not a mapping.
-func (f *fileLoader) params(defs []ParamDef, n *yaml.Node, what string) (Params, map[string]pos) {
+func (f *fileLoader) params(defs []rulefmt.ParamDef, n *yaml.Node, what string) (Params, map[string]rulefmt.Pos) {
 	entries, ok := f.mapping(n, "the parameters of "+what, f.allowedKeys("params of "+what, func() []string { return paramNames(defs) }), keySynonyms)
 	if !ok {
 		return nil, nil
 	}
 	out := Params{}
-	keys := map[string]pos{}
+	keys := map[string]rulefmt.Pos{}
 	for _, kv := range entries {
-		var def ParamDef
+		var def rulefmt.ParamDef
 		for _, d := range defs {
 			if d.Name == kv.key.Value {
 				def = d
 			}
 		}
-		keys[def.Name] = nodePos(kv.key)
+		keys[def.Name] = rulefmt.NodePos(kv.key)
 		if v := f.value(def, kv.value, what); v != nil {
 			out[def.Name] = v
 		}
@@ -199,13 +200,13 @@ func (f *fileLoader) params(defs []ParamDef, n *yaml.Node, what string) (Params,
 }
 
 // value decodes one parameter value according to its definition.
-func (f *fileLoader) value(def ParamDef, n *yaml.Node, what string) *Value {
+func (f *fileLoader) value(def rulefmt.ParamDef, n *yaml.Node, what string) *Value {
 	n = deref(n)
 	at := f.position(n)
 	switch def.Type {
-	case ParamNumber:
+	case rulefmt.ParamNumber:
 		return f.number(def, n, at)
-	case ParamText, ParamSymbol:
+	case rulefmt.ParamText, rulefmt.ParamSymbol:
 		if n.Kind != yaml.ScalarNode || n.Tag == "!!null" {
 			f.errorf(n, "", "%s must be a text, got %s", def.Name, describe(n))
 			return nil
@@ -213,11 +214,11 @@ func (f *fileLoader) value(def ParamDef, n *yaml.Node, what string) *Value {
 		if strings.HasPrefix(n.Value, "=") {
 			return f.formula(def, n, String, at)
 		}
-		if def.Type == ParamSymbol && !f.checkContract(n, n.Value) {
+		if def.Type == rulefmt.ParamSymbol && !f.checkContract(n, n.Value) {
 			return nil
 		}
 		return &Value{Literal: n.Value, Pos: at}
-	case ParamChoice:
+	case rulefmt.ParamChoice:
 		if def.Formula && n.Kind == yaml.ScalarNode && strings.HasPrefix(strings.TrimSpace(n.Value), "=") {
 			return f.formula(def, n, String, at)
 		}
@@ -227,31 +228,31 @@ func (f *fileLoader) value(def ParamDef, n *yaml.Node, what string) *Value {
 		if s, ok := f.choice(n, def.Name, def.Values); ok {
 			return &Value{Literal: s, Pos: at}
 		}
-	case ParamFlag:
+	case rulefmt.ParamFlag:
 		if b, ok := f.flag(n, def.Name); ok {
 			return &Value{Literal: b, Pos: at}
 		}
-	case ParamIDList:
+	case rulefmt.ParamIDList:
 		if n.Kind == yaml.ScalarNode && strings.HasPrefix(strings.TrimSpace(n.Value), "=") {
 			return f.formula(def, n, TextList, at)
 		}
 		return f.idList(def, n, at)
-	case ParamNames:
+	case rulefmt.ParamNames:
 		return f.nameList(def, n, at)
-	case ParamMessage:
+	case rulefmt.ParamMessage:
 		if s, ok := f.text(n, def.Name); ok {
 			if m := f.message(n, s); m != nil {
 				return &Value{Literal: m, Source: s, Pos: at}
 			}
 		}
-	case ParamOrders:
+	case rulefmt.ParamOrders:
 		return f.orderList(def, n, at)
 	}
 	return nil
 }
 
 // number decodes a literal number or a number formula.
-func (f *fileLoader) number(def ParamDef, n *yaml.Node, at Position) *Value {
+func (f *fileLoader) number(def rulefmt.ParamDef, n *yaml.Node, at Position) *Value {
 	if n.Kind != yaml.ScalarNode || n.Tag == "!!null" {
 		hint := ""
 		if n.Kind == yaml.MappingNode {
@@ -280,7 +281,7 @@ func (f *fileLoader) number(def ParamDef, n *yaml.Node, at Position) *Value {
 	return &Value{Literal: d, Pos: at}
 }
 
-func positiveHint(def ParamDef, d decimal.Decimal) string {
+func positiveHint(def rulefmt.ParamDef, d decimal.Decimal) string {
 	switch {
 	case d.IsZero() && def.Name == "size":
 		return "an order of size 0 does nothing; to close a position use close: long/short or close_positions"
@@ -314,7 +315,7 @@ func (f *fileLoader) numberHint(s string) string {
 }
 
 // formula compiles a value starting with "=" for the result kind.
-func (f *fileLoader) formula(def ParamDef, n *yaml.Node, kind Kind, at Position) *Value {
+func (f *fileLoader) formula(def rulefmt.ParamDef, n *yaml.Node, kind Kind, at Position) *Value {
 	raw := []rune(n.Value)
 	skip := 0
 	for skip < len(raw) && raw[skip] != '=' {
@@ -336,7 +337,7 @@ func (f *fileLoader) formula(def ParamDef, n *yaml.Node, kind Kind, at Position)
 }
 
 // choiceList decodes a list of distinct values of a Many choice.
-func (f *fileLoader) choiceList(def ParamDef, n *yaml.Node, at Position) *Value {
+func (f *fileLoader) choiceList(def rulefmt.ParamDef, n *yaml.Node, at Position) *Value {
 	if len(n.Content) == 0 {
 		f.errorf(n, "leave "+def.Name+" out to use the default", "%s is an empty list", def.Name)
 		return nil
@@ -362,7 +363,7 @@ func (f *fileLoader) choiceList(def ParamDef, n *yaml.Node, at Position) *Value 
 }
 
 // idList decodes a list of order ids.
-func (f *fileLoader) idList(def ParamDef, n *yaml.Node, at Position) *Value {
+func (f *fileLoader) idList(def rulefmt.ParamDef, n *yaml.Node, at Position) *Value {
 	if n.Kind != yaml.SequenceNode {
 		f.errorf(n, "write a list: [\"123\", \"456\"]", "%s must be a list of ids, got %s", def.Name, describe(n))
 		return nil
@@ -393,7 +394,7 @@ func (f *fileLoader) idList(def ParamDef, n *yaml.Node, at Position) *Value {
 }
 
 // nameList decodes a literal list of names, each a text, none repeated.
-func (f *fileLoader) nameList(def ParamDef, n *yaml.Node, at Position) *Value {
+func (f *fileLoader) nameList(def rulefmt.ParamDef, n *yaml.Node, at Position) *Value {
 	if n.Kind != yaml.SequenceNode || len(n.Content) == 0 {
 		f.errorf(n, "write a list: [ops, trader]", "%s must be a list of one or more names, got %s", def.Name, describe(n))
 		return nil
@@ -416,7 +417,7 @@ func (f *fileLoader) nameList(def ParamDef, n *yaml.Node, at Position) *Value {
 
 // orderList decodes the orders of batch_place; the items are kept on the
 // Value (as []Params) and checked one by one like place_order.
-func (f *fileLoader) orderList(def ParamDef, n *yaml.Node, at Position) *Value {
+func (f *fileLoader) orderList(def rulefmt.ParamDef, n *yaml.Node, at Position) *Value {
 	if n.Kind != yaml.SequenceNode {
 		f.errorf(n, "write each order as a list item starting with \"- \"", "%s must be a list of orders, got %s", def.Name, describe(n))
 		return nil
@@ -438,7 +439,7 @@ func (f *fileLoader) orderList(def ParamDef, n *yaml.Node, at Position) *Value {
 			ok = false
 			continue
 		}
-		c := &actionCheck{f: f, params: p, keys: keys, at: nodePos(item), mode: f.file.Defaults.PositionMode}
+		c := &actionCheck{f: f, params: p, keys: keys, at: rulefmt.NodePos(item), mode: f.file.Defaults.PositionMode}
 		for _, d := range def.Items {
 			if _, given := keys[d.Name]; d.Required && !given {
 				f.errorAt(c.at, "", "this order of batch_place needs %s", d.Name)

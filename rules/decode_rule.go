@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/tickrules/tickrules/rulefmt"
 )
 
 // maxForEach bounds the instances of one for_each rule.
@@ -336,12 +338,12 @@ func (f *fileLoader) exprErrors(n *yaml.Node, skip int, errs []*ExprError) {
 	if len(errs) == 0 {
 		return
 	}
-	positions := f.src.scalarPositions(n)
+	positions := f.src.ScalarPositions(n)
 	exprText := string([]rune(n.Value)[skip:])
 	for _, e := range errs {
-		p := nodePos(n)
+		p := rulefmt.NodePos(n)
 		if positions != nil {
-			off := skip + offsetInText(exprText, e.Line, e.Column)
+			off := skip + rulefmt.OffsetInText(exprText, e.Line, e.Column)
 			if off >= 0 && off < len(positions) {
 				p = positions[off]
 			}
@@ -383,10 +385,10 @@ func fixLine(lead, fix string, line int) string {
 }
 
 // runeOffsetPos maps a rune offset of scalar n's value into the file.
-func (f *fileLoader) runeOffsetPos(n *yaml.Node, off int) pos {
-	positions := f.src.scalarPositions(n)
+func (f *fileLoader) runeOffsetPos(n *yaml.Node, off int) rulefmt.Pos {
+	positions := f.src.ScalarPositions(n)
 	if off >= 0 && off < len(positions) {
 		return positions[off]
 	}
-	return nodePos(n)
+	return rulefmt.NodePos(n)
 }

@@ -11,7 +11,7 @@
 // is a literal or, when it starts with "=", a formula compiled at load.
 //
 // Load reads a directory tree of rule files and returns a RuleSet, or every
-// finding (Errors) with file, line and column, the source line, a caret and
+// finding (rulefmt.Errors) with file, line and column, the source line, a caret and
 // a hint. ${ENV} references are resolved before parsing without moving any
 // position, and expression errors map into the YAML file for plain, quoted
 // and block scalars. Each rule knows what it reads (Rule.Reads) so polling

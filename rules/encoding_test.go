@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/tickrules/tickrules/rulefmt"
 )
 
 func TestEncodingAndEmptyFiles(t *testing.T) {
@@ -12,17 +14,17 @@ func TestEncodingAndEmptyFiles(t *testing.T) {
 		data       string
 		allowEmpty bool
 		want       string // the first finding, one-line form
-		severity   Severity
+		severity   rulefmt.Severity
 	}{
-		{"empty", "", false, "f.yaml:1:1: the file is empty: it has no rules", SeverityError},
-		{"blank lines", "\n  \n", false, "f.yaml:1:1: the file is empty: it has no rules", SeverityError},
-		{"comments only", "# rules:\n#  - name: x\n", false, "f.yaml:1:1: the file holds only comments: it has no rules", SeverityError},
-		{"empty allowed", "", true, "f.yaml:1:1: warning: the file is empty: it has no rules", SeverityWarning},
+		{"empty", "", false, "f.yaml:1:1: the file is empty: it has no rules", rulefmt.SeverityError},
+		{"blank lines", "\n  \n", false, "f.yaml:1:1: the file is empty: it has no rules", rulefmt.SeverityError},
+		{"comments only", "# rules:\n#  - name: x\n", false, "f.yaml:1:1: the file holds only comments: it has no rules", rulefmt.SeverityError},
+		{"empty allowed", "", true, "f.yaml:1:1: warning: the file is empty: it has no rules", rulefmt.SeverityWarning},
 		{"latin-1 on line 3", "rules:\n  - name: x\n    description: caf\xe9\n", false,
-			"f.yaml:3:21: the byte 0xE9 here is not UTF-8 text: the file was saved in another encoding (such as Latin-1 or Windows-1252)", SeverityError},
-		{"utf-16", "\xff\xfer\x00u\x00", false, `f.yaml:1:1: the file is saved as UTF-16 ("Unicode"), not as UTF-8 text`, SeverityError},
+			"f.yaml:3:21: the byte 0xE9 here is not UTF-8 text: the file was saved in another encoding (such as Latin-1 or Windows-1252)", rulefmt.SeverityError},
+		{"utf-16", "\xff\xfer\x00u\x00", false, `f.yaml:1:1: the file is saved as UTF-16 ("Unicode"), not as UTF-8 text`, rulefmt.SeverityError},
 		{"utf-8 byte order mark", "\xef\xbb\xbfrules:\n  - name: x\n    when: market.is_open && markt.dst\n    actions: [cancel_all: {}]\n", false,
-			"f.yaml:3:29: unknown variable markt", SeverityError},
+			"f.yaml:3:29: unknown variable markt", rulefmt.SeverityError},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			opts := testOptions()
@@ -44,7 +46,7 @@ func TestEncodingAndEmptyFiles(t *testing.T) {
 }
 
 func TestStrictMakesWarningsErrors(t *testing.T) {
-	es := Errors{{File: "a", Severity: SeverityWarning, Message: "w"}}
+	es := rulefmt.Errors{{File: "a", Severity: rulefmt.SeverityWarning, Message: "w"}}
 	if es.HasErrors() {
 		t.Fatal("a warning is not an error")
 	}
@@ -52,7 +54,7 @@ func TestStrictMakesWarningsErrors(t *testing.T) {
 	if !strict.HasErrors() || strict[0].Message != "w" {
 		t.Errorf("strict: %+v", strict[0])
 	}
-	if es[0].Severity != SeverityWarning {
+	if es[0].Severity != rulefmt.SeverityWarning {
 		t.Error("Strict changed the findings it was given")
 	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/tickrules/tickrules/exchange"
 	"github.com/tickrules/tickrules/marketdata"
+	"github.com/tickrules/tickrules/rulefmt"
 )
 
 // enumFields returns the text values of the State that take a fixed set of
@@ -166,7 +167,7 @@ func (c *Compiler) enumFix(src, key string, lit *ast.StringNode, cmp *ast.Binary
 		}
 	}
 	if meant == "" {
-		meant = Suggest(word, values)
+		meant = rulefmt.Suggest(word, values)
 	}
 	if meant == "" {
 		return ""

@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/expr-lang/expr/builtin"
+
+	"github.com/tickrules/tickrules/rulefmt"
 )
 
 // TestGeneratedDocsAreCurrent fails when docs/rules.schema.json or
@@ -74,7 +76,7 @@ func TestSchemaNamesEveryKeyAndAction(t *testing.T) {
 				t.Errorf("%s.%s missing from the schema", d.Kind, p.Name)
 				continue
 			}
-			if p.Type == ParamChoice {
+			if p.Type == rulefmt.ParamChoice {
 				enum, _ := ps["enum"].([]any)
 				if alts, ok := ps["anyOf"].([]any); ok && (p.Formula || p.Many) {
 					enum, _ = alts[0].(map[string]any)["enum"].([]any)

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/tickrules/tickrules/exchange"
+	"github.com/tickrules/tickrules/rulefmt"
 	"gopkg.in/yaml.v3"
 )
 
@@ -57,7 +58,7 @@ const maxFileSize = 4 << 20
 // hidden directories; a path may also name one file), checks and compiles
 // them. It collects every finding rather than stopping at the first. The
 // RuleSet is nil when there is any error; warnings alone do not stop it.
-func Load(ctx context.Context, paths []string, opts LoadOptions) (*RuleSet, Errors) {
+func Load(ctx context.Context, paths []string, opts LoadOptions) (*RuleSet, rulefmt.Errors) {
 	l := load(ctx, paths, opts)
 	return l.finish()
 }
@@ -65,10 +66,10 @@ func Load(ctx context.Context, paths []string, opts LoadOptions) (*RuleSet, Erro
 // Check loads like Load and returns every file that could be read, also
 // when other files (or the same file) have errors, for reports such as
 // engine check's per-file summary. The files must not be run.
-func Check(ctx context.Context, paths []string, opts LoadOptions) ([]*File, Errors) {
+func Check(ctx context.Context, paths []string, opts LoadOptions) ([]*File, rulefmt.Errors) {
 	l := load(ctx, paths, opts)
 	l.checkRuleNames()
-	sortErrors(l.errs)
+	rulefmt.SortErrors(l.errs)
 	return l.files, l.errs
 }
 
@@ -77,22 +78,22 @@ func load(ctx context.Context, paths []string, opts LoadOptions) *loader {
 	for _, p := range paths {
 		files, err := RuleFiles(p)
 		if err != nil {
-			l.errs = append(l.errs, &Error{File: p, Severity: SeverityError, Message: err.Error()})
+			l.errs = append(l.errs, &rulefmt.Error{File: p, Severity: rulefmt.SeverityError, Message: err.Error()})
 			continue
 		}
 		if len(files) == 0 {
 			// A mistyped directory must not pass a CI check by having nothing in it.
-			l.errs = append(l.errs, &Error{File: p, Severity: SeverityError, Message: "no rule files (*.yaml, *.yml) here"})
+			l.errs = append(l.errs, &rulefmt.Error{File: p, Severity: rulefmt.SeverityError, Message: "no rule files (*.yaml, *.yml) here"})
 			continue
 		}
 		for _, f := range files {
 			if err := ctx.Err(); err != nil {
-				l.errs = append(l.errs, &Error{File: f, Severity: SeverityError, Message: "loading stopped: " + err.Error()})
+				l.errs = append(l.errs, &rulefmt.Error{File: f, Severity: rulefmt.SeverityError, Message: "loading stopped: " + err.Error()})
 				return l
 			}
 			data, err := ReadFile(f)
 			if err != nil {
-				l.errs = append(l.errs, &Error{File: f, Severity: SeverityError, Message: err.Error()})
+				l.errs = append(l.errs, &rulefmt.Error{File: f, Severity: rulefmt.SeverityError, Message: err.Error()})
 				continue
 			}
 			l.file(f, data)
@@ -103,13 +104,13 @@ func load(ctx context.Context, paths []string, opts LoadOptions) *loader {
 
 // LoadBytes loads one rule file given as bytes; name is the path shown in
 // findings. It is Load for tests, editors and the fuzz target.
-func LoadBytes(ctx context.Context, name string, data []byte, opts LoadOptions) (*RuleSet, Errors) {
+func LoadBytes(ctx context.Context, name string, data []byte, opts LoadOptions) (*RuleSet, rulefmt.Errors) {
 	l := newLoader(opts)
 	if err := ctx.Err(); err != nil {
-		return nil, Errors{{File: name, Severity: SeverityError, Message: "loading stopped: " + err.Error()}}
+		return nil, rulefmt.Errors{{File: name, Severity: rulefmt.SeverityError, Message: "loading stopped: " + err.Error()}}
 	}
 	if len(data) > maxFileSize {
-		return nil, Errors{{File: name, Severity: SeverityError, Message: fmt.Sprintf("file is larger than %d bytes", maxFileSize)}}
+		return nil, rulefmt.Errors{{File: name, Severity: rulefmt.SeverityError, Message: fmt.Sprintf("file is larger than %d bytes", maxFileSize)}}
 	}
 	l.file(name, data)
 	return l.finish()
@@ -217,11 +218,11 @@ type loader struct {
 	// plain compiles rules without for_each, each the rules with it (where
 	// the variable symbol exists).
 	plain, each *Compiler
-	errs        Errors
+	errs        rulefmt.Errors
 	names       map[string]Position // rule name -> where it was first defined
 	files       []*File
-	sources     map[string]*source // by path, for findings across files
-	ratios      map[string]bool    // State fields whose unit is a ratio, built on first use
+	sources     map[string]*rulefmt.Source // by path, for findings across files
+	ratios      map[string]bool            // State fields whose unit is a ratio, built on first use
 	compiled    map[compileKey]*Program
 	// keys caches the allowed keys of each table (FileKeys, RuleKeys, an
 	// action's parameters), built once per load rather than per rule.
@@ -246,13 +247,13 @@ func newLoader(opts LoadOptions) *loader {
 		names:    map[string]Position{},
 		compiled: map[compileKey]*Program{},
 		keys:     map[string][]string{},
-		sources:  map[string]*source{},
+		sources:  map[string]*rulefmt.Source{},
 	}
 }
 
-func (l *loader) finish() (*RuleSet, Errors) {
+func (l *loader) finish() (*RuleSet, rulefmt.Errors) {
 	l.checkRuleNames()
-	sortErrors(l.errs)
+	rulefmt.SortErrors(l.errs)
 	if l.errs.HasErrors() {
 		return nil, l.errs
 	}
@@ -289,14 +290,14 @@ func (l *loader) checkRuleNames() {
 				}
 				reported[key] = true
 				hint := "the name of a rule in the loaded files, as written after name:"
-				if s := Suggest(n, names); s != "" {
+				if s := rulefmt.Suggest(n, names); s != "" {
 					hint = "did you mean " + strconv.Quote(s) + "?"
 				}
 				at := r.WhenPos
-				e := &Error{File: at.File, Line: at.Line, Column: at.Column, Severity: SeverityError,
+				e := &rulefmt.Error{File: at.File, Line: at.Line, Column: at.Column, Severity: rulefmt.SeverityError,
 					Message: fmt.Sprintf("rule %s reads the firings of %q, but no rule has that name", ruleLabel(r), n), Hint: hint}
 				if src := l.sources[at.File]; src != nil {
-					e.Source = src.origLine(at.Line)
+					e.Source = src.OrigLine(at.Line)
 				}
 				l.errs = append(l.errs, e)
 			}
@@ -307,7 +308,7 @@ func (l *loader) checkRuleNames() {
 // fileLoader decodes one file.
 type fileLoader struct {
 	*loader
-	src  *source
+	src  *rulefmt.Source
 	file *File
 	// forEachRule is set while decoding a rule that has for_each.
 	forEachRule bool
@@ -355,35 +356,35 @@ func (f *fileLoader) compile(src string, kind Kind, condition bool) (*Program, [
 }
 
 func (l *loader) file(path string, data []byte) {
-	if errs := encodingErrors(path, data); len(errs) > 0 {
+	if errs := rulefmt.EncodingErrors(path, data); len(errs) > 0 {
 		l.errs = append(l.errs, errs...)
 		return
 	}
-	data = bytes.TrimPrefix(data, utf8BOM)
-	src, envErrs := expandEnv(path, data, l.opts.Getenv, l.opts.EnvAlso)
+	data = rulefmt.TrimBOM(data)
+	src, envErrs := rulefmt.ExpandEnv(path, data, l.opts.Getenv, l.opts.EnvAlso)
 	l.errs = append(l.errs, envErrs...)
 	f := &fileLoader{loader: l, src: src, file: &File{Path: path}}
 	l.sources[path] = src
-	if tabs := tabErrors(src); len(tabs) > 0 {
+	if tabs := rulefmt.TabErrors(src); len(tabs) > 0 {
 		l.errs = append(l.errs, tabs...)
 		return
 	}
 	var doc yaml.Node
-	dec := yaml.NewDecoder(bytes.NewReader([]byte(strings.Join(src.expanded, "\n"))))
+	dec := yaml.NewDecoder(bytes.NewReader([]byte(strings.Join(src.Expanded, "\n"))))
 	if err := dec.Decode(&doc); err != nil {
 		if errors.Is(err, io.EOF) {
 			l.emptyFile(f)
 			return
 		}
-		l.errs = append(l.errs, syntaxError(src, err))
+		l.errs = append(l.errs, rulefmt.SyntaxError(src, err))
 		return
 	}
 	var next yaml.Node
 	if err := dec.Decode(&next); err == nil {
-		l.errs = append(l.errs, src.errorAt(nodePos(&next), SeverityError,
+		l.errs = append(l.errs, src.ErrorAt(rulefmt.NodePos(&next), rulefmt.SeverityError,
 			"a second YAML document (after ---) in one file", "put each set of rules in its own file"))
 	} else if !errors.Is(err, io.EOF) {
-		l.errs = append(l.errs, syntaxError(src, err))
+		l.errs = append(l.errs, rulefmt.SyntaxError(src, err))
 		return
 	}
 	if len(envErrs) > 0 {
@@ -398,15 +399,15 @@ func (l *loader) file(path string, data []byte) {
 // emptyFile reports a file without any YAML content: an error, unless
 // AllowEmpty, because an editor that did not save leaves such a file.
 func (l *loader) emptyFile(f *fileLoader) {
-	e := &Error{File: f.src.path, Line: 1, Column: 1, Severity: SeverityError,
+	e := &rulefmt.Error{File: f.src.Path, Line: 1, Column: 1, Severity: rulefmt.SeverityError,
 		Message: "the file is empty: it has no rules",
 		Hint:    "write the rules under a line \"rules:\" (was the file saved?), or check with --allow-empty to accept empty files"}
-	if onlyComments(f.src.orig) && strings.TrimSpace(strings.Join(f.src.orig, "")) != "" {
+	if rulefmt.OnlyComments(f.src.Orig) && strings.TrimSpace(strings.Join(f.src.Orig, "")) != "" {
 		e.Message = "the file holds only comments: it has no rules"
-		e.Source = f.src.origLine(1)
+		e.Source = f.src.OrigLine(1)
 	}
 	if l.opts.AllowEmpty {
-		e.Severity, e.Hint = SeverityWarning, ""
+		e.Severity, e.Hint = rulefmt.SeverityWarning, ""
 	}
 	l.errs = append(l.errs, e)
 	l.files = append(l.files, f.file)
@@ -414,26 +415,26 @@ func (l *loader) emptyFile(f *fileLoader) {
 
 // errorf records an error at n.
 func (f *fileLoader) errorf(n *yaml.Node, hint string, format string, args ...any) {
-	f.errs = append(f.errs, f.src.errorAt(nodePos(n), SeverityError, fmt.Sprintf(format, args...), hint))
+	f.errs = append(f.errs, f.src.ErrorAt(rulefmt.NodePos(n), rulefmt.SeverityError, fmt.Sprintf(format, args...), hint))
 }
 
 // errorAt records an error at p.
-func (f *fileLoader) errorAt(p pos, hint string, format string, args ...any) {
-	f.errs = append(f.errs, f.src.errorAt(p, SeverityError, fmt.Sprintf(format, args...), hint))
+func (f *fileLoader) errorAt(p rulefmt.Pos, hint string, format string, args ...any) {
+	f.errs = append(f.errs, f.src.ErrorAt(p, rulefmt.SeverityError, fmt.Sprintf(format, args...), hint))
 }
 
 // warnf records a warning at n.
 func (f *fileLoader) warnf(n *yaml.Node, hint string, format string, args ...any) {
-	f.errs = append(f.errs, f.src.errorAt(nodePos(n), SeverityWarning, fmt.Sprintf(format, args...), hint))
+	f.errs = append(f.errs, f.src.ErrorAt(rulefmt.NodePos(n), rulefmt.SeverityWarning, fmt.Sprintf(format, args...), hint))
 }
 
 // position returns the author's position of n.
 func (f *fileLoader) position(n *yaml.Node) Position {
-	return f.positionAt(nodePos(n))
+	return f.positionAt(rulefmt.NodePos(n))
 }
 
-func (f *fileLoader) positionAt(p pos) Position {
-	return Position{File: f.src.path, Line: p.line, Column: f.src.origCol(p.line, p.col)}
+func (f *fileLoader) positionAt(p rulefmt.Pos) Position {
+	return Position{File: f.src.Path, Line: p.Line, Column: f.src.OrigCol(p.Line, p.Col)}
 }
 
 // keyValue is one entry of a mapping.
@@ -536,7 +537,7 @@ func unknownKeyHint(key string, allowed []string, synonyms map[string]string) (h
 	if s, ok := synonyms[strings.ToLower(key)]; ok && contains(allowed, s) {
 		return "did you mean " + s + "?", s
 	}
-	if s := Suggest(strings.ToLower(key), allowed); s != "" {
+	if s := rulefmt.Suggest(strings.ToLower(key), allowed); s != "" {
 		return "did you mean " + s + "?", s
 	}
 	return "allowed keys: " + strings.Join(allowed, ", "), ""
@@ -665,7 +666,7 @@ func (f *fileLoader) choice(n *yaml.Node, name string, values []string) (string,
 	hint := ""
 	if s, ok := valueSynonyms[strings.ToLower(n.Value)]; ok && contains(values, s) {
 		hint = "did you mean " + s + "?"
-	} else if s := Suggest(strings.ToLower(n.Value), values); s != "" {
+	} else if s := rulefmt.Suggest(strings.ToLower(n.Value), values); s != "" {
 		hint = "did you mean " + s + "?"
 	}
 	f.errorf(n, hint, "%s must be one of %s, got '%s'", name, strings.Join(values, ", "), n.Value)

@@ -8,6 +8,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/tickrules/tickrules/rulefmt"
 )
 
 // benchRules generates n distinct rules of the shape authors write: a
@@ -82,7 +84,7 @@ func BenchmarkLoad1000Rules(b *testing.B) {
 				rs = nil
 				runtime.GC()
 				b.StartTimer()
-				var errs Errors
+				var errs rulefmt.Errors
 				rs, errs = LoadBytes(context.Background(), "bench.yaml", data, opts)
 				if len(errs) > 0 || rs == nil || len(rs.Rules) != 1000 {
 					b.Fatalf("findings %v", errs[:min(len(errs), 3)])

@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/tickrules/tickrules/rulefmt"
 )
 
 // TestLoadRefusesSpecialFiles: a named pipe or socket called *.yaml, in a
@@ -46,12 +48,12 @@ func TestLoadRefusesSpecialFiles(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			done := make(chan Errors, 1)
+			done := make(chan rulefmt.Errors, 1)
 			go func() {
 				_, errs := Load(context.Background(), tt.paths, LoadOptions{})
 				done <- errs
 			}()
-			var errs Errors
+			var errs rulefmt.Errors
 			select {
 			case errs = <-done:
 			case <-time.After(10 * time.Second): // a bound on a hang, not a synchronisation

@@ -12,6 +12,7 @@ import (
 
 	"github.com/tickrules/tickrules/exchange"
 	"github.com/tickrules/tickrules/marketdata"
+	"github.com/tickrules/tickrules/rulefmt"
 )
 
 // Reads is what a program reads from the State, found by walking its syntax
@@ -441,7 +442,7 @@ func (w *walker) object(n ast.Node, f *function, shown string) {
 	obj := w.c.objects[f.object]
 	fd, ok := obj.Field(prop.Value)
 	if !ok {
-		w.errorf(m.Property, Suggest(prop.Value, obj.FieldNames()), "%s has no field %s", f.object, prop.Value)
+		w.errorf(m.Property, rulefmt.Suggest(prop.Value, obj.FieldNames()), "%s has no field %s", f.object, prop.Value)
 		return
 	}
 	w.reads.Parts = w.reads.Parts.Union(f.parts).Union(fd.Parts())
@@ -660,11 +661,11 @@ func (w *walker) argument(f *function, arg ast.Node, kind argKind) {
 		w.reads.ProductTypes = append(w.reads.ProductTypes, k.ProductType)
 	case argSide:
 		if v != marketdata.SideLong && v != marketdata.SideShort && v != marketdata.SideNet {
-			w.errorf(arg, Suggest(v, []string{"long", "short", "net"}), "position side must be long, short or net, not %q", v)
+			w.errorf(arg, rulefmt.Suggest(v, []string{"long", "short", "net"}), "position side must be long, short or net, not %q", v)
 		}
 	case argSideAny:
 		if v != marketdata.SideLong && v != marketdata.SideShort && v != "any" {
-			w.errorf(arg, Suggest(v, []string{"long", "short", "any"}), "side must be long, short or any, not %q", v)
+			w.errorf(arg, rulefmt.Suggest(v, []string{"long", "short", "any"}), "side must be long, short or any, not %q", v)
 		}
 	case argClock:
 		w.reads.Time, w.reads.Clock = true, true
@@ -682,7 +683,7 @@ func (w *walker) argument(f *function, arg ast.Node, kind argKind) {
 			for _, p := range exchange.ProductTypes() {
 				names = append(names, string(p))
 			}
-			w.errorf(arg, Suggest(v, names), "product type must be one of %s, not %q", strings.Join(names, ", "), v)
+			w.errorf(arg, rulefmt.Suggest(v, names), "product type must be one of %s, not %q", strings.Join(names, ", "), v)
 			return
 		}
 		w.reads.ProductTypes = append(w.reads.ProductTypes, pt)

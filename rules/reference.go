@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/tickrules/tickrules/marketdata"
+	"github.com/tickrules/tickrules/rulefmt"
 )
 
 // Reference returns docs/reference.md: every key, action and parameter of
@@ -60,7 +61,7 @@ func Reference() []byte {
 		w("\n\n```yaml\n- %s\n```\n\n", indentAfterFirst(d.Example, "  "))
 		paramTable(&b, d.Params)
 		for _, p := range d.Params {
-			if p.Type == ParamOrders {
+			if p.Type == rulefmt.ParamOrders {
 				w("Fields of each item of `%s`:\n\n", p.Name)
 				paramTable(&b, p.Items)
 			}
@@ -132,7 +133,7 @@ func keyTable(b *strings.Builder, defs []KeyDef) {
 	b.WriteString("\n")
 }
 
-func paramTable(b *strings.Builder, defs []ParamDef) {
+func paramTable(b *strings.Builder, defs []rulefmt.ParamDef) {
 	b.WriteString("| parameter | type | unit | meaning | example |\n|---|---|---|---|---|\n")
 	for _, p := range defs {
 		typ := string(p.Type)

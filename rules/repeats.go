@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/tickrules/tickrules/marketdata"
+	"github.com/tickrules/tickrules/rulefmt"
 )
 
 // repeatWarnings warns about a rule that trades at market each time its
@@ -29,7 +30,7 @@ func (f *fileLoader) repeatWarnings(r *Rule) {
 			"a condition that flickers (true, false, true) does it on every flicker", ruleLabel(r), what)
 		hint := "add once: per_session (or per_day), a cooldown such as cooldown: 10m, " +
 			"or a test of the position to the condition, such as position(\"TSLAUSDT\", \"long\").size == 0"
-		f.errs = append(f.errs, f.errorAtPosition(a.Pos, SeverityWarning, msg, hint))
+		f.errs = append(f.errs, f.errorAtPosition(a.Pos, rulefmt.SeverityWarning, msg, hint))
 		return // one warning per rule: the fix is the same for every action
 	}
 }

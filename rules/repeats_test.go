@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/tickrules/tickrules/rulefmt"
 )
 
 // TestRepeatWarnings: engine check warns about a rule that trades at market
@@ -59,7 +61,7 @@ func TestRepeatWarnings(t *testing.T) {
 			_, errs := LoadBytes(context.Background(), "x.yaml", []byte(src), opts)
 			var got []string
 			for _, e := range errs {
-				if e.Severity != SeverityWarning || !strings.Contains(e.Message, warned) {
+				if e.Severity != rulefmt.SeverityWarning || !strings.Contains(e.Message, warned) {
 					t.Fatalf("unexpected finding: %v", e)
 				}
 				got = append(got, e.Message+" | "+e.Hint)

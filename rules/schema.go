@@ -3,6 +3,8 @@ package rules
 import (
 	"encoding/json"
 	"strings"
+
+	"github.com/tickrules/tickrules/rulefmt"
 )
 
 // SchemaID is where editors find the schema in this repository; rule files
@@ -112,7 +114,7 @@ func keysSchema(defs []KeyDef, doc string) obj {
 
 // paramsSchema describes the parameters of an action or order item. symbol
 // is never required here: a for_each rule may leave it out.
-func paramsSchema(defs []ParamDef, doc string) obj {
+func paramsSchema(defs []rulefmt.ParamDef, doc string) obj {
 	props := obj{}
 	var required []any
 	for _, d := range defs {
@@ -128,14 +130,14 @@ func paramsSchema(defs []ParamDef, doc string) obj {
 	return s
 }
 
-func paramSchema(d ParamDef) obj {
+func paramSchema(d rulefmt.ParamDef) obj {
 	desc := d.Doc
 	if d.Unit != "" {
 		desc += " Unit: " + d.Unit + "."
 	}
 	var p obj
 	switch d.Type {
-	case ParamNumber:
+	case rulefmt.ParamNumber:
 		ref := "#/definitions/number_or_formula"
 		if d.Positive {
 			ref = "#/definitions/positive_number_or_formula"
@@ -143,9 +145,9 @@ func paramSchema(d ParamDef) obj {
 		p = obj{"$ref": ref}
 		// draft-07 ignores keywords beside $ref, so wrap it.
 		p = obj{"allOf": []any{p}}
-	case ParamText, ParamSymbol:
+	case rulefmt.ParamText, rulefmt.ParamSymbol:
 		p = obj{"type": []any{"string", "number"}}
-	case ParamChoice:
+	case rulefmt.ParamChoice:
 		p = obj{"enum": stringsAny(d.Values)}
 		alts := []any{p}
 		if d.Formula {
@@ -157,15 +159,15 @@ func paramSchema(d ParamDef) obj {
 		if len(alts) > 1 {
 			p = obj{"anyOf": alts}
 		}
-	case ParamFlag:
+	case rulefmt.ParamFlag:
 		p = obj{"type": "boolean"}
-	case ParamIDList:
+	case rulefmt.ParamIDList:
 		p = obj{"anyOf": []any{obj{"type": "array", "minItems": 1, "items": obj{"type": []any{"string", "number"}}}, formulaSchema()}}
-	case ParamNames:
+	case rulefmt.ParamNames:
 		p = obj{"type": "array", "minItems": 1, "uniqueItems": true, "items": obj{"type": "string", "minLength": 1}}
-	case ParamOrders:
+	case rulefmt.ParamOrders:
 		p = obj{"type": "array", "minItems": 1, "items": paramsSchema(d.Items, "One order.")}
-	case ParamMessage:
+	case rulefmt.ParamMessage:
 		p = obj{"type": "string"}
 	}
 	p["description"] = strings.TrimSpace(desc)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/shopspring/decimal"
 	"github.com/tickrules/tickrules/exchange"
+	"github.com/tickrules/tickrules/rulefmt"
 )
 
 // AccountFacts are figures of an account known without asking a venue
@@ -71,7 +72,7 @@ func (f *fileLoader) checkSize(p, action Params) {
 				break
 			}
 		}
-		f.errs = append(f.errs, f.errorAtPosition(at, SeverityError,
+		f.errs = append(f.errs, f.errorAtPosition(at, rulefmt.SeverityError,
 			fmt.Sprintf("size %s is above the largest %s %s accepts (%s)", size, what, sym, max), hint))
 		return
 	}
@@ -115,7 +116,7 @@ func (f *fileLoader) checkNotional(p Params, sym, base string, pt exchange.Produ
 	if meant.IsPositive() {
 		hint = fmt.Sprintf("did you mean size: %s? %s", meant, hint)
 	}
-	f.errs = append(f.errs, f.errorAtPosition(at, SeverityWarning, msg, hint))
+	f.errs = append(f.errs, f.errorAtPosition(at, rulefmt.SeverityWarning, msg, hint))
 }
 
 // roundFigure writes a large amount with thousands separators and no
@@ -138,6 +139,6 @@ func roundFigure(d decimal.Decimal) string {
 }
 
 // errorAtPosition builds a finding at an author's position.
-func (f *fileLoader) errorAtPosition(at Position, sev Severity, msg, hint string) *Error {
-	return &Error{File: at.File, Line: at.Line, Column: at.Column, Severity: sev, Message: msg, Hint: hint, Source: f.src.origLine(at.Line)}
+func (f *fileLoader) errorAtPosition(at Position, sev rulefmt.Severity, msg, hint string) *rulefmt.Error {
+	return &rulefmt.Error{File: at.File, Line: at.Line, Column: at.Column, Severity: sev, Message: msg, Hint: hint, Source: f.src.OrigLine(at.Line)}
 }

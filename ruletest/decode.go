@@ -10,6 +10,7 @@ import (
 	"github.com/shopspring/decimal"
 	"gopkg.in/yaml.v3"
 
+	"github.com/tickrules/tickrules/rulefmt"
 	"github.com/tickrules/tickrules/rules"
 )
 
@@ -58,7 +59,7 @@ var (
 type decoder struct {
 	file  string
 	lines []string
-	errs  rules.Errors
+	errs  rulefmt.Errors
 }
 
 func (d *decoder) errorAt(line, col int, msg, hint string) {
@@ -66,7 +67,7 @@ func (d *decoder) errorAt(line, col int, msg, hint string) {
 	if line >= 1 && line <= len(d.lines) {
 		src = d.lines[line-1]
 	}
-	d.errs = append(d.errs, &rules.Error{File: d.file, Line: line, Column: col, Severity: rules.SeverityError, Message: msg, Hint: hint, Source: src})
+	d.errs = append(d.errs, &rulefmt.Error{File: d.file, Line: line, Column: col, Severity: rulefmt.SeverityError, Message: msg, Hint: hint, Source: src})
 }
 
 func (d *decoder) errorAtNode(n *yaml.Node, msg, hint string) { d.errorAt(n.Line, n.Column, msg, hint) }
@@ -204,7 +205,7 @@ func (d *decoder) decodeStruct(n *yaml.Node, v reflect.Value, what string) {
 		ref, ok := fields[k.Value]
 		if !ok {
 			hint := "known keys: " + strings.Join(names, ", ")
-			if s := rules.Suggest(k.Value, names); s != "" {
+			if s := rulefmt.Suggest(k.Value, names); s != "" {
 				hint = fmt.Sprintf("did you mean %q?", s)
 			}
 			d.errorAtNode(k, fmt.Sprintf("unknown key %q in %s", k.Value, what), hint)
@@ -239,7 +240,7 @@ func (a *ActionExpect) UnmarshalYAML(n *yaml.Node) error {
 			kinds = append(kinds, string(def.Kind))
 		}
 		hint := "actions: " + strings.Join(kinds, ", ")
-		if s := rules.Suggest(a.Kind, kinds); s != "" {
+		if s := rulefmt.Suggest(a.Kind, kinds); s != "" {
 			hint = fmt.Sprintf("did you mean %q?", s)
 		}
 		return &posError{k.Line, k.Column, fmt.Sprintf("unknown action %q", a.Kind), hint}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/tickrules/tickrules/clock"
 	"github.com/tickrules/tickrules/exchange"
+	"github.com/tickrules/tickrules/rulefmt"
 	"github.com/tickrules/tickrules/rules"
 )
 
@@ -60,16 +61,16 @@ func Find(path string) ([]string, error) {
 
 // LoadFile reads and checks one test file. Every finding has the file,
 // line and column; the File is nil when there is any.
-func LoadFile(path string) (*File, rules.Errors) {
+func LoadFile(path string) (*File, rulefmt.Errors) {
 	data, err := rules.ReadFile(path)
 	if err != nil {
-		return nil, rules.Errors{{File: path, Severity: rules.SeverityError, Message: err.Error()}}
+		return nil, rulefmt.Errors{{File: path, Severity: rulefmt.SeverityError, Message: err.Error()}}
 	}
 	return Parse(path, data)
 }
 
 // Parse checks a test file given as bytes; name is the path in findings.
-func Parse(name string, data []byte) (*File, rules.Errors) {
+func Parse(name string, data []byte) (*File, rulefmt.Errors) {
 	d := &decoder{file: name, lines: strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")}
 	if len(data) > maxFileSize {
 		d.errorAt(0, 0, fmt.Sprintf("file is larger than %d bytes", maxFileSize), "")
@@ -101,7 +102,7 @@ func Parse(name string, data []byte) (*File, rules.Errors) {
 	return f, nil
 }
 
-func sortFindings(es rules.Errors) {
+func sortFindings(es rulefmt.Errors) {
 	sort.SliceStable(es, func(i, j int) bool {
 		if es[i].Line != es[j].Line {
 			return es[i].Line < es[j].Line

@@ -18,6 +18,7 @@ import (
 	"github.com/tickrules/tickrules/engine"
 	"github.com/tickrules/tickrules/exchange"
 	"github.com/tickrules/tickrules/marketdata"
+	"github.com/tickrules/tickrules/rulefmt"
 	"github.com/tickrules/tickrules/rules"
 	"github.com/tickrules/tickrules/sim"
 )
@@ -39,7 +40,7 @@ type FileResult struct {
 	Path string
 	// Errors are the findings that stopped the file from running: a bad
 	// test file, or rule files that do not load.
-	Errors rules.Errors
+	Errors rulefmt.Errors
 	Tests  []TestResult
 }
 
@@ -129,11 +130,11 @@ type fixture struct {
 	then     time.Time
 }
 
-func fileError(path, msg string) rules.Errors {
-	return rules.Errors{{File: path, Severity: rules.SeverityError, Message: msg}}
+func fileError(path, msg string) rulefmt.Errors {
+	return rulefmt.Errors{{File: path, Severity: rulefmt.SeverityError, Message: msg}}
 }
 
-func prepare(ctx context.Context, f *File, environ func(string) string) (*fixture, rules.Errors) {
+func prepare(ctx context.Context, f *File, environ func(string) string) (*fixture, rulefmt.Errors) {
 	dir := filepath.Dir(f.Path)
 	sc := sim.Demo()
 	if f.Scenario != "" {
@@ -446,7 +447,7 @@ func (fx *fixture) unknownRule(name string) string {
 		}
 	}
 	msg := fmt.Sprintf("no rule named %s in the rule files under test", name)
-	if s := rules.Suggest(name, names); s != "" {
+	if s := rulefmt.Suggest(name, names); s != "" {
 		msg += fmt.Sprintf(" (did you mean %s?)", s)
 	}
 	return msg

@@ -13,6 +13,7 @@ import (
 	"github.com/shopspring/decimal"
 	"github.com/tickrules/tickrules/assemble"
 	"github.com/tickrules/tickrules/exchange"
+	"github.com/tickrules/tickrules/rulefmt"
 	"github.com/tickrules/tickrules/rules"
 	"github.com/tickrules/tickrules/sim"
 )
@@ -138,7 +139,7 @@ func count(n int, word string) string {
 
 // summarize counts rules, errors and warnings per file, in the order the
 // loader reads the files.
-func summarize(paths []string, loaded []*rules.File, findings rules.Errors) []fileSummary {
+func summarize(paths []string, loaded []*rules.File, findings rulefmt.Errors) []fileSummary {
 	var out []fileSummary
 	index := map[string]int{}
 	add := func(path string) int {
@@ -163,7 +164,7 @@ func summarize(paths []string, loaded []*rules.File, findings rules.Errors) []fi
 	}
 	for _, e := range findings {
 		i := add(e.File)
-		if e.Severity == rules.SeverityWarning {
+		if e.Severity == rulefmt.SeverityWarning {
 			out[i].Warnings++
 		} else {
 			out[i].Errors++
@@ -176,14 +177,14 @@ func summarize(paths []string, loaded []*rules.File, findings rules.Errors) []fi
 type checkReport struct {
 	OK       bool               `json:"ok"`
 	Files    []fileSummary      `json:"files"`
-	Findings rules.Errors       `json:"findings"`
+	Findings rulefmt.Errors     `json:"findings"`
 	Budget   []rules.BudgetLine `json:"budget"`
 }
 
-func writeCheckJSON(stdout, stderr io.Writer, files []fileSummary, findings rules.Errors, budget rules.Budget) int {
+func writeCheckJSON(stdout, stderr io.Writer, files []fileSummary, findings rulefmt.Errors, budget rules.Budget) int {
 	rep := checkReport{OK: !findings.HasErrors(), Files: files, Findings: findings, Budget: budget.Lines}
 	if rep.Findings == nil {
-		rep.Findings = rules.Errors{}
+		rep.Findings = rulefmt.Errors{}
 	}
 	if rep.Budget == nil {
 		rep.Budget = []rules.BudgetLine{}

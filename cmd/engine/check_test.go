@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/tickrules/tickrules/clock"
+	"github.com/tickrules/tickrules/rulefmt"
 	"github.com/tickrules/tickrules/rules"
 	"github.com/tickrules/tickrules/sim/simtest"
 )
@@ -91,7 +92,7 @@ func TestCheckJSON(t *testing.T) {
 	}
 	// The error, and the warning about its unguarded market order.
 	if rep.OK || len(rep.Findings) != 2 || rep.Findings[1].Line != 10 || rep.Findings[1].Column != 17 ||
-		rep.Findings[0].Severity != rules.SeverityWarning {
+		rep.Findings[0].Severity != rulefmt.SeverityWarning {
 		t.Errorf("report %+v", rep)
 	}
 	examples, err := rules.RuleFiles(examplesDir)

@@ -12,7 +12,7 @@ import (
 	"syscall"
 
 	"github.com/tickrules/tickrules/exchange"
-	"github.com/tickrules/tickrules/rules"
+	"github.com/tickrules/tickrules/rulefmt"
 )
 
 // Environment variables that carry the credentials. Flags never do: a flag
@@ -136,11 +136,11 @@ func parseCredentials(b []byte) (map[string]string, error) {
 			return nil, fmt.Errorf("line %d: want NAME=value", n)
 		}
 		k = strings.TrimSpace(k)
-		if !slices.Contains(exchangeNames, k) && (!strings.HasPrefix(k, "TICKRULES_") || !rules.ValidEnvName(k) || rules.Suggest(k, exchangeNames) != "") {
+		if !slices.Contains(exchangeNames, k) && (!strings.HasPrefix(k, "TICKRULES_") || !rulefmt.ValidEnvName(k) || rulefmt.Suggest(k, exchangeNames) != "") {
 			// The name is not echoed: on a malformed line it may be the
 			// start of a secret (a value with an = in it, or a line without
 			// its name). Only a known name is offered as a correction.
-			if s := rules.Suggest(k, exchangeNames); s != "" {
+			if s := rulefmt.Suggest(k, exchangeNames); s != "" {
 				return nil, fmt.Errorf("line %d: unknown name; did you mean %s?", n, s)
 			}
 			return nil, fmt.Errorf("line %d: unknown name (want %s, %s, %s or a notification secret named TICKRULES_...)", n, envAPIKey, envSecret, envPassphrase)

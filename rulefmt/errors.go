@@ -1,4 +1,4 @@
-package rules
+package rulefmt
 
 import (
 	"encoding/json"
@@ -169,9 +169,9 @@ func (es Errors) JSON() ([]byte, error) {
 	return json.MarshalIndent(es, "", "  ")
 }
 
-// sortErrors orders findings by file, line and column; findings at the same
+// SortErrors orders findings by file, line and column; findings at the same
 // place keep the order they were found in.
-func sortErrors(es Errors) {
+func SortErrors(es Errors) {
 	sort.SliceStable(es, func(i, j int) bool {
 		a, b := es[i], es[j]
 		if a.File != b.File {

@@ -1,4 +1,4 @@
-package rules
+package rulefmt
 
 import (
 	"strings"
@@ -31,8 +31,8 @@ func TestExpandEnv(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			src, errs := expandEnv("t.yaml", []byte(tt.in), env, "")
-			if got := src.expanded[0]; got != tt.want {
+			src, errs := ExpandEnv("t.yaml", []byte(tt.in), env, "")
+			if got := src.Expanded[0]; got != tt.want {
 				t.Errorf("expanded %q, want %q", got, tt.want)
 			}
 			switch {
@@ -53,11 +53,11 @@ func TestExpandEnv(t *testing.T) {
 // back to the author's column, and one inside it to the "$".
 func TestEnvKeepsColumns(t *testing.T) {
 	env := func(name string) string { return map[string]string{"LONG": "a-much-longer-value", "S": "x"}[name] }
-	src, errs := expandEnv("t.yaml", []byte("k: ${LONG} zz ${S} yy\n"), env, "")
+	src, errs := ExpandEnv("t.yaml", []byte("k: ${LONG} zz ${S} yy\n"), env, "")
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
-	line := src.expanded[0] // "k: a-much-longer-value zz x yy"
+	line := src.Expanded[0] // "k: a-much-longer-value zz x yy"
 	tests := []struct {
 		mark string
 		want int
@@ -71,22 +71,8 @@ func TestEnvKeepsColumns(t *testing.T) {
 	}
 	for _, tt := range tests {
 		col := len([]rune(line[:strings.Index(line, tt.mark)])) + 1
-		if got := src.origCol(1, col); got != tt.want {
+		if got := src.OrigCol(1, col); got != tt.want {
 			t.Errorf("%q: expanded column %d maps to %d, want %d", tt.mark, col, got, tt.want)
 		}
-	}
-}
-
-// TestEnvErrorsInLoad checks the loader reports an unset variable at its
-// reference in the author's line, and nothing else about that file.
-func TestEnvErrorsInLoad(t *testing.T) {
-	src := "rules:\n  - name: x\n    when: market.is_open\n    actions:\n      - place_order: { symbol: TSLAUSDT, open: long, type: market, size: ${NOPE} }\n"
-	_, errs := LoadBytes(t.Context(), "e.yaml", []byte(src), testOptions())
-	if len(errs) != 1 {
-		t.Fatalf("want 1 finding, got %v", errs)
-	}
-	e := errs[0]
-	if e.Line != 5 || e.Column != 74 || !strings.Contains(e.Message, "NOPE is not set") || !strings.Contains(e.Source, "${NOPE}") {
-		t.Errorf("got %+v", e)
 	}
 }

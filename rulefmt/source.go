@@ -1,4 +1,4 @@
-package rules
+package rulefmt
 
 import (
 	"strings"
@@ -7,22 +7,22 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// source is one rule file as read and as parsed: the author's lines, the
+// Source is one rule file as read and as parsed: the author's lines, the
 // lines after ${ENV} substitution (what YAML sees) and, per line, where the
 // substitutions are, so that every position YAML or expr reports in the
 // substituted text maps back to the column the author sees.
-type source struct {
-	path     string
-	orig     []string
-	expanded []string
+type Source struct {
+	Path     string
+	Orig     []string
+	Expanded []string
 	subs     [][]substitution // per 0-based line, in column order
 	runes    [][]rune         // expanded lines as runes, built on first use
 }
 
-func (s *source) expandedRunes() [][]rune {
+func (s *Source) expandedRunes() [][]rune {
 	if s.runes == nil {
-		s.runes = make([][]rune, len(s.expanded))
-		for i, l := range s.expanded {
+		s.runes = make([][]rune, len(s.Expanded))
+		for i, l := range s.Expanded {
 			s.runes[i] = []rune(strings.TrimRight(l, "\r"))
 		}
 	}
@@ -35,12 +35,12 @@ type substitution struct {
 	origCol, origLen int // in the author's line
 }
 
-// pos is a 1-based line and column in the substituted text.
-type pos struct{ line, col int }
+// Pos is a 1-based line and column in the substituted text.
+type Pos struct{ Line, Col int }
 
-// origCol maps the column col of the substituted line (1-based) back to the
+// OrigCol maps the column col of the substituted line (1-based) back to the
 // author's line: a column inside a substituted value points at its "$".
-func (s *source) origCol(line, col int) int {
+func (s *Source) OrigCol(line, col int) int {
 	if line < 1 || line > len(s.subs) {
 		return col
 	}
@@ -57,38 +57,38 @@ func (s *source) origCol(line, col int) int {
 	return col + delta
 }
 
-// errorAt builds a finding at p (substituted coordinates).
-func (s *source) errorAt(p pos, sev Severity, msg, hint string) *Error {
-	e := &Error{File: s.path, Line: p.line, Column: p.col, Severity: sev, Message: msg, Hint: hint}
-	if p.line >= 1 && p.line <= len(s.orig) {
-		e.Column = s.origCol(p.line, p.col)
-		e.Source = s.origLine(p.line)
+// ErrorAt builds a finding at p (substituted coordinates).
+func (s *Source) ErrorAt(p Pos, sev Severity, msg, hint string) *Error {
+	e := &Error{File: s.Path, Line: p.Line, Column: p.Col, Severity: sev, Message: msg, Hint: hint}
+	if p.Line >= 1 && p.Line <= len(s.Orig) {
+		e.Column = s.OrigCol(p.Line, p.Col)
+		e.Source = s.OrigLine(p.Line)
 	}
 	return e
 }
 
-// origLine returns the author's text of the 1-based line.
-func (s *source) origLine(line int) string {
-	if line < 1 || line > len(s.orig) {
+// OrigLine returns the author's text of the 1-based line.
+func (s *Source) OrigLine(line int) string {
+	if line < 1 || line > len(s.Orig) {
 		return ""
 	}
-	return strings.TrimRight(s.orig[line-1], "\r")
+	return strings.TrimRight(s.Orig[line-1], "\r")
 }
 
-// nodePos is where a YAML node starts.
-func nodePos(n *yaml.Node) pos { return pos{n.Line, n.Column} }
+// NodePos is where a YAML node starts.
+func NodePos(n *yaml.Node) Pos { return Pos{n.Line, n.Column} }
 
-// scalarPositions returns, for each rune of the scalar's value, where that
+// ScalarPositions returns, for each rune of the scalar's value, where that
 // rune is in the substituted text. It follows the value through the source
 // for every scalar style (plain, quoted, literal and folded blocks with their
 // indentation), skipping what YAML removed: quotes, escapes, indentation and
 // folded line breaks. When the value cannot be followed (an exotic escape)
 // it returns nil and callers fall back to the node's start.
-func (s *source) scalarPositions(n *yaml.Node) []pos {
-	if n.Kind != yaml.ScalarNode || n.Line < 1 || n.Line > len(s.expanded) {
+func (s *Source) ScalarPositions(n *yaml.Node) []Pos {
+	if n.Kind != yaml.ScalarNode || n.Line < 1 || n.Line > len(s.Expanded) {
 		return nil
 	}
-	t := &textCursor{lines: s.expandedRunes(), line: n.Line - 1, col: n.Column - 1}
+	t := &textCursor{lines: s.expandedRunes(), Line: n.Line - 1, Col: n.Column - 1}
 	switch {
 	case n.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0:
 		t.nextLine() // the header line holds only | or > and its indicators
@@ -97,7 +97,7 @@ func (s *source) scalarPositions(n *yaml.Node) []pos {
 	}
 	double := n.Style&yaml.DoubleQuotedStyle != 0
 	single := n.Style&yaml.SingleQuotedStyle != 0
-	out := make([]pos, 0, utf8.RuneCountInString(n.Value))
+	out := make([]Pos, 0, utf8.RuneCountInString(n.Value))
 	for _, r := range n.Value {
 		for {
 			c, ok := t.peek()
@@ -115,19 +115,19 @@ func (s *source) scalarPositions(n *yaml.Node) []pos {
 				if escapeValue(next) != r {
 					return nil
 				}
-				out = append(out, t.pos())
+				out = append(out, t.at())
 				t.advance()
 				t.advance()
 			case single && c == '\'' && r == '\'':
-				out = append(out, t.pos())
+				out = append(out, t.at())
 				t.advance()
 				t.advance()
 			case c == r:
-				out = append(out, t.pos())
+				out = append(out, t.at())
 				t.advance()
 			case isBlank(r) && isBlank(c):
 				// Folding turned a line break (or run of blanks) into this blank.
-				out = append(out, t.pos())
+				out = append(out, t.at())
 				t.advance()
 			case isBlank(c):
 				t.advance() // indentation or a blank folding removed
@@ -162,12 +162,12 @@ func escapeValue(r rune) rune {
 // textCursor walks runes of a list of lines, with line breaks between them.
 type textCursor struct {
 	lines [][]rune
-	line  int // 0-based
-	col   int // 0-based rune index; == len(line) means at the line break
+	Line  int // 0-based
+	Col   int // 0-based rune index; == len(line) means at the line break
 }
 
 func (t *textCursor) peekAt(k int) (rune, bool) {
-	line, col := t.line, t.col
+	line, col := t.Line, t.Col
 	for ; k > 0; k-- {
 		line, col = step(t.lines, line, col)
 	}
@@ -192,15 +192,15 @@ func step(lines [][]rune, line, col int) (int, int) {
 	return line + 1, 0
 }
 
-func (t *textCursor) advance() { t.line, t.col = step(t.lines, t.line, t.col) }
+func (t *textCursor) advance() { t.Line, t.Col = step(t.lines, t.Line, t.Col) }
 
-func (t *textCursor) nextLine() { t.line, t.col = t.line+1, 0 }
+func (t *textCursor) nextLine() { t.Line, t.Col = t.Line+1, 0 }
 
-func (t *textCursor) pos() pos { return pos{t.line + 1, t.col + 1} }
+func (t *textCursor) at() Pos { return Pos{t.Line + 1, t.Col + 1} }
 
-// offsetInText returns the 0-based rune offset of the 1-based line and
+// OffsetInText returns the 0-based rune offset of the 1-based line and
 // column in text (an expression's own coordinates), clamped to the text.
-func offsetInText(text string, line, col int) int {
+func OffsetInText(text string, line, col int) int {
 	if line < 1 {
 		line = 1
 	}

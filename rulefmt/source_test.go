@@ -1,4 +1,4 @@
-package rules
+package rulefmt
 
 import (
 	"strings"
@@ -28,7 +28,7 @@ func TestScalarPositions(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			src, errs := expandEnv("t.yaml", []byte(tt.yaml), nil, "")
+			src, errs := ExpandEnv("t.yaml", []byte(tt.yaml), nil, "")
 			if len(errs) > 0 {
 				t.Fatal(errs)
 			}
@@ -40,7 +40,7 @@ func TestScalarPositions(t *testing.T) {
 			if n == nil {
 				t.Fatalf("no scalar contains %q", tt.mark)
 			}
-			ps := src.scalarPositions(n)
+			ps := src.ScalarPositions(n)
 			if ps == nil {
 				t.Fatalf("value %q could not be followed", n.Value)
 			}
@@ -48,8 +48,8 @@ func TestScalarPositions(t *testing.T) {
 				t.Fatalf("%d positions for %d runes", len(ps), len([]rune(n.Value)))
 			}
 			off := len([]rune(n.Value[:strings.Index(n.Value, tt.mark)]))
-			if got := ps[off]; got.line != tt.line || got.col != tt.col {
-				t.Errorf("%q of %q at %d:%d, want %d:%d", tt.mark, n.Value, got.line, got.col, tt.line, tt.col)
+			if got := ps[off]; got.Line != tt.line || got.Col != tt.col {
+				t.Errorf("%q of %q at %d:%d, want %d:%d", tt.mark, n.Value, got.Line, got.Col, tt.line, tt.col)
 			}
 		})
 	}
@@ -82,7 +82,7 @@ func TestOffsetInText(t *testing.T) {
 		{"é\nx", 2, 1, 2},
 	}
 	for _, tt := range tests {
-		if got := offsetInText(tt.text, tt.line, tt.col); got != tt.want {
+		if got := OffsetInText(tt.text, tt.line, tt.col); got != tt.want {
 			t.Errorf("offsetInText(%q, %d, %d) = %d, want %d", tt.text, tt.line, tt.col, got, tt.want)
 		}
 	}

@@ -1,4 +1,4 @@
-package rules
+package rulefmt
 
 import (
 	"bytes"
@@ -11,16 +11,19 @@ import (
 // a UTF-8 file; it is invisible, so it is dropped before parsing.
 var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 
+// TrimBOM returns data without a leading UTF-8 byte order mark.
+func TrimBOM(data []byte) []byte { return bytes.TrimPrefix(data, utf8BOM) }
+
 // maxEncodingErrors bounds the lines reported as not UTF-8 in one file.
 const maxEncodingErrors = 10
 
 // saveAsUTF8 is the hint of every encoding finding.
 const saveAsUTF8 = "save the file as UTF-8 (in most editors: Save As, then choose the encoding UTF-8)"
 
-// encodingErrors reports a file that is not UTF-8 text: UTF-16 (Windows
+// EncodingErrors reports a file that is not UTF-8 text: UTF-16 (Windows
 // Notepad's "Unicode"), or bytes of another encoding (Latin-1 é, Windows
 // quotes) at the line and column where they are.
-func encodingErrors(path string, data []byte) Errors {
+func EncodingErrors(path string, data []byte) Errors {
 	if bytes.HasPrefix(data, []byte{0xFF, 0xFE}) || bytes.HasPrefix(data, []byte{0xFE, 0xFF}) ||
 		(len(data) >= 2 && (data[0] == 0 || data[1] == 0)) {
 		return Errors{{File: path, Line: 1, Column: 1, Severity: SeverityError,
@@ -55,8 +58,8 @@ func encodingErrors(path string, data []byte) Errors {
 	return errs
 }
 
-// onlyComments reports whether every line of the file is blank or a comment.
-func onlyComments(lines []string) bool {
+// OnlyComments reports whether every line of the file is blank or a comment.
+func OnlyComments(lines []string) bool {
 	for _, l := range lines {
 		t := strings.TrimSpace(l)
 		if t != "" && !strings.HasPrefix(t, "#") {

@@ -1,4 +1,4 @@
-package rules
+package rulefmt
 
 import (
 	"fmt"
@@ -6,7 +6,7 @@ import (
 	"unicode/utf8"
 )
 
-// expandEnv replaces ${NAME} and ${NAME:-default} references in every line of
+// ExpandEnv replaces ${NAME} and ${NAME:-default} references in every line of
 // data, before YAML parses it, and records where each replacement is so that
 // positions map back to the author's columns. It works line by line, so line
 // numbers never move. Rules of the syntax (also in docs/writing-rules.md):
@@ -20,19 +20,19 @@ import (
 //
 // also, when not empty, names another place a value can be given, for the
 // hint of an unset variable ("list it under env: in the test file").
-func expandEnv(path string, data []byte, getenv func(string) string, also string) (*source, Errors) {
+func ExpandEnv(path string, data []byte, getenv func(string) string, also string) (*Source, Errors) {
 	text := strings.ReplaceAll(string(data), "\r\n", "\n")
 	lines := strings.Split(text, "\n")
-	src := &source{
-		path:     path,
-		orig:     lines,
-		expanded: make([]string, len(lines)),
+	src := &Source{
+		Path:     path,
+		Orig:     lines,
+		Expanded: make([]string, len(lines)),
 		subs:     make([][]substitution, len(lines)),
 	}
 	var errs Errors
 	for i, line := range lines {
 		exp, subs, lineErrs := expandLine(line, getenv, also)
-		src.expanded[i] = exp
+		src.Expanded[i] = exp
 		src.subs[i] = subs
 		for _, le := range lineErrs {
 			errs = append(errs, &Error{

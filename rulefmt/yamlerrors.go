@@ -1,4 +1,4 @@
-package rules
+package rulefmt
 
 import (
 	"fmt"
@@ -23,14 +23,14 @@ const (
 	maxPrefixBytes = 64 << 10
 )
 
-// tabErrors reports every tab in a line's indentation: YAML forbids them and
+// TabErrors reports every tab in a line's indentation: YAML forbids them and
 // they are invisible in most editors, so each one is named.
-func tabErrors(src *source) Errors {
+func TabErrors(src *Source) Errors {
 	var errs Errors
-	for i, line := range src.expanded {
+	for i, line := range src.Expanded {
 		for j, r := range []rune(line) {
 			if r == '\t' {
-				errs = append(errs, src.errorAt(pos{i + 1, j + 1}, SeverityError,
+				errs = append(errs, src.ErrorAt(Pos{i + 1, j + 1}, SeverityError,
 					"a tab is used for indentation; YAML needs spaces",
 					"replace the tab with spaces (most editors have \"convert indentation to spaces\")"))
 				break
@@ -43,8 +43,8 @@ func tabErrors(src *source) Errors {
 	return errs
 }
 
-// syntaxError explains err, a yaml.v3 parse error of src.
-func syntaxError(src *source, err error) *Error {
+// SyntaxError explains err, a yaml.v3 parse error of src.
+func SyntaxError(src *Source, err error) *Error {
 	raw := err.Error()
 	msg := strings.TrimPrefix(raw, "yaml: ")
 	line := 0
@@ -52,7 +52,7 @@ func syntaxError(src *source, err error) *Error {
 		line, _ = strconv.Atoi(m[1])
 		msg = m[2]
 	}
-	if line < 1 || line > len(src.expanded) {
+	if line < 1 || line > len(src.Expanded) {
 		line = 1
 	}
 	if e := quoteInsideQuote(src, line); e != nil {
@@ -63,66 +63,66 @@ func syntaxError(src *source, err error) *Error {
 		strings.Contains(msg, "could not find expected ':'") ||
 		strings.Contains(msg, "cannot start any token")
 	if structural {
-		if k := firstFailingPrefix(src.expanded, line); k > 0 {
+		if k := firstFailingPrefix(src.Expanded, line); k > 0 {
 			line = k
 		}
 	}
-	text := []rune(src.expanded[line-1])
+	text := []rune(src.Expanded[line-1])
 	col := firstNonBlank(text)
 	switch {
 	case strings.Contains(msg, "cannot start any token"):
 		if c := badTokenColumn(text); c > 0 {
 			col = c
-			return src.errorAt(pos{line, col}, SeverityError,
+			return src.ErrorAt(Pos{line, col}, SeverityError,
 				"a value cannot start with "+strconv.QuoteRune(text[c-1]),
 				"put the value in quotes")
 		}
 	case strings.Contains(msg, "mapping values are not allowed"):
 		if c := secondColon(text); c > 0 {
-			return src.errorAt(pos{line, c}, SeverityError,
+			return src.ErrorAt(Pos{line, c}, SeverityError,
 				"a second \": \" on this line",
 				"put a value that contains \": \" in quotes, or check the indentation of this line")
 		}
-		return src.errorAt(pos{line, col}, SeverityError,
+		return src.ErrorAt(Pos{line, col}, SeverityError,
 			"this line's indentation does not fit the lines above",
 			"keys of one rule start in the same column; indent with spaces only")
 	case strings.Contains(msg, "could not find expected ':'"):
 		if c := colonWithoutSpace(text); c > 0 {
-			return src.errorAt(pos{line, c + 1}, SeverityError,
+			return src.ErrorAt(Pos{line, c + 1}, SeverityError,
 				"a space is missing after \":\"",
 				"write key: value with a space after the colon")
 		}
-		return src.errorAt(pos{line, col}, SeverityError,
+		return src.ErrorAt(Pos{line, col}, SeverityError,
 			"this line is not \"key: value\" and not a list item",
 			"check the indentation and that the key ends with \": \"")
 	case structural:
-		return src.errorAt(pos{line, col}, SeverityError,
+		return src.ErrorAt(Pos{line, col}, SeverityError,
 			"this line's indentation does not fit the lines above",
 			"list items (\"- \") of one list and keys of one mapping start in the same column; indent with spaces only")
 	case strings.Contains(msg, "found unexpected end of stream"):
-		if l, c := unclosed(src.expanded, '"', '"'); l > 0 {
+		if l, c := unclosed(src.Expanded, '"', '"'); l > 0 {
 			line, col = l, c
-		} else if l, c := unclosed(src.expanded, '\'', '\''); l > 0 {
+		} else if l, c := unclosed(src.Expanded, '\'', '\''); l > 0 {
 			line, col = l, c
 		}
-		return src.errorAt(pos{line, col}, SeverityError,
+		return src.ErrorAt(Pos{line, col}, SeverityError,
 			"a quote opened here is never closed", "end the text with the same quote it starts with")
 	case strings.Contains(msg, "',' or ']'"):
-		if l, c := unclosed(src.expanded, '[', ']'); l > 0 {
+		if l, c := unclosed(src.Expanded, '[', ']'); l > 0 {
 			line, col = l, c
 		}
-		return src.errorAt(pos{line, col}, SeverityError,
+		return src.ErrorAt(Pos{line, col}, SeverityError,
 			"a list written with [ is not closed with ]", "")
 	case strings.Contains(msg, "',' or '}'"):
-		if l, c := unclosed(src.expanded, '{', '}'); l > 0 {
+		if l, c := unclosed(src.Expanded, '{', '}'); l > 0 {
 			line, col = l, c
 		}
-		return src.errorAt(pos{line, col}, SeverityError,
+		return src.ErrorAt(Pos{line, col}, SeverityError,
 			"a mapping written with { is not closed with }", "")
 	case strings.Contains(msg, "unknown anchor"):
-		return src.errorAt(pos{line, col}, SeverityError, msg, "")
+		return src.ErrorAt(Pos{line, col}, SeverityError, msg, "")
 	}
-	return src.errorAt(pos{line, col}, SeverityError, "the file is not valid YAML: "+msg, "")
+	return src.ErrorAt(Pos{line, col}, SeverityError, "the file is not valid YAML: "+msg, "")
 }
 
 // firstFailingPrefix returns the first line k >= from such that the file's
@@ -239,9 +239,9 @@ func unclosed(lines []string, open, close rune) (int, int) {
 // "closed "TSLA" now"): YAML then reports a confusing structure error on a
 // later line. It returns the finding at the inner quote, with the line
 // corrected, or nil.
-func quoteInsideQuote(src *source, upTo int) *Error {
-	for i := 0; i < len(src.expanded) && i <= upTo; i++ {
-		text := []rune(strings.TrimRight(src.expanded[i], "\r"))
+func quoteInsideQuote(src *Source, upTo int) *Error {
+	for i := 0; i < len(src.Expanded) && i <= upTo; i++ {
+		text := []rune(strings.TrimRight(src.Expanded[i], "\r"))
 		for j := 0; j < len(text); j++ {
 			q := text[j]
 			if q != '"' && q != '\'' {
@@ -293,7 +293,7 @@ func quoteInsideQuote(src *source, upTo int) *Error {
 				how = "write '' for a quote inside single quotes"
 			}
 			line := string(text[:j]) + fixed + string(text[closeAt+1:])
-			return src.errorAt(pos{i + 1, end + 1}, SeverityError,
+			return src.ErrorAt(Pos{i + 1, end + 1}, SeverityError,
 				fmt.Sprintf("this %c ends the text early: a quote inside a text in quotes must be written differently", q),
 				"did you mean: "+strings.TrimSpace(line)+"? ("+how+")")
 		}
