@@ -1,13 +1,8 @@
 package engine
 
 import (
-	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
 	"math"
-	"os"
-	"path/filepath"
 	"strconv"
 
 	"go.uber.org/zap"
@@ -102,19 +97,7 @@ type extremesFileForm struct {
 // does not parse, or holds a low above its high or a value that is not a
 // number, is an error wrapping ErrBadStateFile.
 func (s *Store) LoadExtremes() (map[string]Extreme, error) {
-	path := filepath.Join(filepath.Dir(s.path), extremesFile)
-	b, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return map[string]Extreme{}, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	m, err := DecodeExtremes(b)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w (fix it, or move it away: the highs and lows since entry then start from the current prices)", path, err)
-	}
-	return m, nil
+	return loadFile(s, extremesFile, DecodeExtremes, map[string]Extreme{}, "fix it, or move it away: the highs and lows since entry then start from the current prices")
 }
 
 // DecodeExtremes parses an extremes file.
@@ -144,11 +127,7 @@ func DecodeExtremes(b []byte) (map[string]Extreme, error) {
 
 // SaveExtremes writes the extremes durably, as Save the rule states.
 func (s *Store) SaveExtremes(m map[string]Extreme) error {
-	b, err := json.MarshalIndent(extremesFileForm{Version: extremesVersion, Positions: m}, "", "  ")
-	if err != nil {
-		return err
-	}
-	return writeDurable(filepath.Join(filepath.Dir(s.path), extremesFile), b, s.opts)
+	return s.saveFile(extremesFile, extremesFileForm{Version: extremesVersion, Positions: m})
 }
 
 // saveExtremes saves the extremes when they changed and there is a store.

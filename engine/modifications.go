@@ -1,12 +1,7 @@
 package engine
 
 import (
-	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"sync"
 	"time"
 
@@ -85,19 +80,7 @@ type modificationsFileForm struct {
 
 // LoadModifications reads the saved counts; a missing file is none.
 func (s *Store) LoadModifications() (map[string]Modification, error) {
-	path := filepath.Join(filepath.Dir(s.path), modificationsFile)
-	b, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return map[string]Modification{}, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	m, err := DecodeModifications(b)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w (fix it, or move it away: the orders' modifications then count from 0)", path, err)
-	}
-	return m, nil
+	return loadFile(s, modificationsFile, DecodeModifications, map[string]Modification{}, "fix it, or move it away: the orders' modifications then count from 0")
 }
 
 // DecodeModifications parses a modifications file.
@@ -131,11 +114,7 @@ func (e *Engine) saveModifications(now time.Time) {
 			delete(m.byOID, oid)
 		}
 	}
-	b, err := json.MarshalIndent(modificationsFileForm{Version: 1, Orders: m.byOID}, "", "  ")
-	if err == nil {
-		err = writeDurable(filepath.Join(filepath.Dir(e.opts.Store.path), modificationsFile), b, e.opts.Store.opts)
-	}
-	if err != nil {
+	if err := e.opts.Store.saveFile(modificationsFile, modificationsFileForm{Version: 1, Orders: m.byOID}); err != nil {
 		e.opts.Logger.Warn("could not save how often orders were modified; trying again next tick", zap.Error(err))
 		return
 	}

@@ -85,23 +85,41 @@ type storeFile struct {
 	Rules   map[string]RuleState `json:"rules"`
 }
 
+// loadFile reads the file name of the state directory with decode; a
+// missing file is empty. A file that does not decode is an error naming
+// the file and what to do (fix, the consequence of moving it away).
+func loadFile[T any](s *Store, name string, decode func([]byte) (T, error), empty T, fix string) (T, error) {
+	path := filepath.Join(filepath.Dir(s.path), name)
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return empty, nil
+	}
+	if err != nil {
+		return empty, err
+	}
+	v, err := decode(b)
+	if err != nil {
+		return empty, fmt.Errorf("%s: %w (%s)", path, err, fix)
+	}
+	return v, nil
+}
+
+// saveFile writes v as indented JSON durably to the file name of the state
+// directory.
+func (s *Store) saveFile(name string, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	return writeDurable(filepath.Join(filepath.Dir(s.path), name), b, s.opts)
+}
+
 // Load reads the saved states; a missing file is an empty set. A file that
 // does not parse as version 1, 2 or 3, has no rules object, or holds impossible
 // values is an error wrapping ErrBadStateFile (times in the future are
 // left to the engine, which knows the venue's time: see Future).
 func (s *Store) Load() (map[string]RuleState, error) {
-	b, err := os.ReadFile(s.path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return map[string]RuleState{}, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	rs, err := DecodeStates(b)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w (fix it, or move it away to start every rule afresh: once rules may then fire again)", s.path, err)
-	}
-	return rs, nil
+	return loadFile(s, stateFile, DecodeStates, map[string]RuleState{}, "fix it, or move it away to start every rule afresh: once rules may then fire again")
 }
 
 // clockSkew is how far in the future a saved time may be before it is
@@ -216,11 +234,7 @@ func strictJSON(b []byte, v any) error {
 
 // Save writes states durably.
 func (s *Store) Save(states map[string]RuleState) error {
-	b, err := json.MarshalIndent(storeFile{Version: storeVersion, Rules: states}, "", "  ")
-	if err != nil {
-		return err
-	}
-	return writeDurable(s.path, b, s.opts)
+	return s.saveFile(stateFile, storeFile{Version: storeVersion, Rules: states})
 }
 
 // writeDurable replaces path with b so that a crash leaves the old or the
@@ -269,27 +283,18 @@ const haltFile = "halt.json"
 // LoadHalt reads the halt a rule's halt action left (actions.Halt); a
 // missing file or a lifted halt is none (zero).
 func (s *Store) LoadHalt() (actions.Halt, error) {
-	path := filepath.Join(filepath.Dir(s.path), haltFile)
-	b, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return actions.Halt{}, nil
-	}
-	if err != nil {
-		return actions.Halt{}, err
-	}
+	return loadFile(s, haltFile, decodeHalt, actions.Halt{}, "fix it, or move it away to lift the halt")
+}
+
+// decodeHalt parses a halt file.
+func decodeHalt(b []byte) (actions.Halt, error) {
 	var h actions.Halt
 	if err := strictJSON(b, &h); err != nil {
-		return actions.Halt{}, fmt.Errorf("%s: %w: %v (fix it, or move it away to lift the halt)", path, ErrBadStateFile, err)
+		return actions.Halt{}, fmt.Errorf("%w: %v", ErrBadStateFile, err)
 	}
 	return h, nil
 }
 
 // SaveHalt writes a rule's halt durably; the zero Halt records that none
 // holds.
-func (s *Store) SaveHalt(h actions.Halt) error {
-	b, err := json.MarshalIndent(h, "", "  ")
-	if err != nil {
-		return err
-	}
-	return writeDurable(filepath.Join(filepath.Dir(s.path), haltFile), b, s.opts)
-}
+func (s *Store) SaveHalt(h actions.Halt) error { return s.saveFile(haltFile, h) }

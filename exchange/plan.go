@@ -258,12 +258,18 @@ type PlanOrdersRequest struct {
 // Validate checks the orders-plan-pending rules: a product type and one of
 // the query's plan types (the docs mark planType required).
 func (r PlanOrdersRequest) Validate(now time.Time) error {
-	p := problems{op: OpPlanOrdersPending}
+	p := r.problems(OpPlanOrdersPending)
+	return p.err()
+}
+
+// problems checks what both plan-order queries require, as op's.
+func (r PlanOrdersRequest) problems(op Op) problems {
+	p := problems{op: op}
 	p.productType(r.ProductType)
 	p.required("planType", string(r.PlanType))
 	p.addEnum(planQueryTypes.check("planType", r.PlanType))
 	p.limit(r.Limit, 100)
-	return p.err()
+	return p
 }
 
 // Plan statuses of orders-plan-history: a plan order leaves the pending
@@ -278,29 +284,15 @@ const (
 // PlanHistoryRequest is the query of GET
 // /api/v2/mix/order/orders-plan-history: the plan orders that left the
 // pending list (triggered, failed or cancelled), by client order id or in a
-// time span.
-type PlanHistoryRequest struct {
-	ProductType ProductType `json:"productType"`
-	PlanType    PlanType    `json:"planType"`
-	OrderID     string      `json:"orderId,omitempty"`
-	ClientOID   string      `json:"clientOid,omitempty"`
-	Symbol      string      `json:"symbol,omitempty"`
-	IDLessThan  string      `json:"idLessThan,omitempty"`
-	StartTime   Millis      `json:"startTime,omitempty"`
-	EndTime     Millis      `json:"endTime,omitempty"`
-	Limit       int         `json:"limit,omitempty"`
-}
+// time span. Its parameters are those of orders-plan-pending.
+type PlanHistoryRequest PlanOrdersRequest
 
 // Validate checks the orders-plan-history rules: a product type, one of
 // the query's plan types, and an order id or client order id (the docs
 // ask for one of them).
 func (r PlanHistoryRequest) Validate(now time.Time) error {
-	p := problems{op: OpPlanOrdersHistory}
-	p.productType(r.ProductType)
-	p.required("planType", string(r.PlanType))
-	p.addEnum(planQueryTypes.check("planType", r.PlanType))
+	p := PlanOrdersRequest(r).problems(OpPlanOrdersHistory)
 	p.oneOfOrderIDs("", r.OrderID, r.ClientOID)
-	p.limit(r.Limit, 100)
 	return p.err()
 }
 
