@@ -110,8 +110,9 @@ type GuardOptions struct {
 	OnTrip func(Halt)
 }
 
-// Halt is a stop of new entries a rule's halt action asked for: until
-// Until (zero: until engine resume), for Reason, by Rule.
+// Halt is a stop of new entries that a rule's halt action or a protection
+// of the safety file asked for: until Until (zero: until lifted by hand,
+// SIGUSR2), for Reason.
 type Halt struct {
 	Rule string `json:"rule,omitempty"`
 	// Protection is the safety file's protection that tripped the halt,
@@ -120,8 +121,8 @@ type Halt struct {
 	Reason     string    `json:"reason"`
 	At         time.Time `json:"at"`
 	Until      time.Time `json:"until,omitzero"`
-	// Lifted, in a halt that no longer holds, is when engine resume (or
-	// SIGUSR2) lifted the last one: the protections count losses after it.
+	// Lifted, in a halt that no longer holds, is when SIGUSR2 lifted the
+	// last one by hand: the protections count losses after it.
 	Lifted time.Time `json:"lifted,omitzero"`
 }
 
@@ -132,7 +133,7 @@ func (h Halt) Active(now time.Time) bool {
 
 // String says what h is as the status page shows it.
 func (h Halt) String() string {
-	end := "until engine resume"
+	end := "until lifted by hand: SIGUSR2"
 	if !h.Until.IsZero() {
 		end = "until " + h.Until.UTC().Format(time.RFC3339)
 	}
@@ -195,7 +196,7 @@ func (g *Guard) Kill(reason string) {
 	g.killed = reason
 }
 
-// Resume turns a Kill and a rule's halt off (engine resume, SIGUSR2). The
+// Resume turns a Kill and a halt off (SIGUSR2). The
 // kill-switch file, if present, still applies. The error is the save's of
 // the lifted halt.
 func (g *Guard) Resume() error {

@@ -20,7 +20,7 @@ type Protections struct {
 	// MaxDailyLoss, per margin coin: when today's P&L (realised, fees and
 	// funding since 00:00 New York time, plus unrealised now: pnl_today)
 	// falls below minus this, new entries stop until the next 00:00 New
-	// York time. Resumed by hand (engine resume, SIGUSR2), it does not
+	// York time. Resumed by hand (SIGUSR2), it does not
 	// trip again that day.
 	MaxDailyLoss map[string]decimal.Decimal `yaml:"max_daily_loss"`
 	// StopAfterLosses stops new entries after Count positions closed at a
