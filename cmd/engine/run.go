@@ -298,10 +298,10 @@ func runEngine(ctx context.Context, env *cliEnv, cfg *runConfig, v *venueSet, lo
 		fmt.Fprintf(env.stderr, "engine run: %v; nothing was started\n", err)
 		return exitFail
 	}
-	rs, guard, poller, load := asm.Rules, asm.Guard, asm.Poller, asm.Load
+	rs, guard, poller := asm.Rules, asm.Guard, asm.Poller
 	// A reload that names a target the notify file lacks is refused like
 	// a rule file with an error: the rules running keep running.
-	load = func(ctx context.Context) (*rules.RuleSet, error) {
+	load := func(ctx context.Context) (*rules.RuleSet, error) {
 		next, err := asm.Load(ctx)
 		if err != nil {
 			return nil, err
