@@ -89,24 +89,20 @@ func LoadHistory(opts HistoryOptions) (*History, error) {
 // funding.
 func (h *History) loadSymbol(sym string, length time.Duration) error {
 	o := h.opts
-	trade, err := h.loadSeries(sym, data.KindTrade)
+	trade, path, err := h.loadSeries(sym, data.KindTrade, length)
 	if err != nil {
 		return err
 	}
-	if len(trade.Candles) == 0 {
+	if path.Len() == 0 {
 		return fmt.Errorf("history: the store has no %s trade candles of %s from %s to %s%s", o.Interval, sym, stamp(o.From), stamp(o.To), h.downloadHint(sym))
 	}
-	path, err := candlePath(trade.Candles, length)
-	if err != nil {
-		return fmt.Errorf("history: %s: %w", sym, err)
-	}
-	h.prices[sym] = path
-	if first := trade.Candles[0].Time; first.After(o.From) {
+	h.prices[sym] = market.PathSpec{Candles: path}
+	if first := trade.first; first.After(o.From) {
 		h.notes = append(h.notes, fmt.Sprintf("no %s candles before %s (not listed yet, or not stored): the price holds the first open", sym, stamp(first)))
 	}
 	for _, g := range trade.Gaps {
 		from, to := maxTime(g.From, o.From), minTime(g.To, o.To)
-		if to.After(from) && to.After(trade.Candles[0].Time) {
+		if to.After(from) && to.After(trade.first) {
 			h.notes = append(h.notes, fmt.Sprintf("gap in %s: no candles from %s to %s (%s): the price held at the last close", sym, stamp(from), stamp(to), to.Sub(from)))
 		}
 	}
@@ -114,16 +110,16 @@ func (h *History) loadSymbol(sym string, length time.Duration) error {
 		kind string
 		name string
 	}{{data.KindMark, sim.MarkPathName(sym)}, {data.KindIndex, sim.IndexPathName(sym)}} {
-		l, err := h.loadSeries(sym, k.kind)
-		if err != nil || len(l.Candles) == 0 {
+		_, p, err := h.loadSeries(sym, k.kind, length)
+		var bad *candleError
+		if errors.As(err, &bad) {
+			return err
+		}
+		if err != nil || p.Len() == 0 {
 			h.notes = append(h.notes, fmt.Sprintf("%s: no stored %s candles over the span: the %s price is the last price", sym, k.kind, k.kind))
 			continue
 		}
-		p, err := candlePath(l.Candles, length)
-		if err != nil {
-			return fmt.Errorf("history: %s %s: %w", sym, k.kind, err)
-		}
-		h.prices[k.name] = p
+		h.prices[k.name] = market.PathSpec{Candles: p}
 	}
 	rates, err := data.LoadFunding(o.Dir, o.Product, sym)
 	if err != nil {
@@ -146,20 +142,61 @@ func (h *History) loadSymbol(sym string, length time.Duration) error {
 	return nil
 }
 
-// loadSeries loads one series over the replay's span and checks that the
-// store covers it.
-func (h *History) loadSeries(sym, kind string) (data.Loaded, error) {
+// series is what loadSeries tells of a series beside its path: its gaps
+// and its first candle.
+type series struct {
+	data.Loaded
+	first time.Time
+}
+
+// candleError is a stored candle that makes no path: the store is wrong,
+// and the replay stops rather than leave the series out.
+type candleError struct{ err error }
+
+func (e *candleError) Error() string { return e.err.Error() }
+func (e *candleError) Unwrap() error { return e.err }
+
+// loadSeries loads one series over the replay's span as a candle path
+// (market.CandleSpec), a month at a time (data.Each), and checks that the
+// store covers the span.
+func (h *History) loadSeries(sym, kind string, length time.Duration) (series, *market.CandleSpec, error) {
 	o := h.opts
 	s := data.Series{Product: o.Product, Symbol: sym, Kind: kind, Interval: o.Interval}
-	l, err := data.Load(o.Dir, s, o.From, o.To)
+	path, err := market.NewCandleSpec(length)
 	if err != nil {
-		return data.Loaded{}, fmt.Errorf("history: %w%s", err, h.downloadHint(sym))
+		return series{}, nil, fmt.Errorf("history: %w", err)
+	}
+	var first time.Time
+	// A price is parsed once and shared by the candles at it: a symbol's
+	// minutes repeat a few thousand prices.
+	parsed := map[exchange.Num]decimal.Decimal{}
+	l, err := data.Each(o.Dir, s, o.From, o.To, func(rows []data.Candle) error {
+		if len(rows) > 0 && first.IsZero() {
+			first = rows[0].Time
+		}
+		for _, c := range rows {
+			bar, err := candleBar(c, parsed)
+			if err == nil {
+				err = path.Append(bar)
+			}
+			if err != nil {
+				return &candleError{fmt.Errorf("history: %s %s: %w", sym, kind, err)}
+			}
+		}
+		return nil
+	})
+	var bad *candleError
+	if errors.As(err, &bad) {
+		return series{}, nil, err
+	}
+	if err != nil {
+		return series{}, nil, fmt.Errorf("history: %w%s", err, h.downloadHint(sym))
 	}
 	if l.Covered.From.After(o.From) || l.Covered.To.Before(o.To) {
-		return data.Loaded{}, fmt.Errorf("history: the store has %s from %s to %s only; the backtest needs %s to %s%s",
+		return series{}, nil, fmt.Errorf("history: the store has %s from %s to %s only; the backtest needs %s to %s%s",
 			s, stamp(l.Covered.From), stamp(l.Covered.To), stamp(o.From), stamp(o.To), h.downloadHint(sym))
 	}
-	return l, nil
+	return series{Loaded: l, first: first}, path, nil
 }
 
 // downloadHint is the command that fetches what a replay of sym needs.
@@ -211,40 +248,26 @@ func (h *History) Apply(o *Options) error {
 	return nil
 }
 
-// candlePath is the price path inside candles (market.CandlePoints'
-// model, market.CandleSpec).
-func candlePath(candles []data.Candle, length time.Duration) (market.PathSpec, error) {
-	bars := make([]market.CandleBar, len(candles))
-	// A price is parsed once and shared by every point at it (decimals are
-	// immutable): a symbol's minutes repeat a few thousand prices, and a
-	// decimal each was most of a long replay's memory.
-	parsed := map[exchange.Num]decimal.Decimal{}
-	for i, c := range candles {
-		b := market.CandleBar{Start: c.Time}
-		for _, f := range []struct {
-			dst *decimal.Decimal
-			n   exchange.Num
-		}{{&b.Open, c.Open}, {&b.High, c.High}, {&b.Low, c.Low}, {&b.Close, c.Close}} {
-			d, ok := parsed[f.n]
-			if !ok {
-				var err error
-				if d, err = decimal.NewFromString(string(f.n)); err != nil {
-					return market.PathSpec{}, fmt.Errorf("candle at %s: price %q: %w", stamp(c.Time), f.n, err)
-				}
-				// The key is cloned: f.n is a substring of the whole file's text.
-				parsed[exchange.Num(strings.Clone(string(f.n)))] = d
+// candleBar is a stored candle's prices as decimals, each distinct price
+// parsed once (parsed).
+func candleBar(c data.Candle, parsed map[exchange.Num]decimal.Decimal) (market.CandleBar, error) {
+	b := market.CandleBar{Start: c.Time}
+	for _, f := range []struct {
+		dst *decimal.Decimal
+		n   exchange.Num
+	}{{&b.Open, c.Open}, {&b.High, c.High}, {&b.Low, c.Low}, {&b.Close, c.Close}} {
+		d, ok := parsed[f.n]
+		if !ok {
+			var err error
+			if d, err = decimal.NewFromString(string(f.n)); err != nil {
+				return market.CandleBar{}, fmt.Errorf("candle at %s: price %q: %w", stamp(c.Time), f.n, err)
 			}
-			*f.dst = d
+			// The key is cloned: f.n is a substring of a month file's text.
+			parsed[exchange.Num(strings.Clone(string(f.n)))] = d
 		}
-		bars[i] = b
+		*f.dst = d
 	}
-	// The path is computed from the candles when asked, not held as four
-	// points a candle: a year of minutes would be hundreds of MB.
-	spec := &market.CandleSpec{Bars: bars, Length: length}
-	if err := spec.Check(); err != nil {
-		return market.PathSpec{}, err
-	}
-	return market.PathSpec{Candles: spec}, nil
+	return b, nil
 }
 
 // storedSymbols are the symbols of the store with trade candles of the

@@ -44,6 +44,32 @@ type Loaded struct {
 // Load reads the candles of s in [from, to) from the store in dir; a zero
 // from or to leaves that end open.
 func Load(dir string, s Series, from, to time.Time) (Loaded, error) {
+	// Months are read first and copied once into a slice of the exact
+	// size: growing one slice over a year of minutes cost more than the
+	// parsing.
+	var months [][]Candle
+	total := 0
+	out, err := Each(dir, s, from, to, func(rows []Candle) error {
+		months = append(months, rows)
+		total += len(rows)
+		return nil
+	})
+	if err != nil {
+		return Loaded{}, err
+	}
+	out.Candles = make([]Candle, 0, total)
+	for _, rows := range months {
+		out.Candles = append(out.Candles, rows...)
+	}
+	return out, nil
+}
+
+// Each is Load a month at a time: it calls fn with the candles of each
+// month file of s in [from, to), oldest first, and returns the series'
+// covered span and gaps without candles. A long replay converts each month
+// as it comes instead of holding the whole span's text and rows at once.
+// An error of fn stops the reading and is returned.
+func Each(dir string, s Series, from, to time.Time, fn func(rows []Candle) error) (Loaded, error) {
 	if _, ok := venueKind(s.Kind); !ok {
 		return Loaded{}, fmt.Errorf("load %s: kind %q: want trade, mark or index", s, s.Kind)
 	}
@@ -59,11 +85,6 @@ func Load(dir string, s Series, from, to time.Time) (Loaded, error) {
 		return Loaded{}, err
 	}
 	out := Loaded{Series: s, Covered: m.Covered}
-	// Months are read first and copied once into a slice of the exact
-	// size: growing one slice over a year of minutes cost more than the
-	// parsing.
-	var months [][]Candle
-	total := 0
 	for _, f := range files {
 		mo, err := time.Parse("2006-01", strings.TrimSuffix(filepath.Base(f), ".csv"))
 		if err != nil {
@@ -83,12 +104,9 @@ func Load(dir string, s Series, from, to time.Time) (Loaded, error) {
 		for hi > lo && !to.IsZero() && !rows[hi-1].Time.Before(to) {
 			hi--
 		}
-		months = append(months, rows[lo:hi])
-		total += hi - lo
-	}
-	out.Candles = make([]Candle, 0, total)
-	for _, rows := range months {
-		out.Candles = append(out.Candles, rows...)
+		if err := fn(rows[lo:hi]); err != nil {
+			return Loaded{}, err
+		}
 	}
 	for _, g := range m.Gaps {
 		if (to.IsZero() || g.From.Before(to)) && (from.IsZero() || g.To.After(from)) {

@@ -1,6 +1,7 @@
 package market
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"sort"
@@ -47,115 +48,205 @@ func CandlePoints(bars []CandleBar, length time.Duration) ([]Point, error) {
 }
 
 // CandleSpec is a price path given as candles: the path CandlePoints
-// describes, computed when asked rather than held as points, so that a
-// year of minutes costs the candles and a few bytes each. The bars are
-// read, never modified, and may be shared by many markets.
+// describes, computed when asked rather than held as points. The candles
+// are held as whole numbers (the start in Unix seconds, the prices as
+// integers at one decimal exponent), about 48 bytes a candle, so that a
+// year of minutes of several symbols fits in tens of MB. Build it with
+// NewCandleSpec and Append; once handed to a market it is only read, and
+// may be shared by many markets.
 type CandleSpec struct {
-	Bars   []CandleBar
-	Length time.Duration
-}
-
-// Check reports whether the candles make a path (CandlePoints' checks):
-// each a candle, in order, whole candles apart.
-func (c *CandleSpec) Check() error {
-	_, err := newCandleList(c.Bars, c.Length)
-	return err
-}
-
-// candleList is the points of CandlePoints, computed from the candles on
-// demand (pointList).
-type candleList struct {
-	bars          []CandleBar
 	length, third time.Duration
-	// first[i] is the index of candle i's open among the points: 4 a
-	// candle, and one more before a candle that follows a gap (the held
-	// close).
-	first []int32
-	// lowFirst[i]: candle i goes to its low first (the low is nearer
-	// the open).
-	lowFirst []bool
-	n        int
+	// exp is the decimal exponent of every price: a price is its integer
+	// times 10^exp. It goes down (and the integers up) when a candle
+	// brings a price with more decimals.
+	exp  int32
+	bars []compactBar
+	// n is the number of points (4 a candle, one more after a gap).
+	n int
 }
 
-// newCandleList checks the candles and indexes their points.
-func newCandleList(bars []CandleBar, length time.Duration) (*candleList, error) {
+// compactBar is one candle of a CandleSpec.
+type compactBar struct {
+	start                  int64 // Unix seconds
+	open, high, low, close int64 // times 10^exp
+	// first is the index of the candle's open among the path's points.
+	first int32
+	// lowFirst: the candle goes to its low first (the low is nearer the
+	// open).
+	lowFirst bool
+}
+
+// NewCandleSpec returns an empty candle path of candles length long
+// (whole seconds, at least 3).
+func NewCandleSpec(length time.Duration) (*CandleSpec, error) {
 	if length < 3*time.Second || length%time.Second != 0 {
 		return nil, fmt.Errorf("candle path: length %s: want whole seconds, at least 3", length)
 	}
-	if len(bars) > math.MaxInt32/5 {
-		return nil, fmt.Errorf("candle path: %d candles: too many for one path", len(bars))
-	}
-	c := &candleList{bars: bars, length: length, third: (length / 3).Truncate(time.Second),
-		first: make([]int32, len(bars)), lowFirst: make([]bool, len(bars))}
-	n := 0
-	for i, b := range bars {
-		if !b.Low.IsPositive() || b.High.LessThan(b.Low) || b.Open.LessThan(b.Low) || b.Open.GreaterThan(b.High) ||
-			b.Close.LessThan(b.Low) || b.Close.GreaterThan(b.High) {
-			return nil, fmt.Errorf("candle path: candle %d at %s: open %s, high %s, low %s, close %s are not a candle",
-				i, b.Start.Format(time.RFC3339), b.Open, b.High, b.Low, b.Close)
-		}
-		if i > 0 {
-			prev := bars[i-1]
-			if !b.Start.After(prev.Start) || b.Start.Sub(prev.Start)%length != 0 {
-				return nil, fmt.Errorf("candle path: candle %d at %s does not follow the one at %s by whole candles", i, b.Start.Format(time.RFC3339), prev.Start.Format(time.RFC3339))
-			}
-			// After a gap, the close is held until a second before the
-			// candle (the previous point, the close, is a second before
-			// the end of its candle, so always earlier).
-			if b.Start.Sub(prev.Start) > length {
-				n++
-			}
-		}
-		c.first[i] = int32(n)
-		c.lowFirst[i] = b.Open.Sub(b.Low).LessThan(b.High.Sub(b.Open))
-		n += 4
-	}
-	c.n = n
-	return c, nil
+	return &CandleSpec{length: length, third: (length / 3).Truncate(time.Second)}, nil
 }
 
-func (c *candleList) len() int { return c.n }
+// Length is the candles' length.
+func (c *CandleSpec) Length() time.Duration { return c.length }
+
+// Len is the number of candles.
+func (c *CandleSpec) Len() int { return len(c.bars) }
+
+// Append adds candles after those already there. Each must be a candle
+// (low positive, open and close between low and high) that follows the
+// previous one by whole candles; the first that is not is an error and is
+// not added.
+func (c *CandleSpec) Append(bars ...CandleBar) error {
+	for _, b := range bars {
+		if err := c.append(b); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (c *CandleSpec) append(b CandleBar) error {
+	i := len(c.bars)
+	if !b.Low.IsPositive() || b.High.LessThan(b.Low) || b.Open.LessThan(b.Low) || b.Open.GreaterThan(b.High) ||
+		b.Close.LessThan(b.Low) || b.Close.GreaterThan(b.High) {
+		return fmt.Errorf("candle path: candle %d at %s: open %s, high %s, low %s, close %s are not a candle",
+			i, b.Start.Format(time.RFC3339), b.Open, b.High, b.Low, b.Close)
+	}
+	if b.Start.Nanosecond() != 0 {
+		return fmt.Errorf("candle path: candle %d at %s: not on a whole second", i, b.Start.Format(time.RFC3339Nano))
+	}
+	if i >= math.MaxInt32/5 {
+		return fmt.Errorf("candle path: %d candles: too many for one path", i+1)
+	}
+	start := b.Start.Unix()
+	if i > 0 {
+		prev := c.bars[i-1]
+		gap := time.Duration(start-prev.start) * time.Second
+		if gap <= 0 || gap%c.length != 0 {
+			return fmt.Errorf("candle path: candle %d at %s does not follow the one at %s by whole candles", i, b.Start.Format(time.RFC3339), time.Unix(prev.start, 0).UTC().Format(time.RFC3339))
+		}
+		// After a gap, the close is held until a second before the
+		// candle (the previous point, the close, is a second before the
+		// end of its candle, so always earlier).
+		if gap > c.length {
+			c.n++
+		}
+	}
+	prices := [4]decimal.Decimal{b.Open, b.High, b.Low, b.Close}
+	for _, p := range prices {
+		if e := p.Exponent(); e < c.exp {
+			if err := c.rescale(e); err != nil {
+				return err
+			}
+		}
+	}
+	var ints [4]int64
+	for k, p := range prices {
+		v := p.Shift(-c.exp)
+		if !v.IsInteger() || !v.BigInt().IsInt64() {
+			return fmt.Errorf("candle path: candle %d at %s: price %s does not fit the path's numbers", i, b.Start.Format(time.RFC3339), p)
+		}
+		ints[k] = v.IntPart()
+	}
+	c.bars = append(c.bars, compactBar{start: start, open: ints[0], high: ints[1], low: ints[2], close: ints[3],
+		first: int32(c.n), lowFirst: b.Open.Sub(b.Low).LessThan(b.High.Sub(b.Open))})
+	c.n += 4
+	return nil
+}
+
+// rescale lowers the exponent of the prices to exp (exp < c.exp), so that
+// a price with more decimals fits.
+func (c *CandleSpec) rescale(exp int32) error {
+	f := int64(1)
+	for range c.exp - exp {
+		if f > math.MaxInt64/10 {
+			return fmt.Errorf("candle path: prices of %d decimals do not fit the path's numbers", -exp)
+		}
+		f *= 10
+	}
+	for i := range c.bars {
+		b := &c.bars[i]
+		for _, v := range []*int64{&b.open, &b.high, &b.low, &b.close} {
+			if *v > math.MaxInt64/f {
+				return fmt.Errorf("candle path: prices of %d decimals do not fit the path's numbers", -exp)
+			}
+			*v *= f
+		}
+	}
+	c.exp = exp
+	return nil
+}
+
+// Check reports whether the path has candles.
+func (c *CandleSpec) Check() error {
+	if c == nil || len(c.bars) == 0 {
+		return errors.New("candle path: no candles")
+	}
+	return nil
+}
+
+// candleList is the points of CandlePoints, computed from the candles of
+// a CandleSpec on demand (pointList).
+type candleList struct{ *CandleSpec }
+
+// newCandleList checks the candles and indexes their points.
+func newCandleList(bars []CandleBar, length time.Duration) (candleList, error) {
+	spec, err := NewCandleSpec(length)
+	if err != nil {
+		return candleList{}, err
+	}
+	if err := spec.Append(bars...); err != nil {
+		return candleList{}, err
+	}
+	return candleList{spec}, nil
+}
+
+func (c candleList) len() int { return c.n }
 
 // locate returns the candle and the point of it that index j is: 0 the
 // open, 1 and 2 the extremes, 3 the close, 4 the held close before the
 // next candle (a gap).
-func (c *candleList) locate(j int) (i, k int) {
-	i = sort.Search(len(c.first), func(i int) bool { return int(c.first[i]) > j }) - 1
-	return i, j - int(c.first[i])
+func (c candleList) locate(j int) (i, k int) {
+	// Without gaps, candle j/4; with them, at or before it.
+	i = min(j/4, len(c.bars)-1)
+	if int(c.bars[i].first) > j {
+		i = sort.Search(i, func(i int) bool { return int(c.bars[i].first) > j }) - 1
+	}
+	return i, j - int(c.bars[i].first)
 }
 
-func (c *candleList) at(j int) time.Time {
+func (c candleList) at(j int) time.Time {
 	i, k := c.locate(j)
-	b := c.bars[i]
+	start := time.Unix(c.bars[i].start, 0).UTC()
 	switch k {
 	case 0:
-		return b.Start
+		return start
 	case 1:
-		return b.Start.Add(c.third)
+		return start.Add(c.third)
 	case 2:
-		return b.Start.Add(2 * c.third)
+		return start.Add(2 * c.third)
 	case 3:
-		return b.Start.Add(c.length - time.Second)
+		return start.Add(c.length - time.Second)
 	}
-	return c.bars[i+1].Start.Add(-time.Second)
+	return time.Unix(c.bars[i+1].start-1, 0).UTC()
 }
 
-func (c *candleList) price(j int) decimal.Decimal {
+func (c candleList) price(j int) decimal.Decimal {
 	i, k := c.locate(j)
-	b := c.bars[i]
+	b := &c.bars[i]
+	v := b.close // the close, or the close held across a gap
 	switch k {
 	case 0:
-		return b.Open
+		v = b.open
 	case 1:
-		if c.lowFirst[i] {
-			return b.Low
+		v = b.high
+		if b.lowFirst {
+			v = b.low
 		}
-		return b.High
 	case 2:
-		if c.lowFirst[i] {
-			return b.High
+		v = b.low
+		if b.lowFirst {
+			v = b.high
 		}
-		return b.Low
 	}
-	return b.Close // the close, or the close held across a gap
+	return decimal.New(v, c.exp)
 }

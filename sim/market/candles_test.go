@@ -88,6 +88,10 @@ func TestCandlePointsRejects(t *testing.T) {
 		{"not in order", []CandleBar{ok, ok}, time.Minute},
 		{"off the grid", []CandleBar{ok, {Start: t0.Add(90 * time.Second), Open: d("2"), High: d("3"), Low: d("1"), Close: d("2")}}, time.Minute},
 		{"too short", []CandleBar{ok}, 2 * time.Second},
+		{"off the second", []CandleBar{{Start: t0.Add(time.Millisecond), Open: d("2"), High: d("3"), Low: d("1"), Close: d("2")}}, time.Minute},
+		{"too many decimals", []CandleBar{{Start: t0, Open: d("2"), High: d("3"), Low: d("1.00000000000000000001"), Close: d("2")}}, time.Minute},
+		{"too large after more decimals", []CandleBar{{Start: t0, Open: d("2"), High: d("90000000000000"), Low: d("1"), Close: d("2")},
+			{Start: t0.Add(time.Minute), Open: d("2"), High: d("3"), Low: d("1.000001"), Close: d("2")}}, time.Minute},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -95,6 +99,32 @@ func TestCandlePointsRejects(t *testing.T) {
 				t.Fatal("accepted")
 			}
 		})
+	}
+}
+
+// TestCandlePointsDecimals checks that candles whose prices have
+// different numbers of decimals give back their prices exactly: the path
+// holds them as whole numbers at the most decimals seen so far.
+func TestCandlePointsDecimals(t *testing.T) {
+	d := decimal.RequireFromString
+	t0 := time.Date(2026, 8, 3, 13, 30, 0, 0, time.UTC)
+	bars := []CandleBar{
+		{Start: t0, Open: d("412"), High: d("413"), Low: d("411"), Close: d("412")},
+		{Start: t0.Add(time.Minute), Open: d("412.5"), High: d("412.75"), Low: d("411.125"), Close: d("412.3")},
+		{Start: t0.Add(3 * time.Minute), Open: d("0.0001"), High: d("500"), Low: d("0.0001"), Close: d("499.9999")},
+	}
+	pts, err := CandlePoints(bars, time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"412", "413", "411", "412", "412.5", "412.75", "411.125", "412.3", "412.3", "0.0001", "0.0001", "500", "499.9999"}
+	if len(pts) != len(want) {
+		t.Fatalf("%d points, want %d", len(pts), len(want))
+	}
+	for i, w := range want {
+		if !pts[i].Price.Equal(d(w)) {
+			t.Errorf("point %d at %s: price %s, want %s", i, pts[i].At.Format(time.RFC3339), pts[i].Price, w)
+		}
 	}
 }
 
@@ -133,7 +163,18 @@ func TestCandleSpecSameAsPoints(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	byCandles, err := New(Options{Start: t0, Paths: map[string]PathSpec{"TSLAUSDT": {Candles: &CandleSpec{Bars: bars, Length: time.Minute}, Tick: tick}}})
+	spec, err := NewCandleSpec(time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Appended in two parts, as a replay loads them a month at a time.
+	if err := spec.Append(bars[:40]...); err != nil {
+		t.Fatal(err)
+	}
+	if err := spec.Append(bars[40:]...); err != nil {
+		t.Fatal(err)
+	}
+	byCandles, err := New(Options{Start: t0, Paths: map[string]PathSpec{"TSLAUSDT": {Candles: spec, Tick: tick}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,7 +198,10 @@ func TestCandleSpecSameAsPoints(t *testing.T) {
 			}
 		}
 	}
-	if _, err := New(Options{Start: t0, Paths: map[string]PathSpec{"X": {Candles: &CandleSpec{Bars: bars[:2], Length: time.Second}}}}); err == nil {
+	if _, err := NewCandleSpec(time.Second); err == nil {
 		t.Error("a candle length under 3 s was accepted")
+	}
+	if _, err := New(Options{Start: t0, Paths: map[string]PathSpec{"X": {Candles: &CandleSpec{}}}}); err == nil {
+		t.Error("a candle path without candles was accepted")
 	}
 }

@@ -45,11 +45,10 @@ func newSeries(spec PathSpec, opts Options) (series, error) {
 		}
 		return newPoints(pts)
 	case spec.Candles != nil:
-		list, err := newCandleList(spec.Candles.Bars, spec.Candles.Length)
-		if err != nil {
+		if err := spec.Candles.Check(); err != nil {
 			return nil, err
 		}
-		return &points{list: list}, nil
+		return &points{list: candleList{spec.Candles}}, nil
 	default:
 		return newWalk(*spec.RandomWalk, opts.Start, opts.End)
 	}
