@@ -233,8 +233,11 @@ rules:
 			b, err := io.ReadAll(resp.Body)
 			scraped, scrapeErr = string(b), err
 		}}
+	// The scrape runs while the engine starts, before its first tick; the
+	// run's time counts from before the start, so under the race suite's
+	// load a 1 s run ended (and closed the listener) before the scrape.
 	code := dispatch(context.Background(), e, []string{"run", "--rules", rules, "--metrics-addr", "127.0.0.1:0",
-		"--tick", "100ms", "--max-runtime", "1s", "--state-dir", t.TempDir(), "--log-format", "json"})
+		"--tick", "100ms", "--max-runtime", "5s", "--state-dir", t.TempDir(), "--log-format", "json"})
 	if code != exitOK {
 		t.Fatalf("exit %d:\n%s", code, errb.String())
 	}
