@@ -172,6 +172,11 @@ func MergeShards(dirs []string, out string) (*SweepResult, error) {
 	if len(missing) > 0 {
 		return nil, fmt.Errorf("backtest: shards %s are missing; give the output directory of every shard", strings.Join(missing, ", "))
 	}
+	// out is made first: WriteCompare writes into it even when a shard's
+	// folders are already there.
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return nil, fmt.Errorf("backtest: merge: %w", err)
+	}
 	res := &SweepResult{}
 	for _, v := range first.Vary {
 		res.Vary = append(res.Vary, Vary(v))

@@ -73,6 +73,9 @@ func Variants(vary []Vary) ([]Variant, error) {
 			return nil, fmt.Errorf("backtest: --vary %s is given twice; give all its values in one --vary", v.Name)
 		}
 		names[v.Name] = true
+		if len(v.Values) == 0 {
+			return nil, fmt.Errorf("backtest: --vary %s has no values; give them as %s=a,b", v.Name, v.Name)
+		}
 		total *= len(v.Values)
 		if total > MaxVariants {
 			return nil, fmt.Errorf("backtest: the sweep has more than %d combinations; vary fewer settings or values, or split it into several runs", MaxVariants)
