@@ -105,6 +105,12 @@ type GuardOptions struct {
 	// as in backtests and rule tests).
 	Halt     Halt
 	SaveHalt func(Halt) error
+	// EquityPeaks are max_drawdown's peaks restored from the state
+	// directory (nil: none yet), and SaveEquityPeaks keeps them there when
+	// they change (nil: in memory only). A failed save is tried again on
+	// the next tick; engine run logs it.
+	EquityPeaks     EquityPeaks
+	SaveEquityPeaks func(EquityPeaks) error
 	// OnTrip is told of every halt a protection trips, after it is kept
 	// (engine run logs it at error level and notifies); nil: nothing.
 	OnTrip func(Halt)
@@ -112,7 +118,7 @@ type GuardOptions struct {
 
 // Halt is a stop of new entries that a rule's halt action or a protection
 // of the safety file asked for: until Until (zero: until lifted by hand,
-// SIGUSR2), for Reason.
+// engine resume, SIGUSR2), for Reason.
 type Halt struct {
 	Rule string `json:"rule,omitempty"`
 	// Protection is the safety file's protection that tripped the halt,
@@ -121,8 +127,8 @@ type Halt struct {
 	Reason     string    `json:"reason"`
 	At         time.Time `json:"at"`
 	Until      time.Time `json:"until,omitzero"`
-	// Lifted, in a halt that no longer holds, is when SIGUSR2 lifted the
-	// last one by hand: the protections count losses after it.
+	// Lifted, in a halt that no longer holds, is when the last one was
+	// lifted by hand: the protections count losses after it.
 	Lifted time.Time `json:"lifted,omitzero"`
 }
 
@@ -133,7 +139,7 @@ func (h Halt) Active(now time.Time) bool {
 
 // String says what h is as the status page shows it.
 func (h Halt) String() string {
-	end := "until lifted by hand: SIGUSR2"
+	end := "until lifted by hand: engine resume or SIGUSR2"
 	if !h.Until.IsZero() {
 		end = "until " + h.Until.UTC().Format(time.RFC3339)
 	}
@@ -154,6 +160,10 @@ type Guard struct {
 	// cooling are the symbols in their cooldown_after_loss, until when
 	// (Observe sets them from the closed trades of each tick).
 	cooling map[string]time.Time
+	// peaks are max_drawdown's highest equity by coin and hour; unsaved
+	// says the last save failed.
+	peaks   EquityPeaks
+	unsaved bool
 }
 
 // NewGuard returns a guard for opts.
@@ -167,7 +177,8 @@ func NewGuard(opts GuardOptions) *Guard {
 	if opts.FileExists == nil {
 		opts.FileExists = func(p string) bool { _, err := os.Stat(p); return err == nil }
 	}
-	return &Guard{opts: opts, halt: opts.Halt}
+	peaks := opts.EquityPeaks.clone()
+	return &Guard{opts: opts, halt: opts.Halt, peaks: peaks}
 }
 
 // Halt stops new entries as h says, and keeps it in the state directory
@@ -196,9 +207,11 @@ func (g *Guard) Kill(reason string) {
 	g.killed = reason
 }
 
-// Resume turns a Kill and a halt off (SIGUSR2). The
-// kill-switch file, if present, still applies. The error is the save's of
-// the lifted halt.
+// Resume turns a Kill and a halt off (SIGUSR2, engine resume, the status
+// page). The kill-switch file, if present, still applies. Lifting a halt
+// also forgets max_drawdown's peaks, so that the fall that tripped it
+// does not trip it again: the peak counts from the resume. The error is
+// the save's of the lifted halt.
 func (g *Guard) Resume() error {
 	g.mu.Lock()
 	g.killed = ""
@@ -206,8 +219,14 @@ func (g *Guard) Resume() error {
 	if had {
 		g.halt = Halt{Lifted: g.opts.Now()}
 	}
+	var peaks EquityPeaks
+	if had && len(g.peaks) > 0 {
+		g.peaks = EquityPeaks{}
+		peaks = EquityPeaks{}
+	}
 	lifted := g.halt
 	g.mu.Unlock()
+	g.savePeaks(peaks)
 	if !had || g.opts.SaveHalt == nil {
 		return nil
 	}

@@ -20,7 +20,7 @@ type Protections struct {
 	// MaxDailyLoss, per margin coin: when today's P&L (realised, fees and
 	// funding since 00:00 New York time, plus unrealised now: pnl_today)
 	// falls below minus this, new entries stop until the next 00:00 New
-	// York time. Resumed by hand (SIGUSR2), it does not
+	// York time. Resumed by hand (engine resume, SIGUSR2), it does not
 	// trip again that day.
 	MaxDailyLoss map[string]decimal.Decimal `yaml:"max_daily_loss"`
 	// StopAfterLosses stops new entries after Count positions closed at a
@@ -30,6 +30,11 @@ type Protections struct {
 	// CooldownAfterLoss: after a position of a symbol closed at a loss, no
 	// new entry on that symbol for this long (counted from the close).
 	CooldownAfterLoss time.Duration `yaml:"cooldown_after_loss"`
+	// MaxDrawdown, per margin coin: when the coin's equity (balance plus
+	// unrealised P&L, as the engine polls it) is more than Percent below
+	// its highest value within Within, new entries stop until resumed by
+	// hand; after that the peak counts from the resume.
+	MaxDrawdown map[string]Drawdown `yaml:"max_drawdown"`
 }
 
 // LossStreak is stop_after_losses: Count losing closes within Within.
@@ -40,7 +45,21 @@ type LossStreak struct {
 
 // Any reports whether a protection is set.
 func (p Protections) Any() bool {
-	return len(p.MaxDailyLoss) > 0 || p.StopAfterLosses != nil || p.CooldownAfterLoss > 0
+	return len(p.MaxDailyLoss) > 0 || p.StopAfterLosses != nil || p.CooldownAfterLoss > 0 || len(p.MaxDrawdown) > 0
+}
+
+// Parts are the parts of the State the protections read, whether or not
+// a rule reads them: the position history and the positions for the
+// limits on losses, the accounts for max_drawdown.
+func (p Protections) Parts() marketdata.PartSet {
+	var parts marketdata.PartSet
+	if len(p.MaxDailyLoss) > 0 || p.StopAfterLosses != nil || p.CooldownAfterLoss > 0 {
+		parts = parts.Add(marketdata.PartClosedTrades).Add(marketdata.PartPositions)
+	}
+	if len(p.MaxDrawdown) > 0 {
+		parts = parts.Add(marketdata.PartBalances)
+	}
+	return parts
 }
 
 // check reports a value no protection can mean.
@@ -56,12 +75,17 @@ func (p Protections) check() error {
 	if p.CooldownAfterLoss < 0 {
 		return fmt.Errorf("protections.cooldown_after_loss must not be negative")
 	}
+	for _, coin := range sortedKeys(p.MaxDrawdown) {
+		if err := p.MaxDrawdown[coin].check(coin); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
 // ProductTypes are the product types whose records the protections read:
-// those of the coins of max_daily_loss, and every one when a protection
-// counts the closes of any symbol.
+// those of the coins of max_daily_loss and max_drawdown, and every one
+// when a protection counts the closes of any symbol.
 func (p Protections) ProductTypes() []exchange.ProductType {
 	if p.StopAfterLosses != nil || p.CooldownAfterLoss > 0 {
 		return exchange.ProductTypes()
@@ -70,12 +94,16 @@ func (p Protections) ProductTypes() []exchange.ProductType {
 	for coin := range p.MaxDailyLoss {
 		out = append(out, exchange.ProductTypeOfCoin(coin))
 	}
+	for coin := range p.MaxDrawdown {
+		out = append(out, exchange.ProductTypeOfCoin(coin))
+	}
 	slices.Sort(out)
 	return slices.Compact(out)
 }
 
 // Observe applies the protections to the State of a tick: it trips a halt
-// (max_daily_loss, stop_after_losses) when none holds, and sets the
+// (max_daily_loss, stop_after_losses, max_drawdown) when none holds,
+// records the equity max_drawdown measures from, and sets the
 // symbols in their cooldown_after_loss. Data the State lacks trips
 // nothing: a protection acts on records, never on a guess.
 func (g *Guard) Observe(st *marketdata.State) {
@@ -95,13 +123,25 @@ func (g *Guard) Observe(st *marketdata.State) {
 		}
 	}
 	var trip *Halt
-	if !g.halt.Active(now) {
+	active := g.halt.Active(now)
+	if !active {
 		trip = g.trip(st, p, closed, closedErr)
+	}
+	var peaks EquityPeaks
+	if len(p.MaxDrawdown) > 0 {
+		changed, fall := g.observeDrawdowns(st, p.MaxDrawdown, active || trip != nil)
+		if trip == nil {
+			trip = fall
+		}
+		if changed || g.unsaved {
+			peaks = g.peaks.clone()
+		}
 	}
 	if trip != nil {
 		g.halt = *trip
 	}
 	g.mu.Unlock()
+	g.savePeaks(peaks)
 	if trip == nil {
 		return
 	}
@@ -119,12 +159,7 @@ func (g *Guard) Observe(st *marketdata.State) {
 func (g *Guard) trip(st *marketdata.State, p Protections, closed []marketdata.ClosedTrade, closedErr error) *Halt {
 	now, lifted := st.Now, g.halt.Lifted
 	dayStart := st.DayStart()
-	coins := make([]string, 0, len(p.MaxDailyLoss))
-	for coin := range p.MaxDailyLoss {
-		coins = append(coins, coin)
-	}
-	slices.Sort(coins)
-	for _, coin := range coins {
+	for _, coin := range sortedKeys(p.MaxDailyLoss) {
 		if !lifted.Before(dayStart) {
 			break // resumed by hand today: the daily limit is the trader's call
 		}

@@ -225,6 +225,19 @@ func New(ctx context.Context, opts Options, eng engine.Options) (*Assembly, erro
 			return nil, fmt.Errorf("restore the halt: %w", err)
 		}
 		gopts.SaveHalt = opts.Store.SaveHalt
+		// max_drawdown's peaks hold across a restart too: a fall that
+		// began before it still counts from the same peak.
+		if gopts.EquityPeaks, err = opts.Store.LoadEquityPeaks(); err != nil {
+			return nil, fmt.Errorf("restore max_drawdown's equity peaks: %w", err)
+		}
+		store := opts.Store
+		gopts.SaveEquityPeaks = func(p actions.EquityPeaks) error {
+			err := store.SaveEquityPeaks(p)
+			if err != nil {
+				log.Error("max_drawdown's equity peaks could not be kept in the state directory; trying again on the next tick", zap.Error(err))
+			}
+			return err
+		}
 		if gopts.Halt.Active(opts.Clock.Now()) {
 			log.Error("a rule's halt holds: no new entries", zap.String("halt", gopts.Halt.String()))
 		}

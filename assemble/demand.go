@@ -56,15 +56,15 @@ func Demand(rs *rules.RuleSet, cat *rules.Catalog) poll.Demand {
 	return d
 }
 
-// demand is Demand with what the safety file's protections read: the
-// position history and the positions of their product types, whether or
-// not a rule reads them.
+// demand is Demand with what the safety file's protections read
+// (Protections.Parts) of their product types, whether or not a rule reads
+// them.
 func (a *Assembly) demand(rs *rules.RuleSet, cat *rules.Catalog) poll.Demand {
 	d := Demand(rs, cat)
 	if a.safety == nil || !a.safety.Protections.Any() {
 		return d
 	}
-	d.Parts = d.Parts.Add(marketdata.PartClosedTrades).Add(marketdata.PartPositions)
+	d.Parts = d.Parts.Union(a.safety.Protections.Parts())
 	d.ProductTypes = uniq(append(d.ProductTypes, a.safety.Protections.ProductTypes()...))
 	return d
 }

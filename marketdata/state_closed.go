@@ -294,6 +294,17 @@ func (s *State) EquityDayStart(coin string) (decimal.Decimal, error) {
 	if err != nil {
 		return decimal.Zero, err
 	}
+	equity, err := s.Equity(coin)
+	if err != nil {
+		return decimal.Zero, err
+	}
+	return equity.Sub(pnl), nil
+}
+
+// Equity is the equity of coin now, over every fetched futures account
+// of that margin coin (each product type's account is its own at the
+// venue): balance plus unrealised P&L, as the venue gives it.
+func (s *State) Equity(coin string) (decimal.Decimal, error) {
 	equity, found := decimal.Zero, false
 	for _, b := range s.balances {
 		if b.MarginCoin == coin {
@@ -301,9 +312,8 @@ func (s *State) EquityDayStart(coin string) (decimal.Decimal, error) {
 		}
 	}
 	if !found {
-		if _, err := s.Balance(coin); err != nil {
-			return decimal.Zero, err
-		}
+		_, err := s.Balance(coin)
+		return decimal.Zero, err
 	}
-	return equity.Sub(pnl), nil
+	return equity, nil
 }

@@ -289,7 +289,7 @@ var actionDefs = []*ActionDef{
 		Doc: "Stop new entries for every rule: no order that opens or grows a position is sent until the halt ends; closes, cancels and protective orders still go. Sends nothing to the exchange. The halt is logged at error level, shows on the status page, in engine status and in /readyz, and is kept across restarts.",
 		Params: []rulefmt.ParamDef{
 			{Name: "until", Type: rulefmt.ParamText, Required: true,
-				Doc: "When the halt ends: end_of_day (the next 00:00 New York time), a duration such as 30m or 2h from the firing, or manual (until the engine gets SIGUSR2: kill -USR2 PID). Written as it is, not as a formula.", Example: "end_of_day"},
+				Doc: "When the halt ends: end_of_day (the next 00:00 New York time), a duration such as 30m or 2h from the firing, or manual (until lifted by hand: engine resume, the status page's button, or kill -USR2 PID). Written as it is, not as a formula.", Example: "end_of_day"},
 			{Name: "reason", Type: rulefmt.ParamText, Required: true,
 				Doc: "Why, as the log, the status page and engine status show it.", Example: `"lost 500 USDT today"`},
 		},

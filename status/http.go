@@ -10,7 +10,8 @@ import (
 // (/api/status) and of one rule with its recent traces (/api/rules/{name}),
 // and, when the board has a Health, the probes /healthz and /readyz (200
 // when they pass, 503 with the reasons when not). Everything is read from b
-// at request time; nothing is cached.
+// at request time; nothing is cached. When the board can resume, a POST
+// to /api/resume from the engine's machine lifts its halt (resumeHandler).
 func Handler(b *Board) http.Handler {
 	mux := http.NewServeMux()
 	if h := b.opts.Health; h != nil {
@@ -30,6 +31,9 @@ func Handler(b *Board) http.Handler {
 		}
 		writeJSON(w, http.StatusOK, d)
 	})
+	if b.opts.Resume != nil {
+		mux.Handle("POST "+ResumePath, resumeHandler(b))
+	}
 	mux.HandleFunc("GET /status", func(w http.ResponseWriter, r *http.Request) {
 		var buf bytes.Buffer
 		if err := WritePage(&buf, b.Snapshot()); err != nil {

@@ -55,6 +55,9 @@ type Engine struct {
 type KillSwitch struct {
 	On     bool   `json:"on"`
 	Reason string `json:"reason,omitempty"`
+	// Resumable says the page can lift it (a POST to /api/resume from the
+	// engine's machine); a kill-switch file stays until it is removed.
+	Resumable bool `json:"resumable,omitempty"`
 }
 
 // Rule is one rule's status and, in words, why it is not firing.
@@ -161,6 +164,10 @@ type BoardOptions struct {
 	Venue   string
 	DryRun  bool
 	Started time.Time
+	// Resume lifts the halt and the SIGUSR1 kill switch, as SIGUSR2 does;
+	// from is the caller's address, for the log (nil: the page and the API
+	// cannot lift a halt).
+	Resume func(from string) error
 	// Wait is how long a request waits for the engine, which answers
 	// between ticks (default 2s, in real time: a person is waiting). A
 	// tick that sends orders can take longer; the page then shows the last
@@ -227,6 +234,7 @@ func (b *Board) Snapshot() Snapshot {
 	}
 	if o.Guard != nil {
 		s.KillSwitch.On, s.KillSwitch.Reason = o.Guard.Killed()
+		s.KillSwitch.Resumable = s.KillSwitch.On && o.Resume != nil
 	}
 	s.Rules = make([]Rule, 0, len(es.Rules))
 	for _, r := range es.Rules {

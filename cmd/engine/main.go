@@ -51,6 +51,7 @@ func commands() []command {
 		{"schema", "print the JSON Schema of rule files", cmdSchema},
 		{"status", "show what a running engine is doing: rules, account, orders, fills", cmdStatus},
 		{"why", "show why a rule of a running engine does or does not fire", cmdWhy},
+		{"resume", "lift a running engine's halt (a rule's halt, a tripped protection, SIGUSR1)", cmdResume},
 		{"version", "print the version and source commit of this binary", cmdVersion},
 		{"help", "show this help", nil},
 	}

@@ -345,10 +345,7 @@ func runEngine(ctx context.Context, env *cliEnv, cfg *runConfig, v *venueSet, lo
 					guard.Kill("SIGUSR1")
 					log.Warn("kill switch on: no new orders until SIGUSR2; cancels and closes still run")
 				} else {
-					if err := guard.Resume(); err != nil {
-						log.Error("a rule's halt is lifted, but the state directory still has it: it holds again after a restart", zap.Error(err))
-					}
-					log.Warn("kill switch off and any rule's halt lifted (SIGUSR2)")
+					_ = resumeTrading(guard, log, "SIGUSR2")
 				}
 			}
 		}
@@ -370,6 +367,18 @@ func assembleRun(ctx context.Context, env *cliEnv, cfg *runConfig, v *venueSet, 
 	return assemble.New(ctx, assemble.Options{Reader: v.reader, Catalog: v.cat, Accounts: v.accts, Trader: v.trader,
 		Pricer: v.pricer, Clock: v.clock, Logger: log, RuleDirs: cfg.rules, Getenv: env.getenv, Safety: safety, OnHalt: notifier.halted, Store: st.store, Journal: st.journal, Crash: st.crash, Poller: polls},
 		eopts)
+}
+
+// resumeTrading lifts the guard's halt and SIGUSR1 kill switch, asked by
+// by (SIGUSR2, engine resume, the status page), and logs it. The error is
+// the state directory's: the halt is lifted in memory all the same.
+func resumeTrading(guard *actions.Guard, log *zap.Logger, by string) error {
+	err := guard.Resume()
+	if err != nil {
+		log.Error("the halt is lifted, but the state directory still has it: it holds again after a restart", zap.Error(err))
+	}
+	log.Warn("kill switch off and any halt lifted", zap.String("by", by))
+	return err
 }
 
 func fileExists(path string) bool {

@@ -60,7 +60,8 @@ func (s *liveStatus) onFiring(f *engine.Firing) {
 func (s *liveStatus) start(ctx context.Context, cfg *runConfig, v *venueSet, asm *assemble.Assembly, started time.Time) *status.Board {
 	health := status.NewHealth(status.HealthOptions{Engine: asm.Engine, Clock: v.clock, StateDir: v.stateDir, Guard: asm.Guard})
 	board := status.NewBoard(status.BoardOptions{Engine: asm.Engine, Guard: asm.Guard, Parts: asm.PollParts(), Recorder: s.rec,
-		Clock: v.clock, Venue: v.name, DryRun: cfg.dryRun, Started: started, Health: health})
+		Clock: v.clock, Venue: v.name, DryRun: cfg.dryRun, Started: started, Health: health,
+		Resume: func(from string) error { return resumeTrading(asm.Guard, s.log, "engine resume or the status page, from "+from) }})
 	s.board = board
 	fills, ok := v.reader.(status.FillsReader)
 	if !ok {
@@ -161,6 +162,36 @@ func printProbe(ctx context.Context, env *cliEnv, addr, name string) int {
 		fmt.Fprintf(env.stdout, "  - %s\n", r)
 	}
 	return exitFail
+}
+
+// cmdResume lifts the halt of a running engine through its status API, as
+// SIGUSR2 does.
+func cmdResume(ctx context.Context, env *cliEnv, args []string) int {
+	fs, addr := statusFlags(env, "engine resume")
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "usage: engine resume [--addr HOST:PORT]")
+		fmt.Fprintln(fs.Output(), "\nLifts the halt of the engine run on this machine: a rule's halt (until: manual or not yet over),")
+		fmt.Fprintln(fs.Output(), "a tripped protection of the safety file, and the kill switch of SIGUSR1, as kill -USR2 PID does.")
+		fmt.Fprintln(fs.Output(), "A kill-switch file stays until you remove it. Only from the engine's own machine: the engine")
+		fmt.Fprintln(fs.Output(), "refuses the request from anywhere else.")
+		fs.PrintDefaults()
+	}
+	if code, stop := parseFlagsOnly(env, fs, args, ""); stop {
+		return code
+	}
+	ctx, cancel := context.WithTimeout(ctx, statusTimeout)
+	defer cancel()
+	k, err := status.Resume(ctx, http.DefaultClient, *addr)
+	if err != nil {
+		fmt.Fprintf(env.stderr, "engine resume: %v\n", err)
+		return exitFail
+	}
+	if k.On {
+		fmt.Fprintf(env.stdout, "lifted; new orders are still stopped: %s\n", k.Reason)
+		return exitFail
+	}
+	fmt.Fprintln(env.stdout, "lifted: new orders go again")
+	return exitOK
 }
 
 // cmdWhy prints one rule's status and its recent evaluations.
