@@ -117,7 +117,7 @@ func (g *Guard) observeDrawdowns(st *marketdata.State, limits map[string]Drawdow
 			fall := peak.Sub(equity).Div(peak).Mul(decimal.NewFromInt(100))
 			trip = &Halt{Protection: "max_drawdown", At: now,
 				Reason: fmt.Sprintf("%s equity %s is %s%% below its peak of %s within %s (the limit is %s%%)",
-					coin, equity.StringFixed(2), fall.StringFixed(1), peak.StringFixed(2), d.Within, d.Percent)}
+					coin, equity, fall.Round(6), peak, d.Within, d.Percent)}
 		}
 	}
 	return changed, trip

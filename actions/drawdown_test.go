@@ -62,7 +62,7 @@ func TestMaxDrawdown(t *testing.T) {
 	tripAt := now
 	step("9899") // 10.01% below
 	on, why := g.Killed()
-	if !on || !strings.Contains(why, "max_drawdown") || !strings.Contains(why, "peak of 11000.00") {
+	if !on || !strings.Contains(why, "max_drawdown") || !strings.Contains(why, "peak of 11000 ") {
 		t.Fatalf("Killed() = %v, %q; want max_drawdown from the peak of 11000", on, why)
 	}
 	if len(halts) != 1 || !halts[0].At.Equal(tripAt) || !halts[0].Until.IsZero() {
@@ -93,7 +93,7 @@ func TestMaxDrawdown(t *testing.T) {
 		t.Fatalf("tripped again on the fall before the resume: %s", why)
 	}
 	step("8819") // 10.01% below 9800
-	if on, why := g.Killed(); !on || !strings.Contains(why, "peak of 9800.00") {
+	if on, why := g.Killed(); !on || !strings.Contains(why, "peak of 9800 ") {
 		t.Errorf("Killed() = %v, %q; want a trip from the new peak of 9800", on, why)
 	}
 }

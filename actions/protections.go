@@ -166,7 +166,9 @@ func (g *Guard) trip(st *marketdata.State, p Protections, closed []marketdata.Cl
 		pnl, err := st.PnLToday(coin)
 		if limit := p.MaxDailyLoss[coin]; err == nil && pnl.LessThan(limit.Neg()) {
 			return &Halt{Protection: "max_daily_loss", At: now, Until: nextMidnight(st),
-				Reason: fmt.Sprintf("%s P&L today is %s, below the limit of -%s", coin, pnl.StringFixed(2), limit)}
+				// Unrounded, so that a figure just past the limit does not
+				// read as the limit itself.
+				Reason: fmt.Sprintf("%s P&L today is %s, below the limit of -%s", coin, pnl, limit)}
 		}
 	}
 	if s := p.StopAfterLosses; s != nil && closedErr == nil {

@@ -148,6 +148,8 @@ func TestProtectionsInTheSafetyFile(t *testing.T) {
 		{"loss not positive", "protections:\n  max_daily_loss: {USDT: -500}\n", "must be above 0"},
 		{"count missing", "protections:\n  stop_after_losses: {within: 24h}\n", "needs count"},
 		{"duration without unit", "protections:\n  cooldown_after_loss: 30\n", "line 2: cannot unmarshal !!int `30` into time.Duration"},
+		{"empty file", "", "is empty (or only comments)"},
+		{"only comments", "# limits to come\n", "is empty (or only comments)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

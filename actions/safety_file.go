@@ -27,12 +27,15 @@ func decodeSafety(path string, b []byte) (Safety, error) {
 	if err := yaml.Unmarshal(b, &root); err != nil {
 		return s, fmt.Errorf("safety file %s: %w", path, err)
 	}
-	if len(root.Content) > 0 {
-		var problems []error
-		unknownKeys(path, root.Content[0], reflect.TypeFor[Safety](), "", &problems)
-		if len(problems) > 0 {
-			return s, errors.Join(problems...)
-		}
+	if len(root.Content) == 0 {
+		// Likely a file saved before it was written: running without the
+		// limits the trader meant to set must not pass silently.
+		return s, fmt.Errorf("safety file %s is empty (or only comments): write the limits it should hold (docs/safety.md), or leave --safety out", path)
+	}
+	var problems []error
+	unknownKeys(path, root.Content[0], reflect.TypeFor[Safety](), "", &problems)
+	if len(problems) > 0 {
+		return s, errors.Join(problems...)
 	}
 	dec := yaml.NewDecoder(bytes.NewReader(b))
 	dec.KnownFields(true)

@@ -33,7 +33,7 @@ func TestLeapChangesNothing(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			dir := c.dir(t)
 			run := func(everyTick bool) runOutcome {
-				return outcomeOf(runDemo(t, Options{RuleDirs: []string{dir}, From: c.from, To: c.to,
+				return outcomeOf(runDemo(t, Options{RuleDirs: []string{dir}, From: c.from, To: raceSpan(c.from, c.to),
 					Getenv: func(k string) string { return c.getenv[k] }, SampleEvery: c.sample}, everyTick))
 			}
 			leapt, every := run(false), run(true)

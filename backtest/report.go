@@ -28,6 +28,28 @@ type Report struct {
 	// where the data had holes (a backtest on stored history): a gap, a
 	// missing mark price, the modelled books.
 	Notes []string `json:"notes,omitempty"`
+	// Protections are the safety file's protections that tripped, in
+	// order (engine backtest --safety).
+	Protections []ProtectionTrip `json:"protections,omitempty"`
+}
+
+// ProtectionTrip is a protection of the safety file that tripped: from
+// Time no order that opens or grows a position went, until Until (empty:
+// only by hand, so to the end of the run).
+type ProtectionTrip struct {
+	Time       string `json:"time"`
+	Protection string `json:"protection"`
+	Reason     string `json:"reason"`
+	Until      string `json:"until,omitempty"`
+}
+
+// untilText says how long the trip stopped new entries, its end written
+// by format.
+func (p ProtectionTrip) untilText(format func(string) string) string {
+	if p.Until == "" {
+		return "to the end of the run (lifted only by hand)"
+	}
+	return "until " + format(p.Until)
 }
 
 // ReportVersion is the version of the report.json layout.

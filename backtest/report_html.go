@@ -59,6 +59,14 @@ window.addEventListener("error", function (e) { window.reportErrors.push(String(
 		}
 		b.WriteString("</ul>\n")
 	}
+	if len(r.Protections) > 0 {
+		b.WriteString("<h2>Protections tripped</h2>\n<ul>\n")
+		for _, p := range r.Protections {
+			until := p.untilText(func(s string) string { return nyTime(s, loc) })
+			fmt.Fprintf(&b, "<li>%s: <b>%s</b> tripped: %s. No new entries %s.</li>\n", esc(nyTime(p.Time, loc)), esc(p.Protection), esc(p.Reason), esc(until))
+		}
+		b.WriteString("</ul>\n")
+	}
 	b.WriteString(`<pre id="chart-status"></pre>` + "\n")
 	charted, quiet := r.chartedSymbols()
 	if len(charted) > 0 {

@@ -29,5 +29,19 @@ func (r *Report) WriteSummaryTable(w io.Writer) error {
 				a.Trades, orNA(a.WinRatePct, " %"), orNA(a.ProfitFactor, ""), a.RealisedPnL, a.Fees, orNA(a.Metrics.Sharpe, ""), orNA(a.Metrics.BuyAndHoldPct, " %"))
 		}
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	return r.writeProtections(w)
+}
+
+// writeProtections lists the protections of the safety file that tripped.
+func (r *Report) writeProtections(w io.Writer) error {
+	for _, p := range r.Protections {
+		until := p.untilText(func(s string) string { return s })
+		if _, err := fmt.Fprintf(w, "%s tripped at %s: %s; no new entries %s\n", p.Protection, p.Time, p.Reason, until); err != nil {
+			return err
+		}
+	}
+	return nil
 }

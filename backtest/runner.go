@@ -65,6 +65,11 @@ type Options struct {
 	EvaluateEveryTick bool
 	// Notes go into the report as they are (Report.Notes).
 	Notes []string
+	// Safety is the safety file the orders go through, as engine run
+	// --safety: its limits refuse orders and its protections trip halts
+	// (Report.Protections), kept in memory; a halt lifted only by hand
+	// holds to the end of the run. Nil: no limits.
+	Safety *actions.Safety
 }
 
 func (o *Options) defaults() error {
@@ -202,6 +207,7 @@ func newRunner(ctx context.Context, opts Options) (*runner, error) {
 	}
 	r.asm, err = assemble.New(ctx, assemble.Options{Reader: reader, Catalog: cat, Accounts: acct, Trader: acct, Pricer: acct,
 		Clock: waitingClock{v}, Logger: opts.Logger, RuleDirs: opts.RuleDirs, Getenv: opts.Getenv, NewSource: newSource, Closures: closures,
+		Safety: opts.Safety, OnHalt: r.onHalt,
 		// A State may be built every tick from the same answers: parse
 		// each fetched book and list of fills once.
 		Poller: poll.Options{Build: marketdata.BuildOptions{Parsed: marketdata.NewParseCache()}}},
@@ -322,6 +328,15 @@ func (c waitingClock) After(d time.Duration) <-chan time.Time {
 	ch := c.v.After(d)
 	c.v.Advance(d)
 	return ch
+}
+
+// onHalt records a protection of the safety file that tripped.
+func (r *runner) onHalt(h actions.Halt) {
+	p := ProtectionTrip{Time: stamp(h.At), Protection: h.Protection, Reason: h.Reason}
+	if !h.Until.IsZero() {
+		p.Until = stamp(h.Until)
+	}
+	r.rep.Protections = append(r.rep.Protections, p)
 }
 
 // onFiring records one firing with its legs.

@@ -10,6 +10,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/tickrules/tickrules/actions"
 	"github.com/tickrules/tickrules/backtest"
 	"github.com/tickrules/tickrules/clock"
 	"github.com/tickrules/tickrules/sim"
@@ -23,6 +24,7 @@ type backtestConfig struct {
 	from, to  time.Time
 	out       string
 	account   string
+	safety    string
 	step      time.Duration
 	sample    time.Duration
 	vary      []backtest.Vary
@@ -49,6 +51,7 @@ func parseBacktest(env *cliEnv, args []string) (*backtestConfig, int) {
 	c.history.register(fs)
 	fs.StringVar(&c.out, "out", "backtest-report", "`dir` to write report.json and report.html to")
 	fs.StringVar(&c.account, "account", "", "api `key` of the scenario account the rules trade; default: the first account")
+	fs.StringVar(&c.safety, "safety", "", "safety `file` the orders go through, as engine run --safety: its limits refuse orders and its protections trip (listed in the report)")
 	fs.DurationVar(&c.step, "step", time.Second, "time between two evaluations of the rules")
 	fs.DurationVar(&c.sample, "sample", time.Minute, "how often equity, prices and positions are sampled for the report")
 	fs.Func("vary", "run a sweep: `NAME=v1,v2,...` sets ${NAME} in the rules to each value in turn (repeat for more settings; every combination runs, each report in its own folder under --out, with compare.html)", func(s string) error {
@@ -147,6 +150,13 @@ func cmdBacktest(ctx context.Context, env *cliEnv, args []string) int {
 	}
 	opts := backtest.Options{RuleDirs: cfg.rules, Getenv: env.getenv, From: cfg.from, To: cfg.to, APIKey: cfg.account,
 		Step: cfg.step, SampleEvery: cfg.sample, Progress: env.stderr, Logger: zap.NewNop()}
+	if cfg.safety != "" {
+		var err error
+		if opts.Safety, err = actions.LoadSafety(cfg.safety); err != nil {
+			fmt.Fprintf(env.stderr, "engine backtest: %v\n", err)
+			return exitUsage
+		}
+	}
 	prepare, err := backtestSource(cfg)
 	if err != nil {
 		fmt.Fprintf(env.stderr, "engine backtest: %v\n", err)
