@@ -61,7 +61,9 @@ func (s *liveStatus) start(ctx context.Context, cfg *runConfig, v *venueSet, asm
 	health := status.NewHealth(status.HealthOptions{Engine: asm.Engine, Clock: v.clock, StateDir: v.stateDir, Guard: asm.Guard})
 	board := status.NewBoard(status.BoardOptions{Engine: asm.Engine, Guard: asm.Guard, Parts: asm.PollParts(), Recorder: s.rec,
 		Clock: v.clock, Venue: v.name, DryRun: cfg.dryRun, Started: started, Health: health,
-		Resume: func(from string) error { return resumeTrading(asm.Guard, s.log, "engine resume or the status page, from "+from) }})
+		Resume: func(from string) error {
+			return resumeTrading(asm.Guard, s.log, "engine resume or the status page, from "+from)
+		}})
 	s.board = board
 	fills, ok := v.reader.(status.FillsReader)
 	if !ok {
