@@ -219,8 +219,8 @@ func New(ctx context.Context, opts Options, eng engine.Options) (*Assembly, erro
 		}
 	}}
 	if opts.Store != nil {
-		// A rule's halt holds across a restart until it ends or engine
-		// resume lifts it.
+		// A halt (a rule's or a protection's) holds across a restart
+		// until it ends or is lifted by hand.
 		if gopts.Halt, err = opts.Store.LoadHalt(); err != nil {
 			return nil, fmt.Errorf("restore the halt: %w", err)
 		}
@@ -239,7 +239,7 @@ func New(ctx context.Context, opts Options, eng engine.Options) (*Assembly, erro
 			return err
 		}
 		if gopts.Halt.Active(opts.Clock.Now()) {
-			log.Error("a rule's halt holds: no new entries", zap.String("halt", gopts.Halt.String()))
+			log.Error("a halt kept in the state directory holds: no new entries", zap.String("halt", gopts.Halt.String()))
 		}
 	}
 	a.Guard = actions.NewGuard(gopts)
