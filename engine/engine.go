@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -76,6 +77,10 @@ type Options struct {
 	// States are the rule states to start from when there is no Store:
 	// a rule test's prior firings (firings_today, minutes_since_fired).
 	States map[string]RuleState
+	// Modifications are the orders' counts of moves to start from when
+	// there is no Store, by client order id: a rule test's orders stated
+	// with modifications (an order's .modifications).
+	Modifications map[string]Modification
 	// Journal records every firing's intent before its orders are sent;
 	// nil records none (backtests). It needs an Executor that plans
 	// (ActionsExecutor).
@@ -314,7 +319,10 @@ func New(opts Options) (*Engine, error) {
 		return nil, errors.New("engine: a Journal needs an Executor that plans its requests (ActionsExecutor)")
 	}
 	e := &Engine{opts: opts, env: rules.NewEnv(nil), extremes: extremes{byKey: map[string]Extreme{}}}
-	e.modifications.byOID = map[string]Modification{}
+	e.modifications.byOID = maps.Clone(opts.Modifications)
+	if e.modifications.byOID == nil {
+		e.modifications.byOID = map[string]Modification{}
+	}
 	saved := map[string]RuleState{}
 	for name, st := range opts.States {
 		saved[name] = st

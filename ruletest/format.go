@@ -142,6 +142,10 @@ type Order struct {
 	ID        string   `yaml:"id"`
 	ClientOID string   `yaml:"client_oid"`
 	Age       Duration `yaml:"age"` // at the time it was set
+	// Modifications is how often the engine had already moved the order
+	// (its .modifications), as a restart would find it; only in the
+	// test's state, not in a change.
+	Modifications int `yaml:"modifications"`
 
 	line, column int
 }

@@ -166,9 +166,9 @@ func (d *decoder) checkTest(t *Test, tick time.Duration) {
 		if c.State.Account != "" {
 			d.errorAt(c.line, c.column, "account: belongs in a test's state:, not in a change", "a change gives new values; the scenario account is where the test starts")
 		}
-		d.checkState(&c.State)
+		d.checkState(&c.State, true)
 	}
-	d.checkState(&t.State)
+	d.checkState(&t.State, false)
 	for name, f := range t.Fired {
 		d.checkFired(name, f, start)
 	}
@@ -208,7 +208,8 @@ func (d *decoder) checkTest(t *Test, tick time.Duration) {
 	}
 }
 
-func (d *decoder) checkState(s *State) {
+// checkState checks a test's state, or a change's (change).
+func (d *decoder) checkState(s *State, change bool) {
 	for _, p := range s.Positions {
 		if p.Symbol == "" {
 			d.errorAt(p.line, p.column, "a position needs symbol:", "")
@@ -226,6 +227,13 @@ func (d *decoder) checkState(s *State) {
 		}
 		if o.Side != "buy" && o.Side != "sell" {
 			d.errorAt(o.line, o.column, fmt.Sprintf("an order's side is buy or sell, not %q", o.Side), "")
+		}
+		switch {
+		case o.Modifications < 0:
+			d.errorAt(o.line, o.column, "an order's modifications: is how often the engine moved it, 0 or more", "")
+		case o.Modifications > 0 && change:
+			d.errorAt(o.line, o.column, "modifications: is stated in the test's state, as a restart finds it, not in a change",
+				"an order the engine moves during the test counts its moves itself")
 		}
 	}
 	for _, o := range s.StrategyOrders {

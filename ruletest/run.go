@@ -307,7 +307,7 @@ func (fx *fixture) run(ctx context.Context, t *Test, log *zap.Logger) TestResult
 	d := actions.NewDispatcher(actions.DispatcherOptions{Venue: &recorder{now: v.Now}, Guard: guard, Clock: instantWaits{now: v.Now}, Logger: log})
 	x := actions.NewExecutor(actions.ExecutorOptions{Dispatcher: d, Catalog: fx.cat, Modes: w.modes, Logger: log})
 	eng, err := engine.New(engine.Options{Rules: fx.rs, Source: src, Executor: engine.ActionsExecutor{X: x},
-		Clock: v, Logger: log, TraceDepth: 1, Tick: fx.tick, States: priorFirings(t)})
+		Clock: v, Logger: log, TraceDepth: 1, Tick: fx.tick, States: priorFirings(t), Modifications: priorModifications(t)})
 	if err != nil {
 		fail("engine: %v", err)
 		return res
@@ -418,6 +418,21 @@ func describeValues(vals map[string]any) string {
 		}
 	}
 	return strings.Join(parts, ", ")
+}
+
+// priorModifications are the counts of moves of the orders the test's
+// state gives with modifications, by client order id.
+func priorModifications(t *Test) map[string]engine.Modification {
+	var out map[string]engine.Modification
+	for i, o := range t.State.Orders {
+		if o.Modifications > 0 {
+			if out == nil {
+				out = map[string]engine.Modification{}
+			}
+			out[orderClientOID(o, i)] = engine.Modification{Count: o.Modifications, At: t.Start.T}
+		}
+	}
+	return out
 }
 
 // priorFirings are the rule states a test's fired: gives: each rule in its

@@ -485,11 +485,24 @@ func orderRecord(h *Order, i int) exchange.PendingOrder {
 		ot = exchange.Limit
 	}
 	o := exchange.PendingOrder{}
-	o.Symbol, o.OrderID, o.ClientOID = h.Symbol, id, h.ClientOID
+	o.Symbol, o.OrderID, o.ClientOID = h.Symbol, id, orderClientOID(h, i)
 	o.Size, o.Price, o.BaseVolume = exchange.Num(h.Size), exchange.Num(h.Price), or(h.Filled, "0")
 	o.Side, o.TradeSide, o.OrderType = exchange.Side(h.Side), exchange.TradeSide(h.TradeSide), ot
 	o.Status = exchange.StateLive
 	return o
+}
+
+// orderClientOID is the order's client order id: as written, or, for an
+// order stated as moved before (modifications) without one, its id, under
+// which the engine keeps the count.
+func orderClientOID(h *Order, i int) string {
+	if h.ClientOID == "" && h.Modifications > 0 {
+		if h.ID != "" {
+			return h.ID
+		}
+		return fmt.Sprintf("test-order-%d", i+1)
+	}
+	return h.ClientOID
 }
 
 func sortedKeys[V any](m map[string]V) []string {
