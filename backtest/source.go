@@ -138,49 +138,85 @@ func (s *simulatorSource) PollDue(ctx context.Context) error {
 		ctx = exchange.WithPriority(ctx, exchange.PriorityLow)
 	}
 	promised := s.promiseHolds(ctx, now)
+	var follow []*simulatorTask
 	for i := range s.tasks {
-		t := &s.tasks[i]
-		switch {
-		case t.due.After(now):
-			continue
-		case promised && t.fetched && t.versioned && !t.okAt.Before(s.promisedAt):
-			// Checked since the promise was made, which still holds: the
-			// answer held is as fresh as a fetch now.
-			t.due, t.okAt = now.Add(t.Interval), now
-			continue
+		if t := &s.tasks[i]; !t.due.After(now) {
+			f, err := s.pollTask(ctx, t, now, promised)
+			if err != nil && ctx.Err() != nil {
+				return ctx.Err()
+			}
+			if err != nil {
+				errs = append(errs, err)
+			}
+			if f != nil && !slices.Contains(follow, f) {
+				follow = append(follow, f)
+			}
 		}
-		var version [3]int64
-		var versioned bool
-		if s.versions != nil {
-			version, versioned = s.versions.Version(ctx, t.Part, t.Key)
-		}
-		if versioned && t.fetched && t.versioned && version == t.version {
-			// Nothing the answer depends on changed: it is the one held.
-			t.due, t.okAt = now.Add(t.Interval), now
-			continue
-		}
-		var began time.Time
-		if s.opts.OnFetch != nil {
-			began = time.Now()
-		}
-		err := s.fetch(ctx, t, now)
-		if s.opts.OnFetch != nil {
-			s.opts.OnFetch(t.Part, t.Key, time.Since(began), err)
-		}
-		t.due = now.Add(t.Interval)
-		if err == nil {
-			t.fetched, t.okAt = true, now
-			t.version, t.versioned = version, versioned
-		}
-		if err != nil {
+	}
+	// As the live poller: a close seen in the positions is followed by the
+	// position history of its product type in this round (poll.FollowUp).
+	for _, t := range follow {
+		if _, err := s.pollTask(ctx, t, now, false); err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
-			s.opts.Logger.Warn("poll failed", zap.Stringer("part", t.Part), zap.String("key", t.Key), zap.Error(err))
-			errs = append(errs, fmt.Errorf("poll %s %s: %w", t.Part, t.Key, err))
+			errs = append(errs, err)
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// pollTask polls t at now, unless the answer held is known to be as fresh
+// (promised, or the reader's version of it unchanged), and returns the
+// task to follow it up with in this round (poll.FollowUp), or nil.
+func (s *simulatorSource) pollTask(ctx context.Context, t *simulatorTask, now time.Time, promised bool) (*simulatorTask, error) {
+	if promised && t.fetched && t.versioned && !t.okAt.Before(s.promisedAt) {
+		// Checked since the promise was made, which still holds: the
+		// answer held is as fresh as a fetch now.
+		t.due, t.okAt = now.Add(t.Interval), now
+		return nil, nil
+	}
+	var version [3]int64
+	var versioned bool
+	if s.versions != nil {
+		version, versioned = s.versions.Version(ctx, t.Part, t.Key)
+	}
+	if versioned && t.fetched && t.versioned && version == t.version {
+		// Nothing the answer depends on changed: it is the one held.
+		t.due, t.okAt = now.Add(t.Interval), now
+		return nil, nil
+	}
+	var before []exchange.Position
+	if t.Part == marketdata.PartPositions {
+		before = s.answers.Positions(exchange.ProductType(t.Key))
+	}
+	var began time.Time
+	if s.opts.OnFetch != nil {
+		began = time.Now()
+	}
+	err := s.fetch(ctx, t, now)
+	if s.opts.OnFetch != nil {
+		s.opts.OnFetch(t.Part, t.Key, time.Since(began), err)
+	}
+	t.due = now.Add(t.Interval)
+	if err != nil {
+		if ctx.Err() == nil {
+			s.opts.Logger.Warn("poll failed", zap.Stringer("part", t.Part), zap.String("key", t.Key), zap.Error(err))
+		}
+		return nil, fmt.Errorf("poll %s %s: %w", t.Part, t.Key, err)
+	}
+	t.fetched, t.okAt = true, now
+	t.version, t.versioned = version, versioned
+	next, ok := poll.FollowUp(t.Task, before, s.answers)
+	if !ok {
+		return nil, nil
+	}
+	for i := range s.tasks {
+		if s.tasks[i].Part == next.Part && s.tasks[i].Key == next.Key {
+			return &s.tasks[i], nil
+		}
+	}
+	return nil, nil
 }
 
 // fetch runs one task and stores its answer: a book in numbers when the

@@ -179,3 +179,14 @@ func (s *State) Age(p Part) time.Duration {
 	}
 	return s.age[p]
 }
+
+// Positions returns the positions answer held for pt (nil when none): a
+// poller compares it before and after a fetch (poll.PositionsReduced).
+func (a *Answers) Positions(pt exchange.ProductType) []exchange.Position {
+	for i := range a.in.Positions {
+		if a.in.Positions[i].ProductType == pt {
+			return a.in.Positions[i].Positions
+		}
+	}
+	return nil
+}

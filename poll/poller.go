@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -224,44 +225,87 @@ func (p *Poller) PollDue(ctx context.Context) error {
 		}
 	}
 	p.mu.Unlock()
-	for _, t := range due {
-		var began time.Time
-		if p.opts.OnFetch != nil {
-			began = time.Now()
+	// A close seen in the positions is followed by the position history
+	// of its product type in this same round (FollowUp), after the tasks
+	// due.
+	for i := 0; i < len(due); i++ {
+		t := due[i]
+		var before []exchange.Position
+		if t.Part == marketdata.PartPositions {
+			p.mu.Lock()
+			before = p.answers.Positions(exchange.ProductType(t.Key))
+			p.mu.Unlock()
 		}
-		p.mu.Lock()
-		changes := p.answers.Changes()
-		p.mu.Unlock()
-		err := Fetch(ctx, p.opts.Reader, t.Task, now, p.opts.SpotWindow, p.answers, &p.mu)
-		if p.opts.OnFetch != nil {
-			p.opts.OnFetch(t.Part, t.Key, time.Since(began), err)
-		}
+		err := p.fetchTask(ctx, t, now)
 		if err != nil && ctx.Err() != nil {
 			return ctx.Err()
 		}
-		p.mu.Lock()
-		news := err == nil && (p.answers.Changes() != changes || t.okAt.IsZero() || t.failures > 0)
-		t.due = t.nextDue(now)
-		failures, refused := t.failures, refusal(err)
-		t.tried = true
-		if err == nil {
-			t.okAt, t.failures, t.refused = now, 0, false
-		} else {
-			t.failures++
-			if t.refused = refused; refused {
-				t.due = now.Add(RefusedRetry)
-			}
-		}
-		p.mu.Unlock()
-		if news {
-			p.arrive()
-		}
-		p.logFetch(t, err, failures, refused)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("poll %s %s: %w", t.Part, t.Key, err))
+			continue
+		}
+		p.mu.Lock()
+		next, ok := FollowUp(t.Task, before, p.answers)
+		p.mu.Unlock()
+		if !ok {
+			continue
+		}
+		if f := p.task(next); f != nil && !slices.Contains(due[i+1:], f) {
+			due = append(due, f)
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// fetchTask fetches one task at now and records its outcome: when it is
+// due next, its failures, and an arrival when it brought something new.
+func (p *Poller) fetchTask(ctx context.Context, t *task, now time.Time) error {
+	var began time.Time
+	if p.opts.OnFetch != nil {
+		began = time.Now()
+	}
+	p.mu.Lock()
+	changes := p.answers.Changes()
+	p.mu.Unlock()
+	err := Fetch(ctx, p.opts.Reader, t.Task, now, p.opts.SpotWindow, p.answers, &p.mu)
+	if p.opts.OnFetch != nil {
+		p.opts.OnFetch(t.Part, t.Key, time.Since(began), err)
+	}
+	if err != nil && ctx.Err() != nil {
+		return err
+	}
+	p.mu.Lock()
+	news := err == nil && (p.answers.Changes() != changes || t.okAt.IsZero() || t.failures > 0)
+	t.due = t.nextDue(now)
+	failures, refused := t.failures, refusal(err)
+	t.tried = true
+	if err == nil {
+		t.okAt, t.failures, t.refused = now, 0, false
+	} else {
+		t.failures++
+		if t.refused = refused; refused {
+			t.due = now.Add(RefusedRetry)
+		}
+	}
+	p.mu.Unlock()
+	if news {
+		p.arrive()
+	}
+	p.logFetch(t, err, failures, refused)
+	return err
+}
+
+// task returns the poller's task of the same part and key as want (nil:
+// the rules demand no such task).
+func (p *Poller) task(want Task) *task {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for i := range p.tasks {
+		if p.tasks[i].Part == want.Part && p.tasks[i].Key == want.Key {
+			return &p.tasks[i]
+		}
+	}
+	return nil
 }
 
 // refusal reports whether err says the venue will not answer this part to
