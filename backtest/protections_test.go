@@ -54,13 +54,13 @@ func TestBacktestProtectionsTripAtKnownTimes(t *testing.T) {
 			// of 0.300003%.
 			trip: "15:15:54", until: none, reason: "USDT equity 996.99997 is 0.300003% below its peak of 1000 within 24h0m0s (the limit is 0.3%)",
 			exitAt: "15:23:43", blockedAt: "15:23:44", resumedAt: none},
-		{name: "stop_after_losses: by hand only, seen a few seconds after the close",
+		{name: "stop_after_losses: by hand only",
 			safety: "protections: {stop_after_losses: {count: 2, within: 24h}}", exitBelow: "1",
 			// Losing closes at 15:05:44 and 15:11:30; the position history
-			// (read every 5 s) shows the second at 15:11:35, after enter
-			// bought again at 15:11:32. That long's exit still goes.
-			trip: "15:11:35", until: none, reason: "2 positions closed at a loss within 24h0m0s (the limit is 2)",
-			exitAt: "15:17:16", blockedAt: "15:17:18", resumedAt: none},
+			// is read with the positions that show the close (poll.FollowUp),
+			// so the stop trips on the next tick, before enter buys again.
+			trip: "15:11:31", until: none, reason: "2 positions closed at a loss within 24h0m0s (the limit is 2)",
+			exitAt: "15:11:30", blockedAt: "15:11:32", resumedAt: none},
 		{name: "cooldown_after_loss: that symbol, 30 minutes from the close",
 			safety: "protections: {cooldown_after_loss: 30m}", exitBelow: "4",
 			exitAt: "15:23:44", blockedAt: "15:23:46", resumedAt: "2026-03-13T15:53:46Z"},
@@ -130,7 +130,8 @@ rules:
 			}
 			// exitAt is the last exit before the first refused entry: the
 			// one that went while the protection held (but for the
-			// cooldown, which that exit started).
+			// cooldown and the stop after losses, which that exit
+			// started).
 			var exitAt, blockedAt, resumedAt string
 			for _, f := range rep.Firings {
 				switch a := f.Actions[0]; {
