@@ -240,8 +240,10 @@ var parts = [marketdata.NumParts]partSource{
 		// (polled every second) to the history, and until the history is
 		// polled again pnl_today misses it; 5 s keeps that gap short for
 		// a daily loss limit at one request per 5 s per product type (of
-		// the venue's 20 a second). Closes beyond the first page of 100
-		// (a very busy day) cost a request each, not counted here. It keeps
+		// the venue's 20 a second); a close seen in the positions is
+		// followed by a read at once (FollowUp), one request per close.
+		// Closes beyond the first page of 100 (a very busy day) cost a
+		// request each; neither is counted here. It keeps
 		// its interval (ownInterval): polling closes faster than this
 		// buys nothing.
 		ops: []exchange.Op{exchange.OpHistoryPosition}, every: 5 * time.Second, keyedBy: byProductType, ownInterval: true,
