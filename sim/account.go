@@ -102,6 +102,9 @@ func (x *Exchange) newAccount(s *AccountSpec) (*Account, error) {
 			return nil, fmt.Errorf("orders[%d]: %w", i, err)
 		}
 	}
+	if err := a.seedHistory(s.PositionHistory); err != nil {
+		return nil, err
+	}
 	for _, r := range s.SpotRecords {
 		a.spot = append(a.spot, r.SpotRecord)
 	}

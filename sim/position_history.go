@@ -2,7 +2,12 @@ package sim
 
 import (
 	"context"
+	"fmt"
+	"slices"
 	"strconv"
+	"time"
+
+	"github.com/shopspring/decimal"
 
 	"github.com/tickrules/tickrules/exchange"
 )
@@ -34,30 +39,80 @@ func (a *Account) recordClosed(p *position) {
 	if p.closed.IsPositive() {
 		closeAvg = p.closeQuote.DivRound(p.closed, p.c.pricePlace+4)
 	}
+	a.history = append(a.history, historyRecord(p.c, uint64(len(a.history))+1, closedPosition{
+		long: p.long, marginMode: p.marginMode, openAvg: p.avg, closeAvg: closeAvg, opened: p.opened, closed: p.closed,
+		pnl: p.achieved, openFee: p.openFee.Neg(), closeFee: p.closeFee.Neg(), funding: p.funding, cTime: p.cTime, uTime: a.x.now}))
+}
+
+// closedPosition is what a history record says of a closed position: fees
+// and funding with the sign of the account's money (paid is negative).
+type closedPosition struct {
+	long                            bool
+	marginMode                      exchange.MarginMode
+	openAvg, closeAvg               decimal.Decimal
+	opened, closed                  decimal.Decimal
+	pnl, openFee, closeFee, funding decimal.Decimal
+	cTime, uTime                    time.Time
+}
+
+// historyRecord is the n-th history record of the account, of contract c.
+func historyRecord(c *contract, n uint64, h closedPosition) exchange.HistoryPosition {
 	hold := exchange.Short
-	if p.long {
+	if h.long {
 		hold = exchange.Long
 	}
-	openFee, closeFee := p.openFee.Neg().Round(8), p.closeFee.Neg().Round(8)
-	funding := p.funding.Round(8)
-	a.history = append(a.history, exchange.HistoryPosition{
-		PositionID:    strconv.FormatUint(positionIDBase+uint64(len(a.history))+1, 10),
-		MarginCoin:    p.c.marginCoin,
-		Symbol:        p.c.spec.Symbol,
+	openFee, closeFee, funding := h.openFee.Round(8), h.closeFee.Round(8), h.funding.Round(8)
+	return exchange.HistoryPosition{
+		PositionID:    strconv.FormatUint(positionIDBase+n, 10),
+		MarginCoin:    c.marginCoin,
+		Symbol:        c.spec.Symbol,
 		HoldSide:      hold,
-		OpenAvgPrice:  roundedNum(p.avg, p.c.pricePlace+4),
-		CloseAvgPrice: roundedNum(closeAvg, p.c.pricePlace+4),
-		MarginMode:    p.marginMode,
-		OpenTotalPos:  num(p.opened),
-		CloseTotalPos: num(p.closed),
-		Pnl:           roundedNum(p.achieved, 8),
-		NetProfit:     roundedNum(p.achieved.Add(openFee).Add(closeFee).Add(funding), 8),
+		OpenAvgPrice:  roundedNum(h.openAvg, c.pricePlace+4),
+		CloseAvgPrice: roundedNum(h.closeAvg, c.pricePlace+4),
+		MarginMode:    h.marginMode,
+		OpenTotalPos:  num(h.opened),
+		CloseTotalPos: num(h.closed),
+		Pnl:           roundedNum(h.pnl, 8),
+		NetProfit:     roundedNum(h.pnl.Add(openFee).Add(closeFee).Add(funding), 8),
 		TotalFunding:  num(funding),
 		OpenFee:       num(openFee),
 		CloseFee:      num(closeFee),
-		CTime:         exchange.MillisOf(p.cTime),
-		UTime:         exchange.MillisOf(a.x.now),
-	})
+		CTime:         exchange.MillisOf(h.cTime),
+		UTime:         exchange.MillisOf(h.uTime),
+	}
+}
+
+// seedHistory writes the scenario's closed positions of spec into the
+// account's history, oldest close first, before any close of the run.
+func (a *Account) seedHistory(specs []ClosedPositionSpec) error {
+	specs = slices.Clone(specs)
+	slices.SortStableFunc(specs, func(p, q ClosedPositionSpec) int { return p.Closed.Compare(q.Closed) })
+	for i, h := range specs {
+		c, err := a.x.contract("", h.productType(), h.Symbol)
+		if err != nil {
+			return fmt.Errorf("position_history[%d]: %w", i, err)
+		}
+		mode := h.MarginMode
+		if mode == "" {
+			mode = exchange.Crossed
+		}
+		long := h.HoldSide == exchange.Long
+		// The fees of the scenario are the opening and closing fees
+		// together; the record gives them as the closing fee.
+		a.history = append(a.history, historyRecord(c, uint64(len(a.history))+1, closedPosition{
+			long: long, marginMode: mode, openAvg: h.OpenPrice, closeAvg: h.ClosePrice, opened: h.Size, closed: h.Size,
+			pnl: pnlOf(c.inverse, long, h.Size, h.OpenPrice, h.ClosePrice), closeFee: h.Fees.Neg(), funding: h.Funding,
+			cTime: h.Opened, uTime: h.Closed}))
+	}
+	return nil
+}
+
+// productType is the spec's product type, USDT-FUTURES when not given.
+func (h ClosedPositionSpec) productType() exchange.ProductType {
+	if h.ProductType == "" {
+		return exchange.USDTFutures
+	}
+	return h.ProductType
 }
 
 // PositionHistory returns the account's closed positions of req, newest

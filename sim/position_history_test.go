@@ -1,9 +1,11 @@
 package sim_test
 
 import (
+	"context"
 	"testing"
 	"time"
 
+	"github.com/tickrules/tickrules/clock"
 	"github.com/tickrules/tickrules/exchange"
 	"github.com/tickrules/tickrules/sim"
 	"github.com/tickrules/tickrules/sim/simtest"
@@ -101,5 +103,49 @@ func TestPositionHistoryRecordsCloses(t *testing.T) {
 				t.Error("limit 101 accepted, want the venue's maximum 100")
 			}
 		})
+	}
+}
+
+// TestScenarioPositionHistory: the closed positions a scenario gives are
+// served by history-position with their P&L worked out from the prices,
+// the fees and funding in the net profit, newest first, before the run's
+// own closes.
+func TestScenarioPositionHistory(t *testing.T) {
+	const text = `
+clock: {start: 2026-03-09T14:00:00Z}
+contracts:
+  - {product_type: USDT-FUTURES, symbol: TSLAUSDT, base_coin: TSLA, quote_coin: USDT, price_place: "2", volume_place: "2", min_trade_num: "0.01"}
+prices:
+  TSLAUSDT: {points: [{at: 2026-03-09T14:00:00Z, price: "250"}]}
+accounts:
+  - uid: "1"
+    api_key: k
+    balances: {USDT: "10000"}
+    position_history:
+      - {symbol: TSLAUSDT, hold_side: short, size: 2, open_price: 250, close_price: 245.5, opened: 2026-03-09T13:00:00Z, closed: 2026-03-09T13:40:00Z, fees: 0.6}
+      - {symbol: TSLAUSDT, hold_side: long, size: 4, open_price: 260, close_price: 255, opened: 2026-03-09T12:00:00Z, closed: 2026-03-09T12:30:00Z, fees: 1.2, funding: -0.3}
+`
+	sc, err := sim.ParseScenario([]byte(text), "history.yaml", ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, err := sim.New(sc, sim.Options{Clock: clock.NewVirtual(sc.Clock.Start)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := x.Account("k")
+	page, err := a.PositionHistory(context.Background(), exchange.PositionHistoryRequest{ProductType: exchange.USDTFutures})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(page.List) != 2 {
+		t.Fatalf("%d records, want 2", len(page.List))
+	}
+	newest, oldest := page.List[0], page.List[1]
+	if newest.HoldSide != exchange.Short || newest.Pnl != "9" || newest.NetProfit != "8.4" || newest.UTime != exchange.MillisOf(time.Date(2026, 3, 9, 13, 40, 0, 0, time.UTC)) {
+		t.Errorf("newest %+v, want the short: pnl 9, net 8.4, closed 13:40", newest)
+	}
+	if oldest.HoldSide != exchange.Long || oldest.Pnl != "-20" || oldest.NetProfit != "-21.5" || oldest.CloseTotalPos != "4" {
+		t.Errorf("oldest %+v, want the long: pnl -20, net -21.5 (fees 1.2, funding -0.3), size 4", oldest)
 	}
 }

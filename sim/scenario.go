@@ -126,6 +126,27 @@ type AccountSpec struct {
 	Orders         []OrderSpec                `yaml:"orders" json:"orders"`
 	SpotRecords    []SpotRecordSpec           `yaml:"spot_records" json:"spot_records"`
 	StrategyOrders []StrategyOrderSpec        `yaml:"strategy_orders" json:"strategy_orders"`
+	// PositionHistory are positions the account closed before the start:
+	// what rules read as closed trades, today's P&L and their counts.
+	PositionHistory []ClosedPositionSpec `yaml:"position_history" json:"position_history"`
+}
+
+// ClosedPositionSpec is a position the account closed before the scenario
+// starts, as the position history (history-position) records it. Its
+// realised P&L is worked out from the prices as for any close; fees paid
+// and funding received (negative when paid) make its net profit.
+type ClosedPositionSpec struct {
+	Symbol      string               `yaml:"symbol" json:"symbol"`
+	ProductType exchange.ProductType `yaml:"product_type" json:"product_type"`
+	HoldSide    exchange.HoldSide    `yaml:"hold_side" json:"hold_side"`
+	Size        decimal.Decimal      `yaml:"size" json:"size"`
+	OpenPrice   decimal.Decimal      `yaml:"open_price" json:"open_price"`
+	ClosePrice  decimal.Decimal      `yaml:"close_price" json:"close_price"`
+	Opened      time.Time            `yaml:"opened" json:"opened"`
+	Closed      time.Time            `yaml:"closed" json:"closed"`
+	Fees        decimal.Decimal      `yaml:"fees" json:"fees"`
+	Funding     decimal.Decimal      `yaml:"funding" json:"funding"`
+	MarginMode  exchange.MarginMode  `yaml:"margin_mode" json:"margin_mode"`
 }
 
 // PositionSpec is a position open at the scenario start.

@@ -183,6 +183,11 @@ func (sc *Scenario) check() []checkErr {
 				add(msg, "accounts", i, "strategy_orders", j)
 			}
 		}
+		for j, h := range a.PositionHistory {
+			if msg := h.problem(sc.Clock.Start, hasContract); msg != "" {
+				add(msg, "accounts", i, "position_history", j)
+			}
+		}
 		for j, r := range a.SpotRecords {
 			if !r.SpotTaxType.Valid() {
 				add(fmt.Sprintf("spot_tax_type %q is not a spot financial type of the spec", r.SpotTaxType), "accounts", i, "spot_records", j)
@@ -209,6 +214,25 @@ func (sc *Scenario) check() []checkErr {
 		add("error_rate and drop_rate are fractions between 0 and 1", "faults")
 	}
 	return errs
+}
+
+// problem says what makes h a record no venue would hold, or "".
+func (h ClosedPositionSpec) problem(start time.Time, hasContract func(exchange.ProductType, string) bool) string {
+	switch {
+	case !hasContract(h.productType(), h.Symbol):
+		return fmt.Sprintf("closed position on unknown contract %s/%s", h.productType(), h.Symbol)
+	case h.HoldSide != exchange.Long && h.HoldSide != exchange.Short:
+		return fmt.Sprintf("hold_side is long or short, not %q", h.HoldSide)
+	case !h.Size.IsPositive() || !h.OpenPrice.IsPositive() || !h.ClosePrice.IsPositive():
+		return "a closed position needs size, open_price and close_price above 0"
+	case h.Opened.IsZero() || h.Closed.IsZero() || h.Closed.Before(h.Opened):
+		return "a closed position needs opened and closed times, closed not before opened"
+	case !start.IsZero() && h.Closed.After(start):
+		return "closed is after the scenario's start: the position history holds what closed before it"
+	case h.Fees.IsNegative():
+		return "fees are the fees paid, 0 or more"
+	}
+	return ""
 }
 
 func (s StrategyOrderSpec) problem() string {

@@ -39,6 +39,10 @@ func TestParseScenarioErrors(t *testing.T) {
 		{"bad setting", "clock: {start: 2026-01-01T00:00:00Z}\nsettings:\n  one_way_trade_side: maybe\n", "bad.yaml:3: one_way_trade_side must be"},
 		{"duplicate key", "clock: {start: 2026-01-01T00:00:00Z}\naccounts:\n  - {uid: \"1\", api_key: k}\n  - {uid: \"2\", api_key: k}\n", "bad.yaml:4: api_key \"k\" is used twice"},
 		{"strategy type mismatch", "clock: {start: 2026-01-01T00:00:00Z}\nstrategy_orders:\n  - {type: oco, category: spot, take_profit: \"1\"}\n", "bad.yaml:3: type is oco but the parameters given make a tpsl order"},
+		{"closed position after the start", "clock: {start: 2026-01-01T00:00:00Z}\ncontracts:\n  - {product_type: USDT-FUTURES, symbol: BTCUSDT, price_place: \"1\", volume_place: \"3\"}\naccounts:\n  - uid: \"1\"\n    api_key: k\n    position_history:\n      - {symbol: BTCUSDT, hold_side: long, size: 1, open_price: 100, close_price: 90, opened: 2025-12-31T10:00:00Z, closed: 2026-01-01T01:00:00Z}\n",
+			"bad.yaml:8: closed is after the scenario's start"},
+		{"closed position on an unknown contract", "clock: {start: 2026-01-01T00:00:00Z}\naccounts:\n  - uid: \"1\"\n    api_key: k\n    position_history:\n      - {symbol: XUSDT, hold_side: long, size: 1, open_price: 100, close_price: 90, opened: 2025-12-31T10:00:00Z, closed: 2025-12-31T11:00:00Z}\n",
+			"bad.yaml:6: closed position on unknown contract USDT-FUTURES/XUSDT"},
 		{"bad spot type", "clock: {start: 2026-01-01T00:00:00Z}\naccounts:\n  - uid: \"1\"\n    api_key: k\n    spot_records:\n      - {coin: USDT, spot_tax_type: Nope, ts: 2026-01-01T00:00:00Z}\n", "bad.yaml:6: spot_tax_type \"Nope\""},
 	}
 	for _, tt := range tests {
