@@ -5,6 +5,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"github.com/tickrules/tickrules/exchange"
 	"github.com/tickrules/tickrules/rules"
 )
 
@@ -81,24 +82,10 @@ func namesOf(firings []Firing, orders []Order) orderNames {
 }
 
 // exitLabel names, for a trader, the venue's order source of an order no
-// rule placed: a triggered take-profit or stop-loss (of a position or an
-// order), a liquidation, a triggered plan order. Other sources are shown
-// as the venue writes them.
-func exitLabel(source string) string {
-	switch {
-	case source == "normal" || source == "market":
-		return "" // an ordinary order: placed by hand, not by a rule
-	case strings.Contains(source, "profit"):
-		return "take-profit"
-	case strings.Contains(source, "loss"):
-		return "stop-loss"
-	case source == "liquidation" || source == "market_risk":
-		return "liquidation"
-	case strings.HasPrefix(source, "plan_"):
-		return "plan order"
-	}
-	return source
-}
+// rule placed (exchange.OrderSource.CloseKind): a triggered take-profit,
+// stop-loss or trailing stop, a liquidation, a triggered plan order; ""
+// for an ordinary order, placed by hand.
+func exitLabel(source string) string { return exchange.OrderSource(source).CloseKind() }
 
 // HeldPosition is a position the account held when the run started: the
 // trade list pairs its closing fills with it.

@@ -233,7 +233,7 @@ func TestExitLabel(t *testing.T) {
 	cases := map[string]string{
 		"pos_loss_market": "stop-loss", "pos_loss_limit": "stop-loss", "loss_market": "stop-loss",
 		"pos_profit_market": "take-profit", "profit_limit": "take-profit", "liquidation": "liquidation",
-		"plan_market": "plan order", "normal": "", "reverse": "reverse",
+		"plan_market": "trigger", "move_market": "trailing-stop", "normal": "", "reverse": "",
 	}
 	for in, want := range cases {
 		t.Run(in, func(t *testing.T) {

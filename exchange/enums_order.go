@@ -424,3 +424,30 @@ var locales = enum[Locale]{"locale", []Locale{EnUS, ZhCN}}
 
 // Valid reports whether l is a supported locale.
 func (l Locale) Valid() bool { return locales.has(l) }
+
+// CloseKind names, for a trader, what an order of source s was when it is
+// not an ordinary order: take-profit, stop-loss, trailing-stop (a moving
+// plan), liquidation, trigger (a plan order), delivery; "" for an ordinary
+// order (normal, market, a modified or reversed one), placed by a program
+// or by hand. A source this list does not know is given as the venue
+// writes it.
+func (s OrderSource) CloseKind() string {
+	src := string(s)
+	switch {
+	case s == "" || s == OSNormal || s == OSMarket || s == OSModifyOrderLimit || s == OSReverse:
+		return ""
+	case strings.HasPrefix(src, "move_") || strings.HasPrefix(src, "tracking_"):
+		return "trailing-stop"
+	case strings.Contains(src, "profit"):
+		return "take-profit"
+	case strings.Contains(src, "loss"):
+		return "stop-loss"
+	case s == OSLiquidation || s == OSMarketRisk || s == OSReduceOffset:
+		return "liquidation"
+	case strings.HasPrefix(src, "plan_"):
+		return "trigger"
+	case s == OSDeliveryCloseLong || s == OSDeliveryCloseShort:
+		return "delivery"
+	}
+	return src
+}

@@ -124,8 +124,14 @@ func IterPendingOrders(ctx context.Context, r PendingOrdersReader, req PendingOr
 	})
 }
 
+// OrderHistoryReader reads the orders history: the part of a Reader
+// IterOrderHistory needs.
+type OrderHistoryReader interface {
+	OrderHistory(ctx context.Context, req OrderHistoryRequest) (OrderHistoryPage, error)
+}
+
 // IterOrderHistory yields every history order of req, newest first.
-func IterOrderHistory(ctx context.Context, r Reader, req OrderHistoryRequest) iter.Seq2[HistoryOrder, error] {
+func IterOrderHistory(ctx context.Context, r OrderHistoryReader, req OrderHistoryRequest) iter.Seq2[HistoryOrder, error] {
 	return paginate(ctx, OpOrdersHistory, req.IDLessThan, func(ctx context.Context, cursor string) (page[HistoryOrder], error) {
 		q := req
 		q.IDLessThan = cursor

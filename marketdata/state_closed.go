@@ -23,7 +23,11 @@ import (
 type ClosedTradesInput struct {
 	ProductType exchange.ProductType
 	Positions   []exchange.HistoryPosition
-	At          time.Time
+	// Orders are the product type's orders of the same window (the
+	// venue's orders history), among which each close's closing order
+	// says how it closed (ClosedTrade.How); none: every How is unknown.
+	Orders []exchange.HistoryOrder
+	At     time.Time
 }
 
 // ClosedTrade is one position closed to zero, from the venue's position
@@ -47,9 +51,9 @@ type ClosedTrade struct {
 	ClosePrice decimal.Decimal
 	OpenedAt   time.Time
 	ClosedAt   time.Time
-	// How is how the position was closed. The position history does not
-	// say it; it stays empty until the closing order is looked up (see
-	// docs/writing-rules.md, "Closed trades").
+	// How is how the position was closed, from its closing order in the
+	// orders history (howClosed): rule, take-profit, stop-loss,
+	// trailing-stop, liquidation, trigger, by hand, or unknown.
 	How string
 }
 
@@ -64,6 +68,7 @@ type LastClose struct {
 	Funding    float64   `expr:"funding" json:"funding"`
 	Time       time.Time `expr:"time" json:"time"`
 	MinutesAgo float64   `expr:"minutes_ago" json:"minutes_ago"`
+	How        string    `expr:"how" json:"how"`
 }
 
 // newClosedTrade reads one history record; an unreadable number or time
@@ -119,6 +124,7 @@ func (b *builder) closedTrades(fetches []ClosedTradesInput) {
 			if t, err = newClosedTrade(f.ProductType, &f.Positions[i]); err != nil {
 				break
 			}
+			t.How = howClosed(&t, f.Orders)
 			trades = append(trades, t)
 		}
 		if err != nil {
@@ -185,7 +191,7 @@ func (s *State) lastCloseOf(t *ClosedTrade) *LastClose {
 	return &LastClose{
 		Symbol: t.Symbol, Side: t.Side, Size: t.Size.InexactFloat64(), PnL: t.PnL.InexactFloat64(),
 		Fees: t.Fees.InexactFloat64(), Funding: t.Funding.InexactFloat64(),
-		Time: t.ClosedAt.In(s.eastern.Location()), MinutesAgo: s.Now.Sub(t.ClosedAt).Minutes(),
+		Time: t.ClosedAt.In(s.eastern.Location()), MinutesAgo: s.Now.Sub(t.ClosedAt).Minutes(), How: t.How,
 	}
 }
 
@@ -316,4 +322,58 @@ func (s *State) Equity(coin string) (decimal.Decimal, error) {
 		return decimal.Zero, err
 	}
 	return equity, nil
+}
+
+// closeMatch is how far a closing order's last update may be from the
+// position history's close time: the venue writes both as the fill
+// completes, not in the same instant.
+const closeMatch = 3 * time.Second
+
+// howClosed finds the order that closed t among orders (of its product
+// type and window) and says how it was placed: by its source (a triggered
+// take-profit, stop-loss or trailing stop, a liquidation, a trigger order),
+// else by where it came from: "rule" for an order sent through the API
+// (the engine's rules, or another program using the same key), "by hand"
+// for the website or the app. "unknown" when no order matches (the orders
+// history was not read, or the close was not an order of this account's
+// history).
+func howClosed(t *ClosedTrade, orders []exchange.HistoryOrder) string {
+	var best *exchange.HistoryOrder
+	for i := range orders {
+		o := &orders[i]
+		u := o.UTime.Time()
+		if o.Symbol != t.Symbol || !closes(o, t.Side) || o.UTime.Int() <= 0 || u.Before(t.OpenedAt) ||
+			u.Sub(t.ClosedAt).Abs() > closeMatch {
+			continue
+		}
+		if best == nil || u.Sub(t.ClosedAt).Abs() < best.UTime.Time().Sub(t.ClosedAt).Abs() {
+			best = o
+		}
+	}
+	switch {
+	case best == nil:
+		return "unknown"
+	case best.OrderSource.CloseKind() != "":
+		return best.OrderSource.CloseKind()
+	case best.EnterPointSource == exchange.SourceAPI:
+		return "rule"
+	case best.EnterPointSource == exchange.SourceWeb || best.EnterPointSource == exchange.SourceAndroid || best.EnterPointSource == exchange.SourceIOS:
+		return "by hand"
+	case best.EnterPointSource == exchange.SourceSys:
+		return "liquidation"
+	}
+	return "unknown"
+}
+
+// closes reports whether o is an order that reduces a position of side:
+// in hedge mode a close of that position side; in one-way mode an order
+// of the opposite side (a long is closed by selling).
+func closes(o *exchange.HistoryOrder, side string) bool {
+	if o.PosMode == exchange.HedgeMode || o.TradeSide == exchange.Close {
+		return o.PosSide == exchange.PosSide(side) && o.TradeSide == exchange.Close
+	}
+	if side == string(exchange.Long) {
+		return o.Side == exchange.Sell
+	}
+	return o.Side == exchange.Buy
 }

@@ -129,3 +129,51 @@ func TestClosedTradesBadRecord(t *testing.T) {
 		t.Error("the fetch with a bad record counts as fetched")
 	}
 }
+
+// TestHowClosed finds a close's closing order in the orders history: same
+// symbol, an order that reduces that side (one-way: the opposite side;
+// hedge: a close of that position side), updated within 3 s of the close,
+// the nearest one; and names how it was placed.
+func TestHowClosed(t *testing.T) {
+	closedAt := time.Date(2026, 3, 9, 14, 0, 0, 0, time.UTC)
+	trade := ClosedTrade{Symbol: "TSLAUSDT", Side: "long", OpenedAt: closedAt.Add(-time.Hour), ClosedAt: closedAt}
+	order := func(side exchange.Side, mode exchange.PosMode, pos exchange.PosSide, ts exchange.TradeSide, src exchange.OrderSource,
+		entry exchange.EnterPointSource, at time.Time) exchange.HistoryOrder {
+		var o exchange.HistoryOrder
+		o.Symbol, o.Side, o.PosMode, o.PosSide, o.TradeSide, o.OrderSource, o.EnterPointSource = "TSLAUSDT", side, mode, pos, ts, src, entry
+		o.CTime, o.UTime = exchange.MillisOf(at), exchange.MillisOf(at)
+		return o
+	}
+	oneWay := func(side exchange.Side, src exchange.OrderSource, entry exchange.EnterPointSource, at time.Time) exchange.HistoryOrder {
+		return order(side, exchange.OneWayMode, exchange.PosNet, exchange.SellSingle, src, entry, at)
+	}
+	tests := []struct {
+		name   string
+		orders []exchange.HistoryOrder
+		want   string
+	}{
+		{"no orders", nil, "unknown"},
+		{"a rule's market sell", []exchange.HistoryOrder{oneWay(exchange.Sell, exchange.OSMarket, exchange.SourceAPI, closedAt)}, "rule"},
+		{"by hand in the app", []exchange.HistoryOrder{oneWay(exchange.Sell, exchange.OSNormal, exchange.SourceIOS, closedAt.Add(time.Second))}, "by hand"},
+		{"the position's stop-loss", []exchange.HistoryOrder{oneWay(exchange.Sell, exchange.OSPosLossMarket, exchange.SourceSys, closedAt)}, "stop-loss"},
+		{"the nearest in time wins", []exchange.HistoryOrder{
+			oneWay(exchange.Sell, exchange.OSPosProfitMarket, exchange.SourceSys, closedAt.Add(-2*time.Second)),
+			oneWay(exchange.Sell, exchange.OSLiquidation, exchange.SourceSys, closedAt)}, "liquidation"},
+		{"a buy does not close a long", []exchange.HistoryOrder{oneWay(exchange.Buy, exchange.OSMarket, exchange.SourceAPI, closedAt)}, "unknown"},
+		{"too far from the close", []exchange.HistoryOrder{oneWay(exchange.Sell, exchange.OSMarket, exchange.SourceAPI, closedAt.Add(-4*time.Second))}, "unknown"},
+		{"another symbol", func() []exchange.HistoryOrder {
+			o := oneWay(exchange.Sell, exchange.OSMarket, exchange.SourceAPI, closedAt)
+			o.Symbol = "NVDAUSDT"
+			return []exchange.HistoryOrder{o}
+		}(), "unknown"},
+		{"hedge: a close of the long", []exchange.HistoryOrder{order(exchange.Buy, exchange.HedgeMode, exchange.PosLong, exchange.Close, exchange.OSMoveMarket, exchange.SourceSys, closedAt)}, "trailing-stop"},
+		{"hedge: an open of the short is not a close", []exchange.HistoryOrder{order(exchange.Sell, exchange.HedgeMode, exchange.PosShort, exchange.Open, exchange.OSMarket, exchange.SourceAPI, closedAt)}, "unknown"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := howClosed(&trade, tt.orders); got != tt.want {
+				t.Errorf("howClosed = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}

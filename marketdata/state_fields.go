@@ -484,6 +484,8 @@ func Objects() []ObjectDoc {
 				func(x *LastClose) time.Time { return x.Time }),
 			field("minutes_ago", unitMins, "minutes since it closed, at the tick", `last_close("TSLAUSDT").minutes_ago < 30`,
 				func(x *LastClose) float64 { return x.MinutesAgo }),
+			field("how", "", "how it closed, from its closing order in the venue's orders history: rule (an order sent through the API: the engine's rules, or another program with the same key), take-profit, stop-loss, trailing-stop, liquidation, trigger, delivery, by hand (the website or the app), or unknown", `last_close("TSLAUSDT").how == "stop-loss"`,
+				func(x *LastClose) string { return x.How }).values([]string{"rule", "take-profit", "stop-loss", "trailing-stop", "liquidation", "trigger", "delivery", "by hand", "unknown"}),
 		}},
 	}
 	named := map[reflect.Type]string{}

@@ -94,4 +94,13 @@ func TestPollerFollowsACloseWithTheHistory(t *testing.T) {
 	if n := closes(); n != 1 {
 		t.Errorf("after the positions showed the close: %d closes today, want 1 (the history read in the same round)", n)
 	}
+	// The close went through the API: the orders history read with the
+	// position history says a rule (a program with the key) closed it.
+	st, err := p.State(clk.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lc, err := st.LastClose("ETHUSDT"); err != nil || lc.How != "rule" {
+		t.Errorf("last close %+v, %v; want how rule", lc, err)
+	}
 }

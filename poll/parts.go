@@ -246,15 +246,19 @@ var parts = [marketdata.NumParts]partSource{
 		// request each; neither is counted here. It keeps
 		// its interval (ownInterval): polling closes faster than this
 		// buys nothing.
-		ops: []exchange.Op{exchange.OpHistoryPosition}, every: 5 * time.Second, keyedBy: byProductType, ownInterval: true,
+		// The orders history of the same window comes with it: a close's
+		// closing order says how it closed (last_close(...).how).
+		ops: []exchange.Op{exchange.OpHistoryPosition, exchange.OpOrdersHistory}, every: 5 * time.Second, keyedBy: byProductType, ownInterval: true,
 		fetch: keyedRow(fetchClosedTrades,
 			func(in *marketdata.BuildInput) *[]marketdata.ClosedTradesInput { return &in.ClosedTrades },
 			func(x *marketdata.ClosedTradesInput) string { return string(x.ProductType) },
-			func(key string, a []exchange.HistoryPosition, at time.Time) marketdata.ClosedTradesInput {
-				return marketdata.ClosedTradesInput{ProductType: exchange.ProductType(key), Positions: a, At: at}
+			func(key string, a closedAnswer, at time.Time) marketdata.ClosedTradesInput {
+				return marketdata.ClosedTradesInput{ProductType: exchange.ProductType(key), Positions: a.positions, Orders: a.orders, At: at}
 			},
-			func(x *marketdata.ClosedTradesInput) []exchange.HistoryPosition { return x.Positions },
-			sameList[exchange.HistoryPosition]),
+			func(x *marketdata.ClosedTradesInput) closedAnswer { return closedAnswer{x.Positions, x.Orders} },
+			func(held, fresh closedAnswer) bool {
+				return sameList(held.positions, fresh.positions) && sameList(held.orders, fresh.orders)
+			}),
 	},
 	marketdata.PartBalances: {
 		ops: []exchange.Op{exchange.OpAccounts}, every: 5 * time.Second, keyedBy: byProductType,
@@ -370,27 +374,51 @@ func fetchPending(ctx context.Context, r Reader, q request) ([]exchange.PendingO
 // so no startTime is sent, and the pages, newest close first (idLessThan
 // walks to older records), are read until a record closed before the
 // window. Usually that is the first page.
-func fetchClosedTrades(ctx context.Context, r Reader, q request) ([]exchange.HistoryPosition, error) {
+// closedAnswer is the closed trades' two answers: the position history
+// and the orders history of the same window.
+type closedAnswer struct {
+	positions []exchange.HistoryPosition
+	orders    []exchange.HistoryOrder
+}
+
+func fetchClosedTrades(ctx context.Context, r Reader, q request) (closedAnswer, error) {
 	from, err := marketdata.ClosedTradesFrom(q.now)
 	if err != nil {
-		return nil, fmt.Errorf("closed trades window: %w", err)
+		return closedAnswer{}, fmt.Errorf("closed trades window: %w", err)
 	}
-	var all []exchange.HistoryPosition
+	var a closedAnswer
 	req := exchange.PositionHistoryRequest{ProductType: exchange.ProductType(q.key), EndTime: exchange.MillisOf(q.now),
 		Limit: exchange.MaxPositionHistoryLimit}
 	for p, err := range exchange.IterPositionHistory(ctx, r, req) {
 		if err != nil {
-			return nil, err
+			return closedAnswer{}, err
 		}
 		if p.UTime.Time().Before(from) {
 			break // older closes follow
 		}
-		if len(all) == maxClosedTrades {
-			return nil, fmt.Errorf("more than %d closed positions since %s", maxClosedTrades, from.Format(time.DateOnly))
+		if len(a.positions) == maxClosedTrades {
+			return closedAnswer{}, fmt.Errorf("more than %d closed positions since %s", maxClosedTrades, from.Format(time.DateOnly))
 		}
-		all = append(all, p)
+		a.positions = append(a.positions, p)
 	}
-	return all, nil
+	if len(a.positions) == 0 {
+		return a, nil // no close to tell how: the orders are not asked
+	}
+	// The closing orders: those updated since the oldest close's opening
+	// (an order that rested before it closed it), newest first.
+	since := a.positions[len(a.positions)-1].CTime.Time()
+	oreq := exchange.OrderHistoryRequest{ProductType: exchange.ProductType(q.key), StartTime: exchange.MillisOf(since),
+		EndTime: exchange.MillisOf(q.now), Limit: exchange.MaxPageLimit}
+	for o, err := range exchange.IterOrderHistory(ctx, r, oreq) {
+		if err != nil {
+			return closedAnswer{}, fmt.Errorf("orders history: %w", err)
+		}
+		if len(a.orders) == maxClosedTrades {
+			break // the newest are kept: the oldest closes read "unknown"
+		}
+		a.orders = append(a.orders, o)
+	}
+	return a, nil
 }
 
 // keyedRow makes the fetch of a part stored per key: get asks the venue;

@@ -92,6 +92,10 @@ func (r *answersReader) DiscountRates(context.Context, exchange.DiscountRateRequ
 func (r *answersReader) SpotRecords(context.Context, exchange.SpotRecordRequest) ([]exchange.SpotRecord, error) {
 	return []exchange.SpotRecord{{ID: "r" + r.tag(exchange.OpSpotRecord), Coin: "USDT"}}, nil
 }
+func (r *answersReader) OrderHistory(context.Context, exchange.OrderHistoryRequest) (exchange.OrderHistoryPage, error) {
+	return exchange.OrderHistoryPage{}, nil
+}
+
 func (r *answersReader) PositionHistory(context.Context, exchange.PositionHistoryRequest) (exchange.PositionHistoryPage, error) {
 	// Closed at the start: inside the window the poller reads.
 	return exchange.PositionHistoryPage{List: []exchange.HistoryPosition{{PositionID: "h" + r.tag(exchange.OpHistoryPosition), Symbol: "TSLAUSDT", UTime: exchange.MillisOf(polltest.Start)}}}, nil

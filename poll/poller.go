@@ -33,6 +33,7 @@ type Reader interface {
 	Ticker(ctx context.Context, req exchange.TickerRequest) ([]exchange.Ticker, error)
 	MergeDepth(ctx context.Context, req exchange.MergeDepthRequest) (exchange.MergeDepth, error)
 	PositionHistory(ctx context.Context, req exchange.PositionHistoryRequest) (exchange.PositionHistoryPage, error)
+	OrderHistory(ctx context.Context, req exchange.OrderHistoryRequest) (exchange.OrderHistoryPage, error)
 }
 
 // Clock is the poller's time source.

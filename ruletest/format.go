@@ -207,6 +207,10 @@ type ClosedTrade struct {
 	// Age is how long before the time it was set it closed: a trade
 	// given at 10:00 with age: 30m closed at 09:30.
 	Age Duration `yaml:"age"`
+	// How is how it closed (what last_close(...).how reads): rule,
+	// take-profit, stop-loss, trailing-stop, liquidation, trigger,
+	// delivery or by hand; none: unknown.
+	How string `yaml:"how"`
 
 	line, column int
 }

@@ -255,6 +255,9 @@ func (d *decoder) checkState(s *State, change bool) {
 		if r.Side != "long" && r.Side != "short" {
 			d.errorAt(r.line, r.column, fmt.Sprintf("a closed trade's side is long or short, not %q", r.Side), "")
 		}
+		if _, ok := closeSources[r.How]; r.How != "" && !ok {
+			d.errorAt(r.line, r.column, fmt.Sprintf("a closed trade's how is one of %s, not %q", strings.Join(sortedKeys(closeSources), ", "), r.How), "")
+		}
 	}
 	for pt, m := range s.PositionMode {
 		if _, ok := posModeOf(m); !ok {

@@ -670,3 +670,60 @@ func TestInlineClosedTrades(t *testing.T) {
 		t.Fatalf("want 6 passing tests:\n%s", report(t, []FileResult{res}))
 	}
 }
+
+// TestInlineClosedTradesHow: a closed trade's how: is what
+// last_close(...).how reads; without it, the close's how is unknown.
+func TestInlineClosedTradesHow(t *testing.T) {
+	rule := `rules:
+  - name: after-a-stop
+    when: last_close("TSLAUSDT").how == "stop-loss"
+    actions: [{log: {message: "stopped out"}}]
+  - name: how
+    when: last_close("TSLAUSDT").minutes_ago >= 0
+    once: per_day
+    actions: [{log: {message: "{{ last_close(\"TSLAUSDT\").how }}"}}]
+`
+	test := `tests:
+  - name: a stop-loss close
+    start: "2026-03-09 10:00"
+    end: "10:00:02"
+    state:
+      closed_trades: [{symbol: TSLAUSDT, side: long, size: 1, pnl: -12.5, age: 5m, how: stop-loss}]
+    expect:
+      - rule: after-a-stop
+        fires: [{at: "10:00"}]               # once: it waits for the condition to turn false
+      - rule: how
+        fires: [{at: "10:00", actions: [{log: {message: "stop-loss"}}]}]
+  - name: by hand
+    start: "2026-03-09 10:00"
+    end: "10:00:02"
+    state:
+      closed_trades: [{symbol: TSLAUSDT, side: short, size: 1, pnl: 4, age: 5m, how: by hand}]
+    expect:
+      - rule: after-a-stop
+        fires: []
+      - rule: how
+        fires: [{at: "10:00", actions: [{log: {message: "by hand"}}]}]
+  - name: not said
+    start: "2026-03-09 10:00"
+    end: "10:00:01"
+    state:
+      closed_trades: [{symbol: TSLAUSDT, side: short, size: 1, pnl: 4, age: 5m}]
+    expect:
+      - rule: how
+        fires: [{at: "10:00", actions: [{log: {message: "unknown"}}]}]
+`
+	if res := runInline(t, rule, test); res.Failed() || len(res.Tests) != 3 {
+		t.Fatalf("want 3 passing tests:\n%s", report(t, []FileResult{res}))
+	}
+	bad := `tests:
+  - name: a
+    start: "2026-03-09 10:00"
+    state:
+      closed_trades: [{symbol: TSLAUSDT, side: long, size: 1, pnl: 1, how: stoploss}]
+`
+	res := runInline(t, rule, bad)
+	if len(res.Errors) == 0 || !strings.Contains(res.Errors[0].Error(), `a closed trade's how is one of by hand, delivery, liquidation, rule, stop-loss, take-profit, trailing-stop, trigger, not "stoploss"`) {
+		t.Errorf("errors %v", res.Errors)
+	}
+}

@@ -41,7 +41,10 @@ type world struct {
 // heldClosed is a closed trade with its product type, when it was set and
 // how long before that it closed.
 type heldClosed struct {
-	r     exchange.HistoryPosition
+	r exchange.HistoryPosition
+	// order is its closing order in the orders history, as the trade's
+	// how: gives it (nil: none, how is unknown).
+	order *exchange.HistoryOrder
 	pt    exchange.ProductType
 	setAt time.Time
 	age   time.Duration
@@ -189,7 +192,7 @@ func (w *world) apply(s *State, at time.Time) error {
 			if !ok {
 				return fmt.Errorf("%s: closed trade symbol %s is not a contract of the scenario", where(r.line, r.column), r.Symbol)
 			}
-			w.closed = append(w.closed, heldClosed{r: closedRecord(r, marginCoinOf(c), i), pt: c.ProductType, setAt: at, age: r.Age.D})
+			w.closed = append(w.closed, heldClosed{r: closedRecord(r, marginCoinOf(c), i), order: closingOrder(r, i), pt: c.ProductType, setAt: at, age: r.Age.D})
 		}
 	}
 	for coin, b := range s.Balances {
@@ -262,6 +265,36 @@ func closedRecord(r *ClosedTrade, marginCoin string, i int) exchange.HistoryPosi
 	return exchange.HistoryPosition{PositionID: fmt.Sprintf("test-close-%d", i+1), MarginCoin: marginCoin, Symbol: r.Symbol,
 		HoldSide: exchange.HoldSide(r.Side), OpenTotalPos: exchange.Num(r.Size), CloseTotalPos: exchange.Num(r.Size),
 		Pnl: exchange.NumOf(gross), NetProfit: exchange.Num(r.PnL), CloseFee: fees, TotalFunding: funding}
+}
+
+// closeSources are the order source and entry point of a closing order
+// for each how: a test may write, as the orders history would show them.
+var closeSources = map[string]struct {
+	source exchange.OrderSource
+	entry  exchange.EnterPointSource
+}{
+	"rule": {exchange.OSMarket, exchange.SourceAPI}, "by hand": {exchange.OSMarket, exchange.SourceWeb},
+	"take-profit": {exchange.OSPosProfitMarket, exchange.SourceSys}, "stop-loss": {exchange.OSPosLossMarket, exchange.SourceSys},
+	"trailing-stop": {exchange.OSMoveMarket, exchange.SourceSys}, "liquidation": {exchange.OSLiquidation, exchange.SourceSys},
+	"trigger": {exchange.OSPlanMarket, exchange.SourceSys}, "delivery": {exchange.OSDeliveryCloseLong, exchange.SourceSys},
+}
+
+// closingOrder is the closing order in the orders history of the i-th
+// inline closed trade, from its how: (nil without one): a one-way order
+// of the opposite side, its times those of the close.
+func closingOrder(r *ClosedTrade, i int) *exchange.HistoryOrder {
+	src, ok := closeSources[r.How]
+	if !ok {
+		return nil
+	}
+	side := exchange.Sell
+	if r.Side == string(exchange.Short) {
+		side = exchange.Buy
+	}
+	o := &exchange.HistoryOrder{}
+	o.Symbol, o.OrderID, o.Size, o.Side, o.Status = r.Symbol, fmt.Sprintf("test-close-order-%d", i+1), exchange.Num(r.Size), side, exchange.StateFilled
+	o.PosMode, o.PosSide, o.OrderSource, o.EnterPointSource = exchange.OneWayMode, exchange.PosNet, src.source, src.entry
+	return o
 }
 
 // spotRecord is the venue's record of an inline spot record; the i-th
@@ -393,6 +426,11 @@ func (w *world) input(now time.Time) (marketdata.BuildInput, error) {
 				r := h.r
 				r.UTime = exchange.MillisOf(h.setAt.Add(-h.age))
 				closed.Positions = append(closed.Positions, r)
+				if h.order != nil {
+					o := *h.order
+					o.CTime, o.UTime = r.UTime, r.UTime
+					closed.Orders = append(closed.Orders, o)
+				}
 			}
 		}
 		in.ClosedTrades = append(in.ClosedTrades, closed)

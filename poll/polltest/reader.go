@@ -127,6 +127,11 @@ func (r *Reader) PositionHistory(context.Context, exchange.PositionHistoryReques
 	return exchange.PositionHistoryPage{}, r.Hit(exchange.OpHistoryPosition)
 }
 
+// OrderHistory answers no orders.
+func (r *Reader) OrderHistory(context.Context, exchange.OrderHistoryRequest) (exchange.OrderHistoryPage, error) {
+	return exchange.OrderHistoryPage{}, r.Hit(exchange.OpOrdersHistory)
+}
+
 // MergeDepth answers an empty book.
 func (r *Reader) MergeDepth(context.Context, exchange.MergeDepthRequest) (exchange.MergeDepth, error) {
 	return exchange.MergeDepth{}, r.Hit(exchange.OpMergeDepth)
