@@ -2,8 +2,6 @@ package actions
 
 import (
 	"errors"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -153,11 +151,7 @@ func TestProtectionsInTheSafetyFile(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			path := filepath.Join(t.TempDir(), "safety.yaml")
-			if err := os.WriteFile(path, []byte(tt.file), 0o600); err != nil {
-				t.Fatal(err)
-			}
-			s, err := LoadSafety(path)
+			s, err := loadSafetyText(t, tt.file)
 			switch {
 			case tt.want == "" && err != nil:
 				t.Fatalf("error %v", err)

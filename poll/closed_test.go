@@ -18,13 +18,10 @@ import (
 	"github.com/tickrules/tickrules/sim"
 )
 
-// TestPnLTodaySurvivesARestart closes two positions on the simulator, then
-// reads pnl_today as a running engine does and as one started afresh does
-// (new answers, nothing remembered): both read the venue's position
-// history, so both give the same figure, and it is the history's netProfit
-// of today's closes plus the open positions' unrealised P&L.
-func TestPnLTodaySurvivesARestart(t *testing.T) {
-	ctx := context.Background()
+// demoAccount is the demo scenario's demo-key account on a simulator at
+// the scenario's start, with the simulator's virtual clock.
+func demoAccount(t *testing.T) (*sim.Account, *clock.Virtual) {
+	t.Helper()
 	sc := sim.Demo()
 	clk := clock.NewVirtual(sc.Clock.Start)
 	x, err := sim.New(sc, sim.Options{Clock: clk})
@@ -35,6 +32,17 @@ func TestPnLTodaySurvivesARestart(t *testing.T) {
 	if !ok {
 		t.Fatal("no demo-key account")
 	}
+	return a, clk
+}
+
+// TestPnLTodaySurvivesARestart closes two positions on the simulator, then
+// reads pnl_today as a running engine does and as one started afresh does
+// (new answers, nothing remembered): both read the venue's position
+// history, so both give the same figure, and it is the history's netProfit
+// of today's closes plus the open positions' unrealised P&L.
+func TestPnLTodaySurvivesARestart(t *testing.T) {
+	ctx := context.Background()
+	a, clk := demoAccount(t)
 	contracts := []marketdata.ProductContract{
 		{ProductType: exchange.USDTFutures, Contract: exchange.Contract{Symbol: "ETHUSDT"}},
 		{ProductType: exchange.USDTFutures, Contract: exchange.Contract{Symbol: "AAPLUSDT"}},

@@ -5,11 +5,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tickrules/tickrules/clock"
 	"github.com/tickrules/tickrules/exchange"
 	"github.com/tickrules/tickrules/marketdata"
 	"github.com/tickrules/tickrules/poll"
-	"github.com/tickrules/tickrules/sim"
 )
 
 func TestPositionsReduced(t *testing.T) {
@@ -48,13 +46,7 @@ func TestPositionsReduced(t *testing.T) {
 // through).
 func TestPollerFollowsACloseWithTheHistory(t *testing.T) {
 	ctx := context.Background()
-	sc := sim.Demo()
-	clk := clock.NewVirtual(sc.Clock.Start)
-	x, err := sim.New(sc, sim.Options{Clock: clk})
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, _ := x.Account("demo-key")
+	a, clk := demoAccount(t)
 	p, err := poll.New(poll.Options{Reader: a, Clock: clk,
 		Contracts: []marketdata.ProductContract{{ProductType: exchange.USDTFutures, Contract: exchange.Contract{Symbol: "ETHUSDT"}}},
 		Demand: poll.Demand{Parts: marketdata.PartSet(0).Add(marketdata.PartPositions).Add(marketdata.PartClosedTrades),

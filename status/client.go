@@ -35,27 +35,18 @@ func FetchRule(ctx context.Context, c *http.Client, addr, name string) (RuleDeta
 func FetchProbe(ctx context.Context, c *http.Client, addr, path string) (Probe, error) {
 	var p Probe
 	u := baseURL(addr) + path
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	code, body, err := ask(ctx, c, http.MethodGet, u, 1<<20)
 	if err != nil {
 		return p, err
 	}
-	resp, err := c.Do(req)
-	if err != nil {
-		return p, fmt.Errorf("no engine answers at %s (is engine run going, and on this address?): %w", u, err)
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
-	if err != nil {
-		return p, fmt.Errorf("read %s: %w", u, err)
-	}
-	if resp.StatusCode != http.StatusOK && resp.StatusCode != http.StatusServiceUnavailable {
-		return p, fmt.Errorf("%s: HTTP %d: %s", u, resp.StatusCode, strings.TrimSpace(string(body)))
+	if code != http.StatusOK && code != http.StatusServiceUnavailable {
+		return p, fmt.Errorf("%s: HTTP %d: %s", u, code, strings.TrimSpace(string(body)))
 	}
 	if err := json.Unmarshal(body, &p); err != nil {
 		return p, fmt.Errorf("%s: not a probe answer: %w", u, err)
 	}
-	if p.OK != (resp.StatusCode == http.StatusOK) {
-		return p, fmt.Errorf("%s: HTTP %d disagrees with its answer (ok %t)", u, resp.StatusCode, p.OK)
+	if p.OK != (code == http.StatusOK) {
+		return p, fmt.Errorf("%s: HTTP %d disagrees with its answer (ok %t)", u, code, p.OK)
 	}
 	return p, nil
 }
@@ -68,27 +59,37 @@ func baseURL(addr string) string {
 }
 
 func fetch(ctx context.Context, c *http.Client, u string, v any) error {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	code, body, err := ask(ctx, c, http.MethodGet, u, 16<<20)
 	if err != nil {
 		return err
 	}
-	resp, err := c.Do(req)
-	if err != nil {
-		return fmt.Errorf("no engine answers at %s (is engine run going, and on this address?): %w", u, err)
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, 16<<20))
-	if err != nil {
-		return fmt.Errorf("read %s: %w", u, err)
-	}
-	if resp.StatusCode == http.StatusNotFound && strings.Contains(u, "/api/rules/") {
+	if code == http.StatusNotFound && strings.Contains(u, "/api/rules/") {
 		return ErrNoRule
 	}
-	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("%s: HTTP %d: %s", u, resp.StatusCode, strings.TrimSpace(string(body)))
+	if code != http.StatusOK {
+		return fmt.Errorf("%s: HTTP %d: %s", u, code, strings.TrimSpace(string(body)))
 	}
 	if err := json.Unmarshal(body, v); err != nil {
 		return fmt.Errorf("%s: not a status answer: %w", u, err)
 	}
 	return nil
+}
+
+// ask sends a request without a body to the engine at u and returns the
+// answer's status code and body (at most limit bytes).
+func ask(ctx context.Context, c *http.Client, method, u string, limit int64) (int, []byte, error) {
+	req, err := http.NewRequestWithContext(ctx, method, u, nil)
+	if err != nil {
+		return 0, nil, err
+	}
+	resp, err := c.Do(req)
+	if err != nil {
+		return 0, nil, fmt.Errorf("no engine answers at %s (is engine run going, and on this address?): %w", u, err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, limit))
+	if err != nil {
+		return 0, nil, fmt.Errorf("read %s: %w", u, err)
+	}
+	return resp.StatusCode, body, nil
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"net/netip"
@@ -81,30 +80,21 @@ func fromThisMachine(r *http.Request) error {
 func Resume(ctx context.Context, c *http.Client, addr string) (KillSwitch, error) {
 	var k KillSwitch
 	u := baseURL(addr) + ResumePath
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u, nil)
+	code, body, err := ask(ctx, c, http.MethodPost, u, 1<<20)
 	if err != nil {
 		return k, err
 	}
-	resp, err := c.Do(req)
-	if err != nil {
-		return k, fmt.Errorf("no engine answers at %s (is engine run going, and on this address?): %w", u, err)
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
-	if err != nil {
-		return k, fmt.Errorf("read %s: %w", u, err)
-	}
-	if resp.StatusCode != http.StatusOK {
+	if code != http.StatusOK {
 		var e struct {
 			Error string `json:"error"`
 		}
 		if json.Unmarshal(body, &e) != nil || e.Error == "" {
 			e.Error = strings.TrimSpace(string(body))
 		}
-		if resp.StatusCode == http.StatusForbidden {
+		if code == http.StatusForbidden {
 			return k, fmt.Errorf("%w: %s", ErrResumeRefused, strings.TrimPrefix(e.Error, ErrResumeRefused.Error()+": "))
 		}
-		return k, fmt.Errorf("%s: HTTP %d: %s", u, resp.StatusCode, e.Error)
+		return k, fmt.Errorf("%s: HTTP %d: %s", u, code, e.Error)
 	}
 	if err := json.Unmarshal(body, &k); err != nil {
 		return k, fmt.Errorf("%s: not a kill switch answer: %w", u, err)
