@@ -8,6 +8,7 @@ import (
 	"github.com/tickrules/tickrules/exchange"
 	"github.com/tickrules/tickrules/marketdata"
 	"github.com/tickrules/tickrules/poll"
+	"github.com/tickrules/tickrules/sim"
 )
 
 func TestPositionsReduced(t *testing.T) {
@@ -94,5 +95,50 @@ func TestPollerFollowsACloseWithTheHistory(t *testing.T) {
 	}
 	if lc, err := st.LastClose("ETHUSDT"); err != nil || lc.How != "rule" {
 		t.Errorf("last close %+v, %v; want how rule", lc, err)
+	}
+}
+
+// noOrderHistory is the simulator's account whose orders history fails.
+type noOrderHistory struct{ *sim.Account }
+
+func (noOrderHistory) OrderHistory(context.Context, exchange.OrderHistoryRequest) (exchange.OrderHistoryPage, error) {
+	return exchange.OrderHistoryPage{}, exchange.ErrUnavailable
+}
+
+// TestClosesWithoutTheOrdersHistory: when the orders history cannot be
+// read, the closes are still there (limits and cooldowns read them), and
+// how they closed is unknown.
+func TestClosesWithoutTheOrdersHistory(t *testing.T) {
+	ctx := context.Background()
+	a, clk := demoAccount(t)
+	if _, err := a.PlaceOrder(ctx, exchange.PlaceOrderRequest{Symbol: "ETHUSDT", ProductType: exchange.USDTFutures, MarginMode: exchange.Crossed,
+		MarginCoin: "USDT", Size: "1", Side: exchange.Buy, OrderType: exchange.Market}); err != nil {
+		t.Fatal(err)
+	}
+	clk.Advance(time.Minute)
+	if _, err := a.ClosePositions(ctx, exchange.ClosePositionsRequest{ProductType: exchange.USDTFutures, Symbol: "ETHUSDT"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name   string
+		reader poll.Reader
+		how    string
+	}{{"read", a, "rule"}, {"failing", noOrderHistory{a}, "unknown"}} {
+		t.Run(tc.name, func(t *testing.T) {
+			ans := marketdata.NewAnswers([]marketdata.ProductContract{{ProductType: exchange.USDTFutures, Contract: exchange.Contract{Symbol: "ETHUSDT"}}},
+				marketdata.BuildOptions{}, true)
+			task := poll.Task{Part: marketdata.PartClosedTrades, Key: string(exchange.USDTFutures)}
+			if err := poll.Fetch(ctx, tc.reader, task, clk.Now(), 0, ans, nil); err != nil {
+				t.Fatalf("the closed trades failed with the orders history: %v", err)
+			}
+			var polled marketdata.PartTimes
+			st, err := ans.State(clk.Now(), &polled)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if lc, err := st.LastClose("ETHUSDT"); err != nil || lc.How != tc.how {
+				t.Errorf("last close %+v, %v; want how %s", lc, err, tc.how)
+			}
+		})
 	}
 }

@@ -404,17 +404,25 @@ func fetchClosedTrades(ctx context.Context, r Reader, q request) (closedAnswer, 
 	if len(a.positions) == 0 {
 		return a, nil // no close to tell how: the orders are not asked
 	}
-	// The closing orders: those updated since the oldest close's opening
-	// (an order that rested before it closed it), newest first.
+	// The closing orders: those created since the oldest close's
+	// position opened (an order placed before it could not close it).
+	// The request names no times: the venue checks them against its own
+	// clock, which a simulator may keep in the past; the pages, newest
+	// created first, are read until the orders are older. A failure
+	// leaves the closes without their orders (how is then unknown) rather
+	// than hold back the closes that limits and cooldowns read.
 	since := a.positions[len(a.positions)-1].CTime.Time()
-	oreq := exchange.OrderHistoryRequest{ProductType: exchange.ProductType(q.key), StartTime: exchange.MillisOf(since),
-		EndTime: exchange.MillisOf(q.now), Limit: exchange.MaxPageLimit}
+	oreq := exchange.OrderHistoryRequest{ProductType: exchange.ProductType(q.key), Limit: exchange.MaxPageLimit}
 	for o, err := range exchange.IterOrderHistory(ctx, r, oreq) {
 		if err != nil {
-			return closedAnswer{}, fmt.Errorf("orders history: %w", err)
+			if ctx.Err() != nil {
+				return closedAnswer{}, ctx.Err()
+			}
+			a.orders = nil
+			break
 		}
-		if len(a.orders) == maxClosedTrades {
-			break // the newest are kept: the oldest closes read "unknown"
+		if o.CTime.Time().Before(since) || len(a.orders) == maxClosedTrades {
+			break // older orders follow; or the newest are kept, the oldest closes read unknown
 		}
 		a.orders = append(a.orders, o)
 	}
