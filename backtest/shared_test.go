@@ -63,11 +63,11 @@ func TestSharingChangesNothing(t *testing.T) {
 // runDemo runs a backtest of the demo scenario with opts (its Scenario
 // set here), every tick when everyTick, and returns the runner, for what
 // the engine kept, and the report's JSON.
-// raceSpan is to, or under -race, at most 90 minutes after from: the
+// raceSpan is to, or under -race, at most 30 minutes after from: the
 // equivalence tests' longest spans take many minutes with the race
 // detector, and .ci/run also runs this package without it at full length.
 func raceSpan(from, to time.Time) time.Time {
-	if end := from.Add(90 * time.Minute); raceDetector && to.After(end) {
+	if end := from.Add(30 * time.Minute); raceDetector && to.After(end) {
 		return end
 	}
 	return to
