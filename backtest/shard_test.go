@@ -96,6 +96,7 @@ func readTree(t *testing.T, dir string) map[string][]byte {
 // variant's report.json and report.html, and compare.html) is byte for
 // byte the single run's.
 func TestMergedShardsEqualTheSingleRun(t *testing.T) {
+	skipUnderRace(t)
 	t.Parallel()
 	rules := sweepRules(t, map[string][2]string{"cut-losses.yaml": {`unrealized_pnl_pct < -0.03`, `unrealized_pnl_pct < -${STOP}`}})
 	from, to := demoStart.Add(25*time.Minute), demoStart.Add(60*time.Minute)

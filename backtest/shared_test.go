@@ -17,6 +17,7 @@ import (
 // tick. The reports must be byte-identical, and the normal run must really
 // have reused results, or the test would prove nothing.
 func TestSharingChangesNothing(t *testing.T) {
+	skipUnderRace(t)
 	t.Parallel()
 	cases := []struct {
 		name     string
@@ -32,7 +33,7 @@ func TestSharingChangesNothing(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			dir := c.dir(t)
 			run := func(every bool) ([]byte, int64) {
-				r, js := runDemo(t, Options{RuleDirs: []string{dir}, From: c.from, To: raceSpan(c.from, c.to),
+				r, js := runDemo(t, Options{RuleDirs: []string{dir}, From: c.from, To: c.to,
 					Getenv: func(k string) string { return c.getenv[k] }, EvaluateEveryTick: every}, false)
 				stats, _, _ := r.asm.Engine.Stats()
 				var reused int64
@@ -63,14 +64,16 @@ func TestSharingChangesNothing(t *testing.T) {
 // runDemo runs a backtest of the demo scenario with opts (its Scenario
 // set here), every tick when everyTick, and returns the runner, for what
 // the engine kept, and the report's JSON.
-// raceSpan is to, or under -race, at most 30 minutes after from: the
-// equivalence tests' longest spans take many minutes with the race
-// detector, and .ci/run also runs this package without it at full length.
-func raceSpan(from, to time.Time) time.Time {
-	if end := from.Add(30 * time.Minute); raceDetector && to.After(end) {
-		return end
+// skipUnderRace skips a test whose backtests take minutes with the race
+// detector: the equivalence tests and the sweeps compared with single runs.
+// .ci/run also runs this package without -race, where they run in full;
+// under -race the sweeps' goroutines are still checked by the shorter
+// tests (TestSweepErrors, and engine backtest --vary in cmd/engine).
+func skipUnderRace(t *testing.T) {
+	t.Helper()
+	if raceDetector {
+		t.Skip("minutes of backtest under -race: run without it (as .ci/run does)")
 	}
-	return to
 }
 
 func runDemo(t *testing.T, opts Options, everyTick bool) (*runner, []byte) {

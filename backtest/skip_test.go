@@ -22,10 +22,8 @@ func TestSkippingChangesNothing(t *testing.T) {
 	if testing.Short() {
 		t.Skip("two days of backtest")
 	}
+	skipUnderRace(t)
 	span := 24 * time.Hour
-	if raceDetector { // the open, the first hours of the session and their skips
-		span = time.Hour
-	}
 	cases := []struct {
 		name   string
 		dir    func(testing.TB) string
@@ -75,9 +73,6 @@ func TestSkippingChangesNothing(t *testing.T) {
 				t.Errorf("%d ticks skipping, %d every tick", skipping.ticks, every.ticks)
 			}
 			for _, name := range c.skipped {
-				if raceDetector {
-					break // some come at the close and overnight
-				}
 				s, ok := skipping.stats[name]
 				if !ok || s.Reused == 0 {
 					t.Errorf("%s: no evaluation skipped (%+v)", name, s)

@@ -128,6 +128,7 @@ func sweepRules(t *testing.T, edits map[string][2]string) string {
 // with the values written in by hand. The sizes must change the reports,
 // or the substitution would not be shown to happen.
 func TestSweepReportsMatchSingleRuns(t *testing.T) {
+	skipUnderRace(t)
 	t.Parallel()
 	const stopIn = `unrealized_pnl_pct < -0.03`
 	const sizeIn = `size: ${TSLA_DIP_SIZE:-1}`

@@ -67,6 +67,7 @@ func walkForwardRules(t *testing.T) string {
 // span, and its out-of-sample figures are those of the test report on
 // disk.
 func TestWalkForward(t *testing.T) {
+	skipUnderRace(t)
 	t.Parallel()
 	rules := walkForwardRules(t)
 	run := func(jobs int) (*WalkForwardResult, string, []byte) {
