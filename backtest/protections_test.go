@@ -27,6 +27,7 @@ import (
 // protection trips when it should, that the entry after it is blocked
 // while the exit goes, and when entries go again.
 func TestBacktestProtectionsTripAtKnownTimes(t *testing.T) {
+	skipUnderRace(t)
 	const none = ""
 	tests := []struct {
 		name, safety, extraRule, exitBelow string

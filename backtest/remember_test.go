@@ -25,6 +25,7 @@ import (
 // (opens the position, places the first bid...). Each example's rules fire
 // at the times given and at no other in six hours.
 func TestRememberExamplesAtKnownTimes(t *testing.T) {
+	skipUnderRace(t)
 	const openLong = `rules:
   - {name: open-long, when: 'position("TSLAUSDT", "long").size == 0 && firings_today("open-long") < 1', actions: [{place_order: {symbol: TSLAUSDT, open: long, type: market, size: %s}}]}
 `

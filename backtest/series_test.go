@@ -95,6 +95,7 @@ func TestSeriesKeeper(t *testing.T) {
 // keeping few: the firings, orders, fills and summary (taken from every
 // sample) must be the same, and the kept samples a subset of all.
 func TestDownsampledReport(t *testing.T) {
+	skipUnderRace(t)
 	t.Parallel()
 	run := func(limit int) *Report {
 		opts := Options{Scenario: sim.Demo(), RuleDirs: []string{"../examples/rules"}, From: demoStart.Add(25 * time.Minute),
