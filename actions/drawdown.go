@@ -2,6 +2,7 @@ package actions
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"time"
 
@@ -97,7 +98,7 @@ func (g *Guard) savePeaks(peaks EquityPeaks) {
 // g.mu is held.
 func (g *Guard) observeDrawdowns(st *marketdata.State, limits map[string]Drawdown, active bool) (changed bool, trip *Halt) {
 	now := st.Now
-	for _, coin := range sortedKeys(limits) {
+	for _, coin := range slices.Sorted(maps.Keys(limits)) { // the same first trip on every run
 		d := limits[coin]
 		equity, err := st.Equity(coin)
 		if err != nil {
@@ -121,15 +122,4 @@ func (g *Guard) observeDrawdowns(st *marketdata.State, limits map[string]Drawdow
 		}
 	}
 	return changed, trip
-}
-
-// sortedKeys are m's keys in order, so that the first coin to trip is the
-// same on every run.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }

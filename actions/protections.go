@@ -2,6 +2,7 @@ package actions
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"time"
 
@@ -43,10 +44,8 @@ type LossStreak struct {
 	Within time.Duration `yaml:"within"`
 }
 
-// Any reports whether a protection is set.
-func (p Protections) Any() bool {
-	return len(p.MaxDailyLoss) > 0 || p.StopAfterLosses != nil || p.CooldownAfterLoss > 0 || len(p.MaxDrawdown) > 0
-}
+// Any reports whether a protection is set: each reads some part.
+func (p Protections) Any() bool { return p.Parts() != 0 }
 
 // Parts are the parts of the State the protections read, whether or not
 // a rule reads them: the position history and the positions for the
@@ -75,7 +74,7 @@ func (p Protections) check() error {
 	if p.CooldownAfterLoss < 0 {
 		return fmt.Errorf("protections.cooldown_after_loss must not be negative")
 	}
-	for _, coin := range sortedKeys(p.MaxDrawdown) {
+	for _, coin := range slices.Sorted(maps.Keys(p.MaxDrawdown)) {
 		if err := p.MaxDrawdown[coin].check(coin); err != nil {
 			return err
 		}
@@ -159,7 +158,7 @@ func (g *Guard) Observe(st *marketdata.State) {
 func (g *Guard) trip(st *marketdata.State, p Protections, closed []marketdata.ClosedTrade, closedErr error) *Halt {
 	now, lifted := st.Now, g.halt.Lifted
 	dayStart := st.DayStart()
-	for _, coin := range sortedKeys(p.MaxDailyLoss) {
+	for _, coin := range slices.Sorted(maps.Keys(p.MaxDailyLoss)) {
 		if !lifted.Before(dayStart) {
 			break // resumed by hand today: the daily limit is the trader's call
 		}

@@ -350,11 +350,12 @@ func howClosed(t *ClosedTrade, orders []exchange.HistoryOrder) string {
 			best = o
 		}
 	}
-	switch {
-	case best == nil:
+	if best == nil {
 		return "unknown"
-	case best.OrderSource.CloseKind() != "":
-		return best.OrderSource.CloseKind()
+	}
+	switch kind := best.OrderSource.CloseKind(); {
+	case kind != "":
+		return kind
 	case best.EnterPointSource == exchange.SourceAPI:
 		return "rule"
 	case best.EnterPointSource == exchange.SourceWeb || best.EnterPointSource == exchange.SourceAndroid || best.EnterPointSource == exchange.SourceIOS:

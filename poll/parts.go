@@ -367,13 +367,6 @@ func fetchPending(ctx context.Context, r Reader, q request) ([]exchange.PendingO
 	return all, nil
 }
 
-// fetchClosedTrades reads the positions of product type q.key closed
-// since 00:00 New York time of the day before (marketdata.ClosedTradesFrom).
-// The venue's docs do not say whether startTime bounds the open or the
-// close time, and a position opened days ago and closed today must count:
-// so no startTime is sent, and the pages, newest close first (idLessThan
-// walks to older records), are read until a record closed before the
-// window. Usually that is the first page.
 // closedAnswer is the closed trades' two answers: the position history
 // and the orders history of the same window.
 type closedAnswer struct {
@@ -381,6 +374,13 @@ type closedAnswer struct {
 	orders    []exchange.HistoryOrder
 }
 
+// fetchClosedTrades reads the positions of product type q.key closed
+// since 00:00 New York time of the day before (marketdata.ClosedTradesFrom).
+// The venue's docs do not say whether startTime bounds the open or the
+// close time, and a position opened days ago and closed today must count:
+// so no startTime is sent, and the pages, newest close first (idLessThan
+// walks to older records), are read until a record closed before the
+// window. Usually that is the first page.
 func fetchClosedTrades(ctx context.Context, r Reader, q request) (closedAnswer, error) {
 	from, err := marketdata.ClosedTradesFrom(q.now)
 	if err != nil {
