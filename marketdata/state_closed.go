@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -342,7 +343,9 @@ func howClosed(t *ClosedTrade, orders []exchange.HistoryOrder) string {
 	for i := range orders {
 		o := &orders[i]
 		u := o.UTime.Time()
-		if o.Symbol != t.Symbol || !closes(o, t.Side) || o.UTime.Int() <= 0 || u.Before(t.OpenedAt) ||
+		// The venue's docs write symbols and sources in lower case, its
+		// live answers in upper case: both are read.
+		if !strings.EqualFold(o.Symbol, t.Symbol) || !closes(o, t.Side) || o.UTime.Int() <= 0 || u.Before(t.OpenedAt) ||
 			u.Sub(t.ClosedAt).Abs() > closeMatch {
 			continue
 		}
@@ -353,14 +356,15 @@ func howClosed(t *ClosedTrade, orders []exchange.HistoryOrder) string {
 	if best == nil {
 		return "unknown"
 	}
+	entry := exchange.EnterPointSource(strings.ToUpper(string(best.EnterPointSource)))
 	switch kind := best.OrderSource.CloseKind(); {
 	case kind != "":
 		return kind
-	case best.EnterPointSource == exchange.SourceAPI:
+	case entry == exchange.SourceAPI:
 		return "rule"
-	case best.EnterPointSource == exchange.SourceWeb || best.EnterPointSource == exchange.SourceAndroid || best.EnterPointSource == exchange.SourceIOS:
+	case entry == exchange.SourceWeb || entry == exchange.SourceAndroid || entry == exchange.SourceIOS:
 		return "by hand"
-	case best.EnterPointSource == exchange.SourceSys:
+	case entry == exchange.SourceSys:
 		return "liquidation"
 	}
 	return "unknown"

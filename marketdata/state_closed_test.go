@@ -1,7 +1,10 @@
 package marketdata
 
 import (
+	"encoding/json"
 	"errors"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -173,6 +176,49 @@ func TestHowClosed(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			if got := howClosed(&trade, tt.orders); got != tt.want {
 				t.Errorf("howClosed = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestHowClosedOnTheVenuesAnswers matches closes against orders as the
+// venue writes them: a live capture (a one-way market buy through the
+// API, upper case) and the docs' orders-history example (a hedge-mode
+// order, lower case), see exchange/testdata/venue/SOURCES.md.
+func TestHowClosedOnTheVenuesAnswers(t *testing.T) {
+	read := func(name string, v any) {
+		t.Helper()
+		b, err := os.ReadFile(filepath.Join("..", "exchange", "testdata", "venue", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(b, v); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+	}
+	var live struct{ Data exchange.HistoryOrder }
+	read("detail-live-one-way.json", &live)
+	var docs struct{ Data exchange.OrderHistoryPage }
+	read("orders-history.json", &docs)
+	docsOrder := docs.Data.EntrustedList[0]
+	docsClose := docsOrder
+	docsClose.TradeSide = exchange.Close // the same order, closing the long
+	closedAt := func(o exchange.HistoryOrder) time.Time { return o.UTime.Time() }
+	tests := []struct {
+		name  string
+		trade ClosedTrade
+		order exchange.HistoryOrder
+		want  string
+	}{
+		{"live: a one-way buy through the API closes a short", ClosedTrade{Symbol: "ETHUSDT", Side: "short", ClosedAt: closedAt(live.Data)}, live.Data, "rule"},
+		{"live: it does not close a long", ClosedTrade{Symbol: "ETHUSDT", Side: "long", ClosedAt: closedAt(live.Data)}, live.Data, "unknown"},
+		{"docs: a hedge-mode open is not a close", ClosedTrade{Symbol: "ETHUSDT", Side: "long", ClosedAt: closedAt(docsOrder)}, docsOrder, "unknown"},
+		{"docs: lower-case symbol and source", ClosedTrade{Symbol: "ETHUSDT", Side: "long", ClosedAt: closedAt(docsClose)}, docsClose, "rule"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := howClosed(&tt.trade, []exchange.HistoryOrder{tt.order}); got != tt.want {
+				t.Errorf("howClosed = %q, want %q (order %+v)", got, tt.want, tt.order)
 			}
 		})
 	}
