@@ -1,7 +1,8 @@
-package rules
+package rules_test
 
 import (
 	"context"
+	"github.com/tickrules/tickrules/rules"
 	"slices"
 	"strings"
 	"testing"
@@ -14,22 +15,22 @@ func TestActionFormulasAndLists(t *testing.T) {
 	for _, tc := range []struct {
 		name, action string
 		err          string // "" when the file loads
-		check        func(t *testing.T, a *Action)
+		check        func(t *testing.T, a *rules.Action)
 	}{
-		{"ids formula", `batch_cancel: {symbol: TSLAUSDT, orders: '=map(filter(orders("TSLAUSDT"), .age_seconds > 600), .id)'}`, "", func(t *testing.T, a *Action) {
-			if v := a.Params["orders"]; v == nil || !v.IsFormula() || v.Formula.Kind != TextList {
+		{"ids formula", `batch_cancel: {symbol: TSLAUSDT, orders: '=map(filter(orders("TSLAUSDT"), .age_seconds > 600), .id)'}`, "", func(t *testing.T, a *rules.Action) {
+			if v := a.Params["orders"]; v == nil || !v.IsFormula() || v.Formula.Kind != rules.TextList {
 				t.Errorf("orders is %+v, want a TextList formula", v)
 			}
 		}},
 		{"client ids formula over all orders", `batch_cancel: {symbol: TSLAUSDT, client_oids: '=map(filter(all_orders, .symbol == "TSLAUSDT"), .client_oid)'}`, "", nil},
 		{"ids formula giving a number", `batch_cancel: {symbol: TSLAUSDT, orders: '=orders_count("TSLAUSDT")'}`, "this formula gives a number, but a list of texts is needed here", nil},
-		{"product type formula", `cancel_order: {symbol: TSLAUSDT, order_id: "1", product_type: '=position("TSLAUSDT", "long").product_type'}`, "", func(t *testing.T, a *Action) {
+		{"product type formula", `cancel_order: {symbol: TSLAUSDT, order_id: "1", product_type: '=position("TSLAUSDT", "long").product_type'}`, "", func(t *testing.T, a *rules.Action) {
 			if v := a.Params["product_type"]; v == nil || !v.IsFormula() {
 				t.Errorf("product_type is %+v, want a formula", v)
 			}
 		}},
 		{"product type formula giving a number", `cancel_all: {product_type: '=1 + 1'}`, "this formula gives a number, but text is needed here", nil},
-		{"cancel_all over two product types", `cancel_all: {product_type: [USDT-FUTURES, USDC-FUTURES]}`, "", func(t *testing.T, a *Action) {
+		{"cancel_all over two product types", `cancel_all: {product_type: [USDT-FUTURES, USDC-FUTURES]}`, "", func(t *testing.T, a *rules.Action) {
 			if got, _ := a.Params["product_type"].Literal.([]string); !slices.Equal(got, []string{"USDT-FUTURES", "USDC-FUTURES"}) {
 				t.Errorf("product_type %v", got)
 			}
@@ -43,7 +44,7 @@ func TestActionFormulasAndLists(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			src := "rules:\n  - name: r\n    when: market.is_open\n    actions:\n      - " + tc.action + "\n"
-			rs, errs := LoadBytes(context.Background(), "r.yaml", []byte(src), testOptions())
+			rs, errs := rules.LoadBytes(context.Background(), "r.yaml", []byte(src), testOptions())
 			if tc.err != "" {
 				if len(errs) == 0 || !strings.Contains(errs.Error(), tc.err) {
 					t.Fatalf("errors %v, want one saying %q", errs, tc.err)

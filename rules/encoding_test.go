@@ -1,7 +1,8 @@
-package rules
+package rules_test
 
 import (
 	"context"
+	"github.com/tickrules/tickrules/rules"
 	"strings"
 	"testing"
 
@@ -29,7 +30,7 @@ func TestEncodingAndEmptyFiles(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			opts := testOptions()
 			opts.AllowEmpty = tc.allowEmpty
-			_, errs := LoadBytes(context.Background(), "f.yaml", []byte(tc.data), opts)
+			_, errs := rules.LoadBytes(context.Background(), "f.yaml", []byte(tc.data), opts)
 			if len(errs) == 0 {
 				t.Fatal("no finding")
 			}

@@ -1,6 +1,7 @@
-package rules
+package rules_test
 
 import (
+	"github.com/tickrules/tickrules/rules"
 	"strings"
 	"testing"
 )
@@ -9,7 +10,7 @@ import (
 // reference in the author's line, and nothing else about that file.
 func TestEnvErrorsInLoad(t *testing.T) {
 	src := "rules:\n  - name: x\n    when: market.is_open\n    actions:\n      - place_order: { symbol: TSLAUSDT, open: long, type: market, size: ${NOPE} }\n"
-	_, errs := LoadBytes(t.Context(), "e.yaml", []byte(src), testOptions())
+	_, errs := rules.LoadBytes(t.Context(), "e.yaml", []byte(src), testOptions())
 	if len(errs) != 1 {
 		t.Fatalf("want 1 finding, got %v", errs)
 	}

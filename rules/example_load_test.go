@@ -1,8 +1,9 @@
-package rules
+package rules_test
 
 import (
 	"context"
 	"fmt"
+	"github.com/tickrules/tickrules/rules"
 	"os"
 )
 
@@ -15,7 +16,7 @@ func ExampleLoadBytes() {
     actions:
       - place_order: { symbol: TSLAUSDT, open: long, type: market, size: 0 }
 `
-	_, errs := LoadBytes(context.Background(), "flatten.yaml", []byte(src), LoadOptions{})
+	_, errs := rules.LoadBytes(context.Background(), "flatten.yaml", []byte(src), rules.LoadOptions{})
 	_ = errs.Render(os.Stdout)
 	// Output:
 	// flatten.yaml:3:11: unknown variable markt
@@ -39,7 +40,7 @@ func ExampleLoad_ruleSet() {
     actions:
       - close_positions: { side: long }
 `
-	rs, errs := LoadBytes(context.Background(), "cut.yaml", []byte(src), LoadOptions{})
+	rs, errs := rules.LoadBytes(context.Background(), "cut.yaml", []byte(src), rules.LoadOptions{})
 	if errs.HasErrors() {
 		fmt.Println(errs)
 		return

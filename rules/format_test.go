@@ -1,7 +1,8 @@
-package rules
+package rules_test
 
 import (
 	"context"
+	"github.com/tickrules/tickrules/rules"
 	"math"
 	"strings"
 	"testing"
@@ -33,7 +34,7 @@ func TestFormatNumber(t *testing.T) {
 		{1, 13, "", true},
 	} {
 		t.Run(tc.want, func(t *testing.T) {
-			got, err := formatNumber(tc.x, tc.places)
+			got, err := rules.InternalFormatNumber(tc.x, tc.places)
 			if (err != nil) != tc.err || got != tc.want {
 				t.Errorf("formatNumber(%v, %d) = %q, %v; want %q, error %v", tc.x, tc.places, got, err, tc.want, tc.err)
 			}
@@ -47,19 +48,19 @@ func TestFormatNumber(t *testing.T) {
 func TestFormatInMessages(t *testing.T) {
 	src := "rules:\n  - name: show\n    when: format(stock(\"TSLA\").ask, 0) != \"0\"\n    actions:\n" +
 		"      - log: {message: 'TSLA bid {{ format(stock(\"TSLA\").bid, 2) }}'}\n"
-	if _, errs := LoadBytes(context.Background(), "show.yaml", []byte(src), testOptions()); len(errs) > 0 {
+	if _, errs := rules.LoadBytes(context.Background(), "show.yaml", []byte(src), testOptions()); len(errs) > 0 {
 		t.Fatalf("does not load: %v", errs)
 	}
 	bad := strings.Replace(src, `bid, 2)`, `bid, -2)`, 1)
-	if _, errs := LoadBytes(context.Background(), "show.yaml", []byte(bad), testOptions()); len(errs) == 0 || !strings.Contains(errs.Error(), "format shows 0 to 12 decimal places, not -2") {
+	if _, errs := rules.LoadBytes(context.Background(), "show.yaml", []byte(bad), testOptions()); len(errs) == 0 || !strings.Contains(errs.Error(), "format shows 0 to 12 decimal places, not -2") {
 		t.Fatalf("negative places: errors %v", errs)
 	}
-	c := NewCompiler(CompilerOptions{Catalog: testCatalog()})
-	p, errs := c.Formula(`format(1, orders_count("TSLAUSDT") - 5)`, String)
+	c := rules.NewCompiler(rules.CompilerOptions{Catalog: rules.FixtureCatalog()})
+	p, errs := c.Formula(`format(1, orders_count("TSLAUSDT") - 5)`, rules.String)
 	if len(errs) > 0 {
 		t.Fatal(errs[0])
 	}
-	if out, err := p.EvalString(NewVM(), NewEnv(testState(t))); err == nil {
+	if out, err := p.EvalString(rules.NewVM(), rules.NewEnv(rules.FixtureState(t))); err == nil {
 		t.Fatalf("places -3 computed at run time gave %q, want an error", out)
 	}
 }

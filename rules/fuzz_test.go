@@ -1,7 +1,8 @@
-package rules
+package rules_test
 
 import (
 	"context"
+	"github.com/tickrules/tickrules/rules"
 	"os"
 	"path/filepath"
 	"testing"
@@ -24,7 +25,7 @@ func FuzzLoad(f *testing.F) {
 	f.Add([]byte("rules: &a [*a]\n"))
 	opts := testOptions()
 	f.Fuzz(func(t *testing.T, data []byte) {
-		rs, errs := LoadBytes(context.Background(), "fuzz.yaml", data, opts)
+		rs, errs := rules.LoadBytes(context.Background(), "fuzz.yaml", data, opts)
 		for _, e := range errs {
 			if e.File != "fuzz.yaml" {
 				t.Fatalf("finding without the file name: %+v", e)

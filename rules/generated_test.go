@@ -1,9 +1,10 @@
-package rules
+package rules_test
 
 import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/tickrules/tickrules/rules"
 	"os"
 	"slices"
 	"strconv"
@@ -24,8 +25,8 @@ func TestGeneratedDocsAreCurrent(t *testing.T) {
 		path string
 		gen  func() []byte
 	}{
-		{"../docs/rules.schema.json", Schema},
-		{"../docs/reference.md", Reference},
+		{"../docs/rules.schema.json", rules.Schema},
+		{"../docs/reference.md", rules.Reference},
 	} {
 		t.Run(tc.path, func(t *testing.T) {
 			got := tc.gen()
@@ -50,17 +51,17 @@ func TestGeneratedDocsAreCurrent(t *testing.T) {
 // tables: every key, action and parameter, and every choice's values.
 func TestSchemaNamesEveryKeyAndAction(t *testing.T) {
 	var s map[string]any
-	if err := json.Unmarshal(Schema(), &s); err != nil {
+	if err := json.Unmarshal(rules.Schema(), &s); err != nil {
 		t.Fatal(err)
 	}
 	defs := s["definitions"].(map[string]any)
 	rule := defs["rule"].(map[string]any)["properties"].(map[string]any)
-	for _, k := range RuleKeys() {
+	for _, k := range rules.RuleKeys() {
 		if _, ok := rule[k.Name]; !ok {
 			t.Errorf("rule key %s missing from the schema", k.Name)
 		}
 	}
-	for _, d := range Actions() {
+	for _, d := range rules.Actions() {
 		a, ok := defs["action_"+string(d.Kind)].(map[string]any)
 		if !ok {
 			t.Errorf("action %s missing from the schema", d.Kind)
@@ -92,21 +93,21 @@ func TestSchemaNamesEveryKeyAndAction(t *testing.T) {
 // TestReferenceNamesEverything checks that the reference lists every
 // action, parameter, rule key, variable and function.
 func TestReferenceNamesEverything(t *testing.T) {
-	ref := string(Reference())
+	ref := string(rules.Reference())
 	var want []string
-	for _, d := range Actions() {
+	for _, d := range rules.Actions() {
 		want = append(want, "### "+string(d.Kind))
 		for _, p := range d.Params {
 			want = append(want, "| `"+p.Name+"` |")
 		}
 	}
-	for _, k := range RuleKeys() {
+	for _, k := range rules.RuleKeys() {
 		want = append(want, "| `"+k.Name+"` |")
 	}
-	for _, v := range Variables() {
+	for _, v := range rules.Variables() {
 		want = append(want, "| `"+v.Name+"` |")
 	}
-	for _, f := range append(Functions(), Builtins()...) {
+	for _, f := range append(rules.Functions(), rules.Builtins()...) {
 		want = append(want, "| `"+f.Name+"(")
 	}
 	for _, w := range want {
@@ -121,13 +122,10 @@ func TestReferenceNamesEverything(t *testing.T) {
 // functions, has a row in the reference, and that the expr built-ins left
 // out of the table are rejected.
 func TestReferenceNamesEveryAcceptedFunction(t *testing.T) {
-	ref := string(Reference())
-	c := NewCompiler(CompilerOptions{Catalog: testCatalog()})
-	var accepted []string
-	for name := range c.byName {
-		accepted = append(accepted, name)
-	}
-	for name := range c.builtins {
+	ref := string(rules.Reference())
+	c := rules.NewCompiler(rules.CompilerOptions{Catalog: rules.FixtureCatalog()})
+	accepted, builtins := rules.CompilerFunctions(c)
+	for name := range builtins {
 		accepted = append(accepted, name)
 	}
 	slices.Sort(accepted)
@@ -137,11 +135,11 @@ func TestReferenceNamesEveryAcceptedFunction(t *testing.T) {
 		}
 	}
 	for _, b := range builtin.Builtins {
-		if c.builtins[b.Name] {
+		if builtins[b.Name] {
 			continue
 		}
 		t.Run(b.Name, func(t *testing.T) {
-			if _, errs := c.Formula(b.Name+"(1)", Number); len(errs) == 0 {
+			if _, errs := c.Formula(b.Name+"(1)", rules.Number); len(errs) == 0 {
 				t.Errorf("%s() is not in the reference but compiles", b.Name)
 			}
 		})
@@ -156,11 +154,11 @@ func TestReferenceNamesEveryAcceptedFunction(t *testing.T) {
 // TestActionExamplesLoad loads the example of every action, as the
 // reference shows it, inside a rule.
 func TestActionExamplesLoad(t *testing.T) {
-	for _, d := range Actions() {
+	for _, d := range rules.Actions() {
 		t.Run(string(d.Kind), func(t *testing.T) {
 			src := "rules:\n  - name: example\n    when: market.is_open\n    actions:\n      - " +
 				strings.ReplaceAll(d.Example, "\n", "\n        ") + "\n"
-			_, errs := LoadBytes(context.Background(), "example.yaml", []byte(src), testOptions())
+			_, errs := rules.LoadBytes(context.Background(), "example.yaml", []byte(src), testOptions())
 			if len(errs) > 0 {
 				t.Fatalf("example of %s does not load:\n%s\n%v", d.Kind, src, errs)
 			}
@@ -193,7 +191,7 @@ func TestGuideExamplesLoad(t *testing.T) {
 		blocks++
 		name := "writing-rules.md#" + strconv.Itoa(blocks)
 		env := func(string) string { return "" }
-		_, errs := LoadBytes(context.Background(), name, []byte(block), LoadOptions{Catalog: loadCatalog(), Getenv: env})
+		_, errs := rules.LoadBytes(context.Background(), name, []byte(block), rules.LoadOptions{Catalog: loadCatalog(), Getenv: env})
 		if len(errs) > 0 {
 			var buf bytes.Buffer
 			_ = errs.Render(&buf)
@@ -203,7 +201,7 @@ func TestGuideExamplesLoad(t *testing.T) {
 	if blocks < 8 {
 		t.Errorf("found only %d yaml examples in the guide", blocks)
 	}
-	rs, errs := Load(context.Background(), []string{"../examples/rules"}, LoadOptions{Catalog: loadCatalog()})
+	rs, errs := rules.Load(context.Background(), []string{"../examples/rules"}, rules.LoadOptions{Catalog: loadCatalog()})
 	if len(errs) > 0 || rs == nil || len(rs.Rules) == 0 {
 		t.Errorf("examples/rules: %v", errs)
 	}
@@ -218,14 +216,14 @@ func TestGuideOpensWithFiring(t *testing.T) {
 		t.Fatal(err)
 	}
 	guide := string(data)
-	at := strings.Index(guide, FiringGuide)
+	at := strings.Index(guide, rules.FiringGuide)
 	if at < 0 {
 		t.Fatal("docs/writing-rules.md does not hold rules.FiringGuide word for word")
 	}
 	if first := strings.Index(guide, "\n## "); first+1 != at {
 		t.Errorf("the firing guide is not the first section of docs/writing-rules.md")
 	}
-	if !strings.Contains(string(Reference()), FiringGuide) {
+	if !strings.Contains(string(rules.Reference()), rules.FiringGuide) {
 		t.Error("the reference does not hold the firing guide")
 	}
 }

@@ -1,8 +1,9 @@
-package rules
+package rules_test
 
 import (
 	"context"
 	"fmt"
+	"github.com/tickrules/tickrules/rules"
 	"runtime"
 	"strings"
 	"syscall"
@@ -75,7 +76,7 @@ func BenchmarkLoad1000Rules(b *testing.B) {
 			var peak, live uint64
 			var ms runtime.MemStats
 			b.ReportAllocs()
-			var rs *RuleSet
+			var rs *rules.RuleSet
 			cpu0 := cpuTime()
 			for b.Loop() {
 				// Start each load from a collected heap, so that peak is what
@@ -85,7 +86,7 @@ func BenchmarkLoad1000Rules(b *testing.B) {
 				runtime.GC()
 				b.StartTimer()
 				var errs rulefmt.Errors
-				rs, errs = LoadBytes(context.Background(), "bench.yaml", data, opts)
+				rs, errs = rules.LoadBytes(context.Background(), "bench.yaml", data, opts)
 				if len(errs) > 0 || rs == nil || len(rs.Rules) != 1000 {
 					b.Fatalf("findings %v", errs[:min(len(errs), 3)])
 				}

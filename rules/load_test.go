@@ -1,10 +1,11 @@
-package rules
+package rules_test
 
 import (
 	"bytes"
 	"context"
 	"flag"
 	"fmt"
+	"github.com/tickrules/tickrules/rules"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -32,13 +33,13 @@ func testEnv(name string) string {
 }
 
 // loadCatalog is the catalog the loader tests check symbols against.
-func loadCatalog() *Catalog {
+func loadCatalog() *rules.Catalog {
 	k := func(sym, base string, pt exchange.ProductType) marketdata.ProductContract {
 		// The largest order sizes are the demo scenario's.
 		return marketdata.ProductContract{ProductType: pt, Contract: exchange.Contract{Symbol: sym, BaseCoin: base,
 			MaxOrderQty: "5000", MaxMarketOrderQty: "1000"}}
 	}
-	return NewCatalog(
+	return rules.NewCatalog(
 		[]marketdata.ProductContract{
 			k("TSLAUSDT", "TSLA", exchange.USDTFutures),
 			k("NVDAUSDT", "NVDA", exchange.USDTFutures),
@@ -56,8 +57,8 @@ func loadCatalog() *Catalog {
 	)
 }
 
-func testOptions() LoadOptions {
-	return LoadOptions{Catalog: loadCatalog(), Getenv: testEnv}
+func testOptions() rules.LoadOptions {
+	return rules.LoadOptions{Catalog: loadCatalog(), Getenv: testEnv}
 }
 
 // golden compares got with the file at path, or rewrites it under -update.
@@ -100,10 +101,10 @@ func TestBadRules(t *testing.T) {
 				// The account is known to be in one-way mode for USDT-FUTURES.
 				opts.PositionModes = map[exchange.ProductType]exchange.PosMode{exchange.USDTFutures: exchange.OneWayMode}
 			}
-			if strings.HasPrefix(name, traderPrefix) {
-				opts.Account = testAccount()
+			if strings.HasPrefix(name, rules.TraderPrefix) {
+				opts.Account = rules.FixtureAccount()
 			}
-			rs, errs := Load(context.Background(), []string{path}, opts)
+			rs, errs := rules.Load(context.Background(), []string{path}, opts)
 			if len(errs) == 0 {
 				t.Fatalf("no findings for a bad file")
 			}
@@ -129,7 +130,7 @@ func TestBadRules(t *testing.T) {
 
 // TestGoodRules loads every file under testdata/good without any finding.
 func TestGoodRules(t *testing.T) {
-	rs, errs := Load(context.Background(), []string{"testdata/good"}, testOptions())
+	rs, errs := rules.Load(context.Background(), []string{"testdata/good"}, testOptions())
 	if len(errs) > 0 {
 		var buf bytes.Buffer
 		_ = errs.Render(&buf)
@@ -152,13 +153,13 @@ func TestGoodRules(t *testing.T) {
 }
 
 func TestPollingBudgetOfGoodRules(t *testing.T) {
-	rs, errs := Load(context.Background(), []string{"testdata/good"}, testOptions())
+	rs, errs := rules.Load(context.Background(), []string{"testdata/good"}, testOptions())
 	if errs.HasErrors() {
 		t.Fatal(errs)
 	}
 	rd := rs.Reads()
 	d := poll.Demand{Parts: rd.Parts, StockPairs: rd.Stocks, ProductTypes: rd.ProductTypes}
-	b, err := PollingBudget(d)
+	b, err := rules.PollingBudget(d)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -184,8 +185,8 @@ func TestScenarioKeysAreTheScenarios(t *testing.T) {
 			keys = append(keys, tag)
 		}
 	}
-	if !slices.Equal(keys, scenarioKeys) {
-		t.Errorf("sim.Scenario has the keys %v; scenarioKeys lists %v", keys, scenarioKeys)
+	if !slices.Equal(keys, rules.ScenarioKeys) {
+		t.Errorf("sim.Scenario has the keys %v; scenarioKeys lists %v", keys, rules.ScenarioKeys)
 	}
 }
 
@@ -195,7 +196,7 @@ func TestOtherFilesAmongRules(t *testing.T) {
 		{"a rule test", "tests:\n  - name: a\n", "this is a rule test, not a rule file"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, errs := LoadBytes(context.Background(), "x.yaml", []byte(tc.data), testOptions())
+			_, errs := rules.LoadBytes(context.Background(), "x.yaml", []byte(tc.data), testOptions())
 			if len(errs) != 1 || errs[0].Message != tc.want {
 				t.Errorf("got %v\nwant one finding %q", errs, tc.want)
 			}

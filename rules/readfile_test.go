@@ -1,9 +1,10 @@
 //go:build unix
 
-package rules
+package rules_test
 
 import (
 	"context"
+	"github.com/tickrules/tickrules/rules"
 	"net"
 	"os"
 	"path/filepath"
@@ -50,7 +51,7 @@ func TestLoadRefusesSpecialFiles(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			done := make(chan rulefmt.Errors, 1)
 			go func() {
-				_, errs := Load(context.Background(), tt.paths, LoadOptions{})
+				_, errs := rules.Load(context.Background(), tt.paths, rules.LoadOptions{})
 				done <- errs
 			}()
 			var errs rulefmt.Errors

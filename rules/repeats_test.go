@@ -1,7 +1,8 @@
-package rules
+package rules_test
 
 import (
 	"context"
+	"github.com/tickrules/tickrules/rules"
 	"strings"
 	"testing"
 
@@ -58,7 +59,7 @@ func TestRepeatWarnings(t *testing.T) {
 			src := "rules:\n  - name: r\n    " + tc.rule + "\n"
 			opts := testOptions()
 			opts.WarnRepeats = true
-			_, errs := LoadBytes(context.Background(), "x.yaml", []byte(src), opts)
+			_, errs := rules.LoadBytes(context.Background(), "x.yaml", []byte(src), opts)
 			var got []string
 			for _, e := range errs {
 				if e.Severity != rulefmt.SeverityWarning || !strings.Contains(e.Message, warned) {
@@ -74,7 +75,7 @@ func TestRepeatWarnings(t *testing.T) {
 			}
 			// Only engine check asks for it: loading to run stays quiet.
 			opts.WarnRepeats = false
-			if _, errs := LoadBytes(context.Background(), "x.yaml", []byte(src), opts); len(errs) > 0 {
+			if _, errs := rules.LoadBytes(context.Background(), "x.yaml", []byte(src), opts); len(errs) > 0 {
 				t.Errorf("without WarnRepeats: %v", errs)
 			}
 		})

@@ -1,7 +1,8 @@
-package rules
+package rules_test
 
 import (
 	"context"
+	"github.com/tickrules/tickrules/rules"
 	"os"
 	"path/filepath"
 	"slices"
@@ -10,9 +11,9 @@ import (
 	"github.com/shopspring/decimal"
 )
 
-func mustLoad(t *testing.T, src string) *RuleSet {
+func mustLoad(t *testing.T, src string) *rules.RuleSet {
 	t.Helper()
-	rs, errs := LoadBytes(context.Background(), "t.yaml", []byte(src), testOptions())
+	rs, errs := rules.LoadBytes(context.Background(), "t.yaml", []byte(src), testOptions())
 	if len(errs) > 0 {
 		t.Fatalf("findings: %v", errs)
 	}
@@ -108,7 +109,7 @@ func TestRuleFilesWalk(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	got, err := RuleFiles(dir)
+	got, err := rules.RuleFiles(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,10 +119,10 @@ func TestRuleFilesWalk(t *testing.T) {
 	if want := []string{"a.yaml", "b.yml", "sub/d.yaml"}; !slices.Equal(got, want) {
 		t.Errorf("RuleFiles = %v, want %v", got, want)
 	}
-	if _, err := RuleFiles(filepath.Join(dir, "missing")); err == nil {
+	if _, err := rules.RuleFiles(filepath.Join(dir, "missing")); err == nil {
 		t.Error("a missing path must be an error")
 	}
-	_, errs := Load(context.Background(), []string{filepath.Join(dir, "missing")}, LoadOptions{})
+	_, errs := rules.Load(context.Background(), []string{filepath.Join(dir, "missing")}, rules.LoadOptions{})
 	if !errs.HasErrors() {
 		t.Error("Load of a missing path must report it")
 	}
@@ -130,14 +131,14 @@ func TestRuleFilesWalk(t *testing.T) {
 func TestLoadStopsOnCancelledContext(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	rs, errs := Load(ctx, []string{"testdata/good"}, testOptions())
+	rs, errs := rules.Load(ctx, []string{"testdata/good"}, testOptions())
 	if rs != nil || !errs.HasErrors() {
 		t.Errorf("a cancelled load must fail, got %v %v", rs, errs)
 	}
 }
 
 func TestEmptyDirectoryIsAnError(t *testing.T) {
-	_, errs := Load(context.Background(), []string{t.TempDir()}, LoadOptions{})
+	_, errs := rules.Load(context.Background(), []string{t.TempDir()}, rules.LoadOptions{})
 	if len(errs) != 1 || !errs.HasErrors() {
 		t.Fatalf("want one error, got %v", errs)
 	}
@@ -161,7 +162,7 @@ func TestIdenticalFormulasShareAProgram(t *testing.T) {
 	if rs.Rules[0].Condition != rs.Rules[1].Condition {
 		t.Error("identical conditions compiled twice")
 	}
-	_, errs := LoadBytes(context.Background(), "t.yaml", []byte(`rules:
+	_, errs := rules.LoadBytes(context.Background(), "t.yaml", []byte(`rules:
   - { name: a, when: markt.is_open, actions: [cancel_all: {}] }
   - { name: b, when: markt.is_open, actions: [cancel_all: {}] }
 `), testOptions())

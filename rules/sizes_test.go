@@ -1,7 +1,8 @@
-package rules
+package rules_test
 
 import (
 	"context"
+	"github.com/tickrules/tickrules/rules"
 	"strings"
 	"testing"
 
@@ -30,10 +31,10 @@ func TestSizeChecks(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			opts := testOptions()
-			opts.Account = testAccount()
+			opts.Account = rules.FixtureAccount()
 			opts.Account.Leverage = decimal.NewFromInt(2)
 			src := "rules:\n  - name: r\n    when: market.is_open\n    actions:\n      - " + tc.action + "\n"
-			_, errs := LoadBytes(context.Background(), "x.yaml", []byte(src), opts)
+			_, errs := rules.LoadBytes(context.Background(), "x.yaml", []byte(src), opts)
 			var got []string
 			for _, e := range errs {
 				got = append(got, e.Error())
@@ -47,7 +48,7 @@ func TestSizeChecks(t *testing.T) {
 
 func TestRoundFigure(t *testing.T) {
 	for in, want := range map[string]string{"0.4": "0", "999.5": "1,000", "1234567.89": "1,234,568", "-20500": "-20,500"} {
-		if got := roundFigure(decimal.RequireFromString(in)); got != want {
+		if got := rules.RoundFigure(decimal.RequireFromString(in)); got != want {
 			t.Errorf("roundFigure(%s) = %s, want %s", in, got, want)
 		}
 	}
