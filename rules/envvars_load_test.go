@@ -1,9 +1,10 @@
 package rules_test
 
 import (
-	"github.com/tickrules/tickrules/rules"
 	"strings"
 	"testing"
+
+	"github.com/tickrules/tickrules/rules"
 )
 
 // TestEnvErrorsInLoad checks the loader reports an unset variable at its
