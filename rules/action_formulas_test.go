@@ -2,10 +2,11 @@ package rules_test
 
 import (
 	"context"
-	"github.com/tickrules/tickrules/rules"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/tickrules/tickrules/rules"
 )
 
 // TestActionFormulasAndLists loads the parameters that may be formulas or

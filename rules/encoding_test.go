@@ -2,11 +2,11 @@ package rules_test
 
 import (
 	"context"
-	"github.com/tickrules/tickrules/rules"
 	"strings"
 	"testing"
 
 	"github.com/tickrules/tickrules/rulefmt"
+	"github.com/tickrules/tickrules/rules"
 )
 
 func TestEncodingAndEmptyFiles(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+
 	"github.com/tickrules/tickrules/rules"
 )
 

@@ -3,8 +3,9 @@ package rules_test
 import (
 	"context"
 	"fmt"
-	"github.com/tickrules/tickrules/rules"
 	"os"
+
+	"github.com/tickrules/tickrules/rules"
 )
 
 // ExampleLoadBytes loads one rule file and prints what it found: every

@@ -2,10 +2,11 @@ package rules_test
 
 import (
 	"context"
-	"github.com/tickrules/tickrules/rules"
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/tickrules/tickrules/rules"
 )
 
 func TestFormatNumber(t *testing.T) {

@@ -2,10 +2,11 @@ package rules_test
 
 import (
 	"context"
-	"github.com/tickrules/tickrules/rules"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/tickrules/tickrules/rules"
 )
 
 // FuzzLoad feeds arbitrary bytes to the loader: it must never panic, every

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"github.com/tickrules/tickrules/rules"
 	"os"
 	"slices"
 	"strconv"
@@ -14,6 +13,7 @@ import (
 	"github.com/expr-lang/expr/builtin"
 
 	"github.com/tickrules/tickrules/rulefmt"
+	"github.com/tickrules/tickrules/rules"
 )
 
 // TestGeneratedDocsAreCurrent fails when docs/rules.schema.json or

@@ -3,7 +3,6 @@ package rules_test
 import (
 	"context"
 	"fmt"
-	"github.com/tickrules/tickrules/rules"
 	"runtime"
 	"strings"
 	"syscall"
@@ -11,6 +10,7 @@ import (
 	"time"
 
 	"github.com/tickrules/tickrules/rulefmt"
+	"github.com/tickrules/tickrules/rules"
 )
 
 // benchRules generates n distinct rules of the shape authors write: a

@@ -2,13 +2,14 @@ package rules_test
 
 import (
 	"context"
-	"github.com/tickrules/tickrules/rules"
 	"os"
 	"path/filepath"
 	"slices"
 	"testing"
 
 	"github.com/shopspring/decimal"
+
+	"github.com/tickrules/tickrules/rules"
 )
 
 func mustLoad(t *testing.T, src string) *rules.RuleSet {

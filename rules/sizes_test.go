@@ -2,11 +2,12 @@ package rules_test
 
 import (
 	"context"
-	"github.com/tickrules/tickrules/rules"
 	"strings"
 	"testing"
 
 	"github.com/shopspring/decimal"
+
+	"github.com/tickrules/tickrules/rules"
 )
 
 func TestSizeChecks(t *testing.T) {
