@@ -4,7 +4,6 @@ import (
 	"strings"
 	"testing"
 
-
 	"github.com/tickrules/tickrules/rules"
 )
 
