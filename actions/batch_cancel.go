@@ -4,14 +4,28 @@ import (
 	"context"
 
 	"github.com/tickrules/tickrules/exchange"
+	"github.com/tickrules/tickrules/rulefmt"
 	"github.com/tickrules/tickrules/rules"
 )
+
+// BatchCancel is the key of batch_cancel in a rule file.
+const BatchCancel rules.ActionKind = "batch_cancel"
 
 // batchCancelKind cancels several orders of one contract, or every pending
 // order of it when no ids are written; it never opens anything.
 func batchCancelKind() Kind {
 	return Kind{
-		Name: rules.BatchCancel,
+		Def: &rules.ActionDef{
+			Kind: BatchCancel, Op: exchange.OpBatchCancelOrders,
+			Doc: "Cancel several orders of one contract; without orders and client_oids, every pending order of the contract.",
+			Params: []rulefmt.ParamDef{pSymbol,
+				{Name: "orders", Type: rulefmt.ParamIDList, Doc: "Order ids to cancel. A formula giving an empty list cancels nothing (never every order).", Example: `=map(filter(orders("TSLAUSDT"), .age_seconds > 600), .id)`},
+				{Name: "client_oids", Type: rulefmt.ParamIDList, Doc: "Client order ids to cancel. A formula giving an empty list cancels nothing.", Example: "[my-order-1, my-order-2]"},
+				pProductType, pMarginCoin},
+			Example: `batch_cancel:
+  symbol: TSLAUSDT`,
+		},
+
 		plan: func(_ context.Context, f *firing, a *rules.Action) []Plan {
 			p := params{f: f, ps: a.Params}
 			c, err := f.contract(p)

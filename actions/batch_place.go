@@ -5,15 +5,32 @@ import (
 	"fmt"
 
 	"github.com/tickrules/tickrules/exchange"
+	"github.com/tickrules/tickrules/rulefmt"
 	"github.com/tickrules/tickrules/rules"
 )
+
+// BatchPlace is the key of batch_place in a rule file.
+const BatchPlace rules.ActionKind = "batch_place"
 
 // batchPlaceKind places several orders on one contract in one request (the
 // dispatcher sends them 50 at a time); each order is guarded like a
 // place_order.
 func batchPlaceKind() Kind {
 	return Kind{
-		Name: rules.BatchPlace, Opens: true,
+		Def: &rules.ActionDef{
+			Kind: BatchPlace, Op: exchange.OpBatchPlaceOrder,
+			Doc: "Place several orders on one contract at once (any number; the engine sends them 50 at a time).",
+			Params: []rulefmt.ParamDef{pSymbol,
+				{Name: "orders", Type: rulefmt.ParamOrders, Required: true, Items: orderItemParams,
+					Doc: "The orders; each item has the fields of place_order except symbol and the overrides."},
+				pProductType, pMarginCoin, pMarginMode},
+			Example: `batch_place:
+  symbol: TSLAUSDT
+  orders:
+    - { open: long, type: limit, size: 1, price: 240 }
+    - { open: long, type: limit, size: 1, price: 238 }`,
+		},
+		Opens: true,
 		plan: func(ctx context.Context, f *firing, a *rules.Action) []Plan {
 			p := params{f: f, ps: a.Params}
 			c, err := f.contract(p)

@@ -5,8 +5,12 @@ import (
 	"slices"
 
 	"github.com/tickrules/tickrules/exchange"
+	"github.com/tickrules/tickrules/rulefmt"
 	"github.com/tickrules/tickrules/rules"
 )
+
+// CancelAll is the key of cancel_all in a rule file.
+const CancelAll rules.ActionKind = "cancel_all"
 
 // cancelAllKind cancels every pending order of a product type, or of each of a
 // list (one request each), and with include: [strategy] the orders resting
@@ -14,7 +18,19 @@ import (
 // never opens anything.
 func cancelAllKind() Kind {
 	return Kind{
-		Name: rules.CancelAll,
+		Def: &rules.ActionDef{
+			Kind: CancelAll, Op: exchange.OpCancelAllOrders,
+			Doc: "Cancel every pending order of the product type, or of each product type of a list (one request each).",
+			Params: []rulefmt.ParamDef{{Name: "product_type", Type: rulefmt.ParamChoice, Values: enumValues("productType"), Formula: true, Many: true,
+				Doc:     "Overrides the file's defaults.product_type; a list cancels on each product type in turn.",
+				Example: "[USDT-FUTURES, USDC-FUTURES]"}, pMarginCoin,
+				{Name: "include", Type: rulefmt.ParamChoice, Values: []string{"strategy"}, Many: true,
+					Doc:     "strategy also cancels the orders that rest on the exchange (take-profits, stop-losses, trailing stops and trigger orders, as cancel_strategy_orders with type all); without it they stay.",
+					Example: "[strategy]"}},
+			Example: `cancel_all: { include: [strategy] }`,
+			Check:   checkCancelAll,
+		},
+
 		plan: func(_ context.Context, f *firing, a *rules.Action) []Plan {
 			return f.cancelAll(a)
 		},
@@ -69,4 +85,17 @@ func (f *firing) cancelAll(a *rules.Action) []Plan {
 		}
 	}
 	return plans
+}
+
+// checkCancelAll rejects a margin coin written beside a list of product
+// types: one coin cannot belong to USDT- and USDC-margined futures at once.
+func checkCancelAll(c *rules.ActionCheck) {
+	v := c.Params()["product_type"]
+	if v == nil {
+		return
+	}
+	if pts, ok := v.Literal.([]string); ok && len(pts) > 1 && len(c.Given("margin_coin")) > 0 {
+		c.Errorf(c.Where("margin_coin"), "leave margin_coin out, or write one cancel_all per product type",
+			"margin_coin applies to one product type, but product_type lists %d", len(pts))
+	}
 }

@@ -4,13 +4,26 @@ import (
 	"context"
 
 	"github.com/tickrules/tickrules/exchange"
+	"github.com/tickrules/tickrules/rulefmt"
 	"github.com/tickrules/tickrules/rules"
 )
+
+// CancelOrder is the key of cancel_order in a rule file.
+const CancelOrder rules.ActionKind = "cancel_order"
 
 // cancelOrderKind cancels one order; it never opens anything.
 func cancelOrderKind() Kind {
 	return Kind{
-		Name: rules.CancelOrder,
+		Def: &rules.ActionDef{
+			Kind: CancelOrder, Op: exchange.OpCancelOrder,
+			Doc:    "Cancel one order.",
+			Params: []rulefmt.ParamDef{pSymbol, pOrderID, pClientOID, pProductType, pMarginCoin},
+			Example: `cancel_order:
+  symbol: TSLAUSDT
+  client_oid: my-order-1`,
+			Check: func(c *rules.ActionCheck) { c.ExactlyOne("order_id", "client_oid") },
+		},
+
 		plan: func(_ context.Context, f *firing, a *rules.Action) []Plan {
 			p := params{f: f, ps: a.Params}
 			c, err := f.contract(p)

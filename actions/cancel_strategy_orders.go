@@ -6,14 +6,29 @@ import (
 	"slices"
 
 	"github.com/tickrules/tickrules/exchange"
+	"github.com/tickrules/tickrules/rulefmt"
 	"github.com/tickrules/tickrules/rules"
 )
+
+// CancelStrategyOrders is the key of cancel_strategy_orders in a rule file.
+const CancelStrategyOrders rules.ActionKind = "cancel_strategy_orders"
 
 // cancelStrategyOrdersKind cancels orders that rest on the exchange
 // (cancel-plan-order), one request per plan type; it never opens anything.
 func cancelStrategyOrdersKind() Kind {
 	return Kind{
-		Name: rules.CancelStrategyOrders,
+		Def: &rules.ActionDef{
+			Kind: CancelStrategyOrders, Op: exchange.OpCancelPlanOrder,
+			Doc: "Cancel orders that rest on the exchange (placed by protect, place_trigger or by hand): of one contract or, without symbol, of the whole product type; of some types or all. One request per type.",
+			Params: []rulefmt.ParamDef{{Name: "symbol", Type: rulefmt.ParamSymbol, Doc: "The contract; without it, those of every contract of the product type.", Example: "TSLAUSDT"},
+				{Name: "type", Type: rulefmt.ParamChoice, Values: []string{"all", "take_profit", "stop_loss", "trailing_stop", "trigger"}, Many: true,
+					Doc: "Which ones: take_profit, stop_loss (of part or the whole position), trailing_stop (of a position, and trailing triggers), trigger, or all (default).", Example: "[stop_loss, trailing_stop]"},
+				pProductType, pMarginCoin},
+			Example: `cancel_strategy_orders:
+  symbol: TSLAUSDT
+  type: all`,
+		},
+
 		plan: func(_ context.Context, f *firing, a *rules.Action) []Plan {
 			p := params{f: f, ps: a.Params}
 			var types []string

@@ -60,7 +60,7 @@ func NewExecutor(opts ExecutorOptions) *Executor {
 	}
 	kinds := map[rules.ActionKind]Kind{}
 	for _, k := range Kinds() {
-		kinds[k.Name] = k
+		kinds[k.Name()] = k
 	}
 	return &Executor{opts: opts, kinds: kinds}
 }

@@ -53,7 +53,7 @@ func TestPlanFormulasAndProductLists(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			src := "rules:\n  - name: r\n    when: now_ms > 0\n    actions:\n      - " + tc.action + "\n"
-			rs, errs := rules.LoadBytes(ctx, "r.yaml", []byte(src), rules.LoadOptions{Catalog: cat})
+			rs, errs := rules.LoadBytes(ctx, "r.yaml", []byte(src), rules.LoadOptions{Actions: actions.Defs(), Catalog: cat})
 			if rs == nil || len(errs) > 0 {
 				t.Fatal(errs)
 			}

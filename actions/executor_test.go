@@ -30,7 +30,7 @@ rules:
     when: now_ms > 0
     actions:
       - place_order: {symbol: BTCUSDT, open: long, type: market, size: 0.5}
-`), rules.LoadOptions{Catalog: cat})
+`), rules.LoadOptions{Actions: actions.Defs(), Catalog: cat})
 	if rs == nil {
 		t.Fatal(errs)
 	}

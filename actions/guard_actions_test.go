@@ -33,47 +33,47 @@ type guardCase struct {
 // without cases here fails TestEveryActionMeetsTheGuard, and so does a kind
 // whose cases contradict its declaration (Kind.Opens).
 var guardCases = map[rules.ActionKind][]guardCase{
-	rules.PlaceOrder: {
+	actions.PlaceOrder: {
 		{"open", "place_order: {symbol: BTCUSDT, open: long, type: limit, size: 5, price: 20000}", true},
 		{"raw side", "place_order: {symbol: BTCUSDT, side: buy, type: market, size: 5}", true},
 		{"close", "place_order: {symbol: BTCUSDT, close: long, type: market, size: 0.5}", false},
 		{"raw reduce-only", "place_order: {symbol: BTCUSDT, side: sell, reduce_only: true, type: market, size: 0.5}", false},
 	},
-	rules.BatchPlace: {
+	actions.BatchPlace: {
 		{"open", "batch_place: {symbol: BTCUSDT, orders: [{open: long, type: limit, size: 0.06, price: 20000}, {open: short, type: market, size: 5}]}", true},
 		{"close", "batch_place: {symbol: BTCUSDT, orders: [{close: long, type: market, size: 0.2}, {close: long, type: market, size: 0.3}]}", false},
 	},
-	rules.ModifyOrder: {
+	actions.ModifyOrder: {
 		// The issue's case: a modify grew an order to size 5 past
 		// max_order_size 0.05 and the kill switch.
 		{"size and price", "modify_order: {symbol: BTCUSDT, client_oid: target-1, new_size: 5, new_price: 20000}", true},
 		{"presets only", "modify_order: {symbol: BTCUSDT, client_oid: target-1, new_take_profit: 0}", false},
 	},
-	rules.CancelOrder:     {{"cancel", "cancel_order: {symbol: BTCUSDT, client_oid: target-1}", false}},
-	rules.BatchCancel:     {{"cancel", "batch_cancel: {symbol: BTCUSDT, client_oids: [target-1]}", false}},
-	rules.ReversePosition: {{"reverse", "reverse_position: {symbol: BTCUSDT}", true}},
-	rules.ClosePositions:  {{"close", "close_positions: {symbol: BTCUSDT}", false}},
-	rules.CancelAll: {
+	actions.CancelOrder:     {{"cancel", "cancel_order: {symbol: BTCUSDT, client_oid: target-1}", false}},
+	actions.BatchCancel:     {{"cancel", "batch_cancel: {symbol: BTCUSDT, client_oids: [target-1]}", false}},
+	actions.ReversePosition: {{"reverse", "reverse_position: {symbol: BTCUSDT}", true}},
+	actions.ClosePositions:  {{"close", "close_positions: {symbol: BTCUSDT}", false}},
+	actions.CancelAll: {
 		{"cancel", "cancel_all: {}", false},
 		{"with strategy orders", "cancel_all: {include: [strategy]}", false},
 	},
 	// Protections only close: the trailing stop's size (the whole 1 BTC
 	// position) is past max_order_size, and it must still go out.
-	rules.Protect: {
+	actions.Protect: {
 		{"stop-loss", "protect: {symbol: BTCUSDT, position: long, stop_loss: 10000}", false},
 		{"trailing stop", "protect: {symbol: BTCUSDT, position: long, trailing_ratio: 2}", false},
 	},
 	// A trigger that opens is an order that opens.
-	rules.PlaceTrigger: {
+	actions.PlaceTrigger: {
 		{"open", "place_trigger: {symbol: BTCUSDT, open: long, type: market, size: 5, trigger_price: 90000}", true},
 		{"close", "place_trigger: {symbol: BTCUSDT, close: long, type: market, size: 0.5, trigger_price: 10000}", false},
 	},
-	rules.CancelStrategyOrders: {{"cancel", "cancel_strategy_orders: {symbol: BTCUSDT}", false}},
-	rules.Log:                  {{"log", `log: {message: "hello"}`, false}},
-	rules.Notify:               {{"notify", `notify: {message: "hello"}`, false}},
+	actions.CancelStrategyOrders: {{"cancel", "cancel_strategy_orders: {symbol: BTCUSDT}", false}},
+	actions.Log:                  {{"log", `log: {message: "hello"}`, false}},
+	actions.Notify:               {{"notify", `notify: {message: "hello"}`, false}},
 	// A halt itself opens nothing: it stops the entries that follow it
 	// (TestHaltStopsEntriesOfEveryRule).
-	rules.Halt: {{"halt", `halt: {until: end_of_day, reason: "lost enough today"}`, false}},
+	actions.HaltAction: {{"halt", `halt: {until: end_of_day, reason: "lost enough today"}`, false}},
 }
 
 // TestEveryActionMeetsTheGuard runs every action kind against the simulator
@@ -84,7 +84,7 @@ var guardCases = map[rules.ActionKind][]guardCase{
 func TestEveryActionMeetsTheGuard(t *testing.T) {
 	t.Parallel()
 	for _, kind := range actions.Kinds() {
-		def := kind.Def()
+		def := kind.Def
 		cases := guardCases[def.Kind]
 		if len(cases) == 0 {
 			t.Errorf("action kind %s has no guard case: add one to guardCases", def.Kind)
@@ -177,7 +177,7 @@ func runGuarded(t *testing.T, action string, killed bool) ([]actions.Leg, []exch
 	}
 	st := stateOf(ctx, t, acct, cat, v.Now())
 
-	rs, errs := rules.LoadBytes(ctx, "r.yaml", []byte("rules:\n  - name: r\n    when: now_ms > 0\n    actions:\n      - "+action+"\n"), rules.LoadOptions{Catalog: cat})
+	rs, errs := rules.LoadBytes(ctx, "r.yaml", []byte("rules:\n  - name: r\n    when: now_ms > 0\n    actions:\n      - "+action+"\n"), rules.LoadOptions{Actions: actions.Defs(), Catalog: cat})
 	if rs == nil {
 		t.Fatal(errs)
 	}

@@ -9,22 +9,20 @@ import (
 	"github.com/tickrules/tickrules/rules"
 )
 
-// Kind declares one action kind in one place: the requests it plans, how
-// its recorded requests are read back, whether it can open or grow
-// exposure, and how a trader is shown its requests. Each kind is one file
-// of this package (place_order.go, log.go...) and one line of Kinds; the
-// executor, the journal, the engine's busy-symbol wait, the status page
-// and the guard test read this declaration instead of keeping their own
-// lists of kinds.
-//
-// Its parameters, its exchange operation (and so whether it sends
-// anything, Sends) and the load-time checks between its parameters are
-// its rules.ActionDef (rules/actions.go), which the loader, the JSON Schema
-// and the reference read; Def returns it. They stay in rules because the
-// loader cannot import this package (this package imports rules).
+// Kind declares one action kind in one place: its parameters and the
+// load-time checks between them (Def, which the loader, the JSON Schema and
+// the reference read), the requests it plans, how its recorded requests are
+// read back, whether it can open or grow exposure, and how a trader is
+// shown its requests. Each kind is one file of this package
+// (place_order.go, log.go...) and one line of Kinds; the loader, the
+// executor, the journal, the engine's busy-symbol wait, the status page and
+// the guard test read this declaration instead of keeping their own lists
+// of kinds.
 type Kind struct {
-	// Name is the action's key in a rule file.
-	Name rules.ActionKind
+	// Def declares the kind to the rule loader: its name (the action's key
+	// in a rule file), its parameters, its exchange operation ("" for a
+	// kind that sends nothing) and its load-time checks.
+	Def *rules.ActionDef
 	// Opens is true when the action can open or grow exposure (an order
 	// that is not reducing): the kill switch and the safety file's limits
 	// apply to it. An action that cannot (a cancel, a close) goes through
@@ -63,10 +61,24 @@ func Kinds() []Kind {
 	}
 }
 
+// Defs returns the declaration of every action kind, in Kinds' order: what
+// rules.LoadOptions.Actions, rules.Schema and rules.Reference take.
+func Defs() []*rules.ActionDef {
+	kinds := Kinds()
+	out := make([]*rules.ActionDef, len(kinds))
+	for i, k := range kinds {
+		out[i] = k.Def
+	}
+	return out
+}
+
+// Name returns the action's key in a rule file.
+func (k Kind) Name() rules.ActionKind { return k.Def.Kind }
+
 // KindOf returns the declaration of the action kind named name.
 func KindOf(name string) (Kind, bool) {
 	for _, k := range Kinds() {
-		if string(k.Name) == name {
+		if string(k.Def.Kind) == name {
 			return k, true
 		}
 	}
@@ -87,19 +99,9 @@ func Sends(name string) bool {
 // intent on disk and shows as a message, not an order.
 func (k Kind) Sends() bool { return k.Op() != "" }
 
-// Def returns the kind's parameters and load-time checks.
-func (k Kind) Def() *rules.ActionDef {
-	d, ok := rules.LookupAction(string(k.Name))
-	if !ok {
-		// TestEveryKindIsDeclaredOnce keeps the two lists together.
-		panic(fmt.Sprintf("action kind %s has no rules.ActionDef", k.Name))
-	}
-	return d
-}
-
 // Op returns the exchange operation the kind's requests use ("" for a kind
 // that sends nothing).
-func (k Kind) Op() exchange.Op { return k.Def().Op }
+func (k Kind) Op() exchange.Op { return k.Def.Op }
 
 // Request is the typed body of one request an action sends: one of the
 // exchange package's request structs, the one its operation takes

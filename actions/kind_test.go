@@ -9,22 +9,23 @@ import (
 	"github.com/tickrules/tickrules/rules"
 )
 
-// TestEveryKindIsDeclaredOnce keeps the two halves of an action kind's
-// declaration together: every rules.ActionDef (parameters, operation,
-// checks) has exactly one Kind (planning, guard, display) in the same
-// order, and the parts a sending kind needs are there.
+// TestEveryKindIsDeclaredOnce checks each kind's declaration is whole:
+// one kind per name, a definition for the loader, a plan, and the parts a
+// sending kind needs.
 func TestEveryKindIsDeclaredOnce(t *testing.T) {
 	t.Parallel()
-	defs, kinds := rules.Actions(), Kinds()
-	if len(defs) != len(kinds) {
-		t.Fatalf("%d action definitions in rules, %d kinds here", len(defs), len(kinds))
-	}
+	kinds := Kinds()
 	ops := map[exchange.Op]rules.ActionKind{}
-	for i, k := range kinds {
-		t.Run(string(k.Name), func(t *testing.T) {
-			if defs[i].Kind != k.Name {
-				t.Errorf("kind %d is %s here and %s in rules.Actions()", i, k.Name, defs[i].Kind)
+	names := map[rules.ActionKind]bool{}
+	for _, k := range kinds {
+		t.Run(string(k.Name()), func(t *testing.T) {
+			if k.Def == nil || k.Def.Kind == "" || k.Def.Doc == "" || k.Def.Example == "" {
+				t.Fatalf("incomplete definition: %+v", k.Def)
 			}
+			if names[k.Name()] {
+				t.Errorf("%s is declared twice", k.Name())
+			}
+			names[k.Name()] = true
 			if k.plan == nil {
 				t.Error("no plan")
 			}
@@ -37,7 +38,7 @@ func TestEveryKindIsDeclaredOnce(t *testing.T) {
 			if other, dup := ops[k.Op()]; dup && k.Sends() {
 				t.Errorf("operation %s is also sent by %s: a recorded request would not know its type", k.Op(), other)
 			}
-			ops[k.Op()] = k.Name
+			ops[k.Op()] = k.Name()
 		})
 	}
 }

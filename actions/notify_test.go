@@ -21,7 +21,7 @@ rules:
     when: now_ms > 0
     actions:
       - notify: { message: "the clock is {{ now_ms > 0 ? \"running\" : \"stopped\" }}" }
-`), rules.LoadOptions{})
+`), rules.LoadOptions{Actions: actions.Defs()})
 	if rs == nil {
 		t.Fatal(errs)
 	}

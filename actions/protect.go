@@ -8,8 +8,12 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/tickrules/tickrules/exchange"
+	"github.com/tickrules/tickrules/rulefmt"
 	"github.com/tickrules/tickrules/rules"
 )
+
+// Protect is the key of protect in a rule file.
+const Protect rules.ActionKind = "protect"
 
 // protectKind places a position's take-profit, stop-loss and trailing stop
 // as orders that rest on the exchange (place-tpsl-order), one request each.
@@ -17,7 +21,35 @@ import (
 // kill switch lets them through like exits.
 func protectKind() Kind {
 	return Kind{
-		Name:   rules.Protect,
+		Def: &rules.ActionDef{
+			Kind: Protect, Op: exchange.OpPlaceTPSLOrder,
+			Doc: "Protect an open position with orders that rest on the exchange, so they hold while the engine is down: a take-profit, a stop-loss and a trailing stop, each one request. They only ever close the position, so the kill switch and the safety limits never hold them back; the exchange cancels them when the position closes.",
+			Params: []rulefmt.ParamDef{pSymbol,
+				{Name: "position", Type: rulefmt.ParamChoice, Values: []string{"long", "short"}, Required: true,
+					Doc: "The position to protect. The engine maps it to the exchange's hold side for the account's position mode.", Example: "long"},
+				{Name: "take_profit", Type: rulefmt.ParamNumber, Positive: true, Unit: "quote currency per base coin",
+					Doc: "Close at market when the price reaches this (a long's rises to it, a short's falls to it).", Example: "=position(symbol, \"long\").entry_price * 1.05"},
+				{Name: "stop_loss", Type: rulefmt.ParamNumber, Positive: true, Unit: "quote currency per base coin",
+					Doc: "Close at market when the price reaches this (a long's falls to it, a short's rises to it).", Example: "=position(symbol, \"long\").entry_price * 0.97"},
+				{Name: "trailing_ratio", Type: rulefmt.ParamNumber, Positive: true, Unit: "percent",
+					Doc: "Trailing stop: once active it follows the best price since (the high of a long, the low of a short) and closes at market when the price comes back this many percent from it. At most 10.", Example: "2"},
+				{Name: "trailing_distance", Type: rulefmt.ParamNumber, Positive: true, Unit: "quote currency per base coin",
+					Doc: "Trailing stop by a price distance instead of a ratio. The exchange trails by ratio only: the engine sends distance / activation price as the ratio, so the distance holds exactly at the activation price.", Example: "5"},
+				{Name: "activation_price", Type: rulefmt.ParamNumber, Positive: true, Unit: "quote currency per base coin",
+					Doc: "Trailing stop: the price at which it starts to follow (a long's above, a short's below). Default: the last price when the rule fires, so it follows at once.", Example: "250"},
+				{Name: "size", Type: rulefmt.ParamNumber, Positive: true, Unit: "base coin",
+					Doc: "How much of the position to close. Default: take-profit and stop-loss the whole position (whatever its size when they trigger); the trailing stop the position's size when the rule fires.", Example: "1"},
+				{Name: "trigger", Type: rulefmt.ParamChoice, Values: []string{"mark", "last"},
+					Doc: "The price that triggers them: mark (default; harder to spike) or last (the last trade).", Example: "last"},
+				pProductType, pMarginCoin},
+			Example: `protect:
+  symbol: TSLAUSDT
+  position: long
+  stop_loss: =position("TSLAUSDT", "long").entry_price * 0.97
+  trailing_ratio: 2`,
+			Check: checkProtect,
+		},
+
 		plan:   func(ctx context.Context, f *firing, a *rules.Action) []Plan { return f.protect(ctx, a) },
 		decode: decodeAs[exchange.PlaceTPSLOrderRequest],
 		show: func(l Leg) []Shown {
@@ -169,4 +201,21 @@ func (f *firing) trailingStop(ctx context.Context, p params, c contractInfo, req
 	}
 	req.PlanType, req.TriggerPrice, req.RangeRate, req.Size = exchange.PlanMoving, exchange.NumOf(activation), exchange.NumOf(ratio), exchange.NumOf(size)
 	return req, size, nil
+}
+
+// checkProtect requires something to protect with, one way of trailing, an
+// activation price only for a trail, and a ratio the exchange takes.
+func checkProtect(c *rules.ActionCheck) {
+	if len(c.Given("take_profit", "stop_loss", "trailing_ratio", "trailing_distance")) == 0 {
+		c.Errorf(c.At(), "add stop_loss: PRICE, take_profit: PRICE or trailing_ratio: PERCENT",
+			"protect needs take_profit, stop_loss, trailing_ratio or trailing_distance")
+	}
+	if g := c.Given("trailing_ratio", "trailing_distance"); len(g) == 2 {
+		c.Errorf(c.Where(g[1]), "keep one: the exchange trails by one amount", "give trailing_ratio or trailing_distance, not both")
+	}
+	if len(c.Given("activation_price")) > 0 && len(c.Given("trailing_ratio", "trailing_distance")) == 0 {
+		c.Errorf(c.Where("activation_price"), "add trailing_ratio or trailing_distance, or remove activation_price",
+			"activation_price only goes with a trailing stop")
+	}
+	c.MaxRatio("trailing_ratio")
 }

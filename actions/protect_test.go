@@ -60,7 +60,7 @@ func (p protectRig) run(t *testing.T, action string, mode exchange.PosMode) []ac
 	now := p.rig.Virtual.Now()
 	st := stateOf(ctx, t, p.acct, cat, now)
 	*p.rules++
-	rs, errs := rules.LoadBytes(ctx, "r.yaml", []byte("rules:\n  - name: r"+strconv.Itoa(*p.rules)+"\n    when: now_ms > 0\n    actions:\n      - "+action+"\n"), rules.LoadOptions{Catalog: cat})
+	rs, errs := rules.LoadBytes(ctx, "r.yaml", []byte("rules:\n  - name: r"+strconv.Itoa(*p.rules)+"\n    when: now_ms > 0\n    actions:\n      - "+action+"\n"), rules.LoadOptions{Actions: actions.Defs(), Catalog: cat})
 	if rs == nil {
 		t.Fatal(errs)
 	}

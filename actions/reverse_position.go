@@ -6,15 +6,33 @@ import (
 
 	"github.com/tickrules/tickrules/exchange"
 	"github.com/tickrules/tickrules/marketdata"
+	"github.com/tickrules/tickrules/rulefmt"
 	"github.com/tickrules/tickrules/rules"
 )
+
+// ReversePosition is the key of reverse_position in a rule file.
+const ReversePosition rules.ActionKind = "reverse_position"
 
 // reversePositionKind reverses a position at market (click-backhand): it
 // closes the position and opens the same size the other way, so it is
 // always guarded as an opening order (reverseCheck).
 func reversePositionKind() Kind {
 	return Kind{
-		Name: rules.ReversePosition, Opens: true,
+		Def: &rules.ActionDef{
+			Kind: ReversePosition, Op: exchange.OpClickBackhand,
+			Doc: "Reverse a position at market (close it and open the other direction).",
+			Params: []rulefmt.ParamDef{pSymbol,
+				{Name: "side", Type: rulefmt.ParamChoice, Values: []string{"long", "short"},
+					Doc: "The position to reverse; needed in hedge mode, ignored in one-way mode.", Example: "long"},
+				{Name: "size", Type: rulefmt.ParamNumber, Positive: true, Unit: "base coin",
+					Doc: "Hedge mode: how much to reverse (default: the whole position). Ignored in one-way mode.", Example: "1"},
+				pProductType, pMarginCoin},
+			Example: `reverse_position:
+  symbol: TSLAUSDT
+  side: long`,
+			Check: checkReverse,
+		},
+		Opens: true,
 		plan: func(ctx context.Context, f *firing, a *rules.Action) []Plan {
 			p := params{f: f, ps: a.Params}
 			c, err := f.contract(p)
@@ -71,4 +89,19 @@ func (f *firing) reverse(p params, c contractInfo) (exchange.ClickBackhandReques
 		req.Size = exchange.NumOf(v)
 	}
 	return req, dir, nil
+}
+
+// checkReverse checks reverse_position against the position mode.
+func checkReverse(c *rules.ActionCheck) {
+	switch c.Mode() {
+	case exchange.HedgeMode:
+		if len(c.Given("side")) == 0 {
+			c.Errorf(c.At(), "add side: long or side: short", "in hedge mode reverse_position needs the side of the position to reverse")
+		}
+	case exchange.OneWayMode:
+		if len(c.Given("size")) > 0 {
+			c.Warnf(c.Where("size"), "remove size; in one-way mode the whole position is reversed",
+				"size is ignored in one-way mode")
+		}
+	}
 }

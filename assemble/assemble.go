@@ -132,7 +132,7 @@ func (a *Assembly) catalog() *rules.Catalog {
 // loadWith loads the rule files against cat, leaving out the rules held
 // for the stock pairs when cat has none.
 func (a *Assembly) loadWith(ctx context.Context, cat *rules.Catalog) (*rules.RuleSet, error) {
-	rs, errs := rules.Load(ctx, a.opts.RuleDirs, rules.LoadOptions{Catalog: cat, Getenv: a.opts.Getenv, Closures: a.opts.Closures})
+	rs, errs := rules.Load(ctx, a.opts.RuleDirs, rules.LoadOptions{Actions: actions.Defs(), Catalog: cat, Getenv: a.opts.Getenv, Closures: a.opts.Closures})
 	if rs == nil {
 		return nil, fmt.Errorf("%s\n%w", errs.Error(), ErrBadRules)
 	}
@@ -185,7 +185,7 @@ func New(ctx context.Context, opts Options, eng engine.Options) (*Assembly, erro
 	a := &Assembly{Catalog: cat, opts: opts, cat: cat}
 	a.Load = func(ctx context.Context) (*rules.RuleSet, error) { return a.loadWith(ctx, a.catalog()) }
 	if cat.StockPairsErr != nil {
-		all, errs := rules.Load(ctx, opts.RuleDirs, rules.LoadOptions{Catalog: cat, Getenv: opts.Getenv, Closures: opts.Closures})
+		all, errs := rules.Load(ctx, opts.RuleDirs, rules.LoadOptions{Actions: actions.Defs(), Catalog: cat, Getenv: opts.Getenv, Closures: opts.Closures})
 		if all == nil {
 			return nil, fmt.Errorf("%s\n%w", errs.Error(), ErrBadRules)
 		}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/tickrules/tickrules/actions"
 	"github.com/tickrules/tickrules/exchange"
 	"github.com/tickrules/tickrules/marketdata"
 	"github.com/tickrules/tickrules/rules"
@@ -35,7 +36,7 @@ func TestDemandOfClosedTrades(t *testing.T) {
 			if err := os.WriteFile(filepath.Join(dir, "r.yaml"), []byte(file), 0o600); err != nil {
 				t.Fatal(err)
 			}
-			rs, errs := rules.Load(context.Background(), []string{dir}, rules.LoadOptions{Catalog: cat})
+			rs, errs := rules.Load(context.Background(), []string{dir}, rules.LoadOptions{Actions: actions.Defs(), Catalog: cat})
 			if rs == nil || len(errs) > 0 {
 				t.Fatalf("load: %v", errs)
 			}

@@ -14,6 +14,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/tickrules/tickrules/actions"
 	"github.com/tickrules/tickrules/assemble"
 	"github.com/tickrules/tickrules/engine"
 	"github.com/tickrules/tickrules/exchange"
@@ -148,7 +149,7 @@ func recordDemand(ctx context.Context, opts RecordOptions, cat *rules.Catalog) (
 	d := poll.Demand{Parts: recordParts}
 	var names []string
 	if len(opts.RuleDirs) > 0 {
-		rs, errs := rules.Load(ctx, opts.RuleDirs, rules.LoadOptions{Catalog: cat, Getenv: opts.Getenv})
+		rs, errs := rules.Load(ctx, opts.RuleDirs, rules.LoadOptions{Actions: actions.Defs(), Catalog: cat, Getenv: opts.Getenv})
 		if rs == nil {
 			return d, nil, fmt.Errorf("%s\n%w", errs.Error(), assemble.ErrBadRules)
 		}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/tickrules/tickrules/actions"
 	"github.com/tickrules/tickrules/rulefmt"
 	"github.com/tickrules/tickrules/rules"
 )
@@ -265,7 +266,7 @@ func checkVariesUsed(ctx context.Context, dirs []string, vary []Vary) error {
 	used := map[string]bool{}
 	// Findings of this load are left to the variants' own loads, which
 	// report them with a catalog and the account at hand.
-	_, _ = rules.Check(ctx, dirs, rules.LoadOptions{AllowEmpty: true, Getenv: func(name string) string {
+	_, _ = rules.Check(ctx, dirs, rules.LoadOptions{Actions: actions.Defs(), AllowEmpty: true, Getenv: func(name string) string {
 		mu.Lock()
 		used[name] = true
 		mu.Unlock()

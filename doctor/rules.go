@@ -115,7 +115,7 @@ func (d *run) rules(ctx context.Context) {
 	if len(d.opts.RuleDirs) == 0 {
 		return
 	}
-	rs, errs := rules.Load(ctx, d.opts.RuleDirs, rules.LoadOptions{Getenv: d.opts.Getenv})
+	rs, errs := rules.Load(ctx, d.opts.RuleDirs, rules.LoadOptions{Actions: actions.Defs(), Getenv: d.opts.Getenv})
 	if rs == nil {
 		n, _ := errs.Count()
 		d.rep.add(Fail, "rules", "run engine check "+strings.Join(d.opts.RuleDirs, " ")+" for the full list",
@@ -127,7 +127,7 @@ func (d *run) rules(ctx context.Context) {
 	// rules name their symbols' product types and the pairs' symbols, which
 	// the polling budget follows. A symbol the venue lacks fails that load;
 	// the checks below then report it on its own line.
-	if withCatalog, _ := rules.Load(ctx, d.opts.RuleDirs, rules.LoadOptions{Catalog: d.cat, Getenv: d.opts.Getenv}); withCatalog != nil {
+	if withCatalog, _ := rules.Load(ctx, d.opts.RuleDirs, rules.LoadOptions{Actions: actions.Defs(), Catalog: d.cat, Getenv: d.opts.Getenv}); withCatalog != nil {
 		rs = withCatalog
 	}
 	d.rs = rs
@@ -212,21 +212,21 @@ func usesOf(rs *rules.RuleSet, cat *rules.Catalog) []productUse {
 // orderParams are the parameter sets of an action that carry a size: the
 // action's own, or each order of a batch.
 func orderParams(a *rules.Action) []rules.Params {
-	if a.Kind == rules.BatchPlace {
+	if a.Kind == actions.BatchPlace {
 		return a.Orders
 	}
 	return []rules.Params{a.Params}
 }
 
 func sizeParam(k rules.ActionKind) string {
-	if k == rules.ModifyOrder {
+	if k == actions.ModifyOrder {
 		return "new_size"
 	}
 	return "size"
 }
 
 func priceParam(k rules.ActionKind) string {
-	if k == rules.ModifyOrder {
+	if k == actions.ModifyOrder {
 		return "new_price"
 	}
 	return "price"
@@ -277,7 +277,7 @@ func (d *run) positionModes(ctx context.Context) {
 				shortError(err), u.productType, poll.ModeEvery)
 			continue
 		}
-		_, errs := rules.Load(ctx, d.opts.RuleDirs, rules.LoadOptions{Getenv: d.opts.Getenv,
+		_, errs := rules.Load(ctx, d.opts.RuleDirs, rules.LoadOptions{Actions: actions.Defs(), Getenv: d.opts.Getenv,
 			PositionModes: map[exchange.ProductType]exchange.PosMode{u.productType: mode}})
 		var clash *rulefmt.Error
 		for _, e := range errs {

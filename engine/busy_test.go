@@ -34,7 +34,7 @@ func TestTouchesOnlyActionsThatSend(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			src := "rules:\n  - name: r\n    when: now_ms > 0\n    actions: " + tt.actions + "\n"
-			rs, errs := rules.LoadBytes(context.Background(), "r.yaml", []byte(src), rules.LoadOptions{})
+			rs, errs := rules.LoadBytes(context.Background(), "r.yaml", []byte(src), rules.LoadOptions{Actions: actions.Defs()})
 			if rs == nil || len(rs.Rules) != 1 {
 				t.Fatalf("load: %v", errs)
 			}
@@ -68,7 +68,7 @@ func TestNotifyRuleDoesNotWaitForUnsettledOrders(t *testing.T) {
 	v := notifyingVenue{&slowVenue{release: make(chan struct{}), settled: make(chan string, 1)}}
 	rs := ruleSet(t,
 		orderRule("btc", after(0), "BTCUSDT", time.Hour),
-		rules.Rule{Name: "tell", When: after(0), Enabled: true, Actions: []*rules.Action{{Kind: rules.Notify}}},
+		rules.Rule{Name: "tell", When: after(0), Enabled: true, Actions: []*rules.Action{{Kind: actions.Notify}}},
 	)
 	e, err := New(Options{Rules: rs, Source: &fakeSource{}, Executor: v, Clock: stubClock{}, SettleOffLoop: true})
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tickrules/tickrules/actions"
 	"github.com/tickrules/tickrules/rules"
 )
 
@@ -32,7 +33,7 @@ rules:
 // states as the tick starts, reset at the New York day, and survive a
 // restart.
 func TestFiringCounts(t *testing.T) {
-	rs, errs := rules.LoadBytes(context.Background(), "counts.yaml", []byte(countsRules), rules.LoadOptions{})
+	rs, errs := rules.LoadBytes(context.Background(), "counts.yaml", []byte(countsRules), rules.LoadOptions{Actions: actions.Defs()})
 	if errs.HasErrors() {
 		t.Fatal(errs)
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tickrules/tickrules/actions"
 	"github.com/tickrules/tickrules/exchange"
 	"github.com/tickrules/tickrules/marketdata"
 	"github.com/tickrules/tickrules/rules"
@@ -62,7 +63,7 @@ rules:
 // trailing stop fires on the retrace from it; a restart keeps the high; a
 // position opened again starts from its own price.
 func TestExtremesSinceEntry(t *testing.T) {
-	rs, errs := rules.LoadBytes(context.Background(), "trail.yaml", []byte(trailingStop), rules.LoadOptions{})
+	rs, errs := rules.LoadBytes(context.Background(), "trail.yaml", []byte(trailingStop), rules.LoadOptions{Actions: actions.Defs()})
 	if errs.HasErrors() {
 		t.Fatal(errs)
 	}

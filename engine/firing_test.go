@@ -24,7 +24,7 @@ type slowVenue struct {
 func (s *slowVenue) Execute(context.Context, *Firing) []actions.Leg { panic("planner") }
 
 func (s *slowVenue) Plan(_ context.Context, f *Firing) []actions.Plan {
-	if f.Rule.Actions[0].Kind == rules.Log {
+	if f.Rule.Actions[0].Kind == actions.Log {
 		return []actions.Plan{{Kind: "log", Done: &actions.Leg{Kind: "log", Outcome: actions.OK}}}
 	}
 	sym, _ := f.Rule.Actions[0].Params["symbol"].Literal.(string)
@@ -53,7 +53,7 @@ func (s *slowVenue) Settle(ctx context.Context, p actions.Plan, _ []actions.Leg)
 }
 
 func orderRule(name, when, symbol string, cooldown time.Duration) rules.Rule {
-	return rules.Rule{Name: name, When: when, Enabled: true, Cooldown: cooldown, Actions: []*rules.Action{{Kind: rules.PlaceOrder,
+	return rules.Rule{Name: name, When: when, Enabled: true, Cooldown: cooldown, Actions: []*rules.Action{{Kind: actions.PlaceOrder,
 		Params: rules.Params{"symbol": &rules.Value{Literal: symbol}}}}}
 }
 
@@ -67,7 +67,7 @@ func TestUnsettledOrderWaitsOnlyItsSymbol(t *testing.T) {
 		orderRule("btc-first", after(0), "BTCUSDT", time.Hour),
 		orderRule("btc-second", after(2), "BTCUSDT", time.Hour),
 		orderRule("eth", after(2), "ETHUSDT", time.Hour),
-		rules.Rule{Name: "watch", When: after(0), Enabled: true, Actions: []*rules.Action{{Kind: rules.Log}}},
+		rules.Rule{Name: "watch", When: after(0), Enabled: true, Actions: []*rules.Action{{Kind: actions.Log}}},
 	)
 	e, err := New(Options{Rules: rs, Source: &fakeSource{}, Executor: v, Clock: stubClock{}, SettleOffLoop: true})
 	if err != nil {

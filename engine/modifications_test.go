@@ -60,7 +60,7 @@ rules:
 // is a new order, so its age starts again: the rule, which moves a bid two
 // seconds old, fires again two seconds after each move.
 func TestOrderModificationsFollowTheNewClientOID(t *testing.T) {
-	rs, errs := rules.LoadBytes(context.Background(), "chase.yaml", []byte(chaseRules), rules.LoadOptions{})
+	rs, errs := rules.LoadBytes(context.Background(), "chase.yaml", []byte(chaseRules), rules.LoadOptions{Actions: actions.Defs()})
 	if errs.HasErrors() {
 		t.Fatal(errs)
 	}

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/tickrules/tickrules/actions"
 	"github.com/tickrules/tickrules/rules"
 )
 
@@ -48,7 +49,7 @@ func TestConfigMapUpdateReloads(t *testing.T) {
 	if again := fingerprint([]string{dir}); again != before {
 		t.Fatal("the fingerprint changed with nothing changed")
 	}
-	rs, errs := rules.Load(context.Background(), []string{dir}, rules.LoadOptions{})
+	rs, errs := rules.Load(context.Background(), []string{dir}, rules.LoadOptions{Actions: actions.Defs()})
 	if rs == nil || len(rs.Rules) != 1 {
 		t.Fatalf("loaded %v (%v), want the one rule once (the kubelet's folders are not read)", rs, errs)
 	}
@@ -56,7 +57,7 @@ func TestConfigMapUpdateReloads(t *testing.T) {
 	if fingerprint([]string{dir}) == before {
 		t.Error("an update of the ConfigMap left the fingerprint as it was: the engine would not reload")
 	}
-	rs, errs = rules.Load(context.Background(), []string{dir}, rules.LoadOptions{})
+	rs, errs = rules.Load(context.Background(), []string{dir}, rules.LoadOptions{Actions: actions.Defs()})
 	if rs == nil || len(rs.Rules) != 1 || rs.Rules[0].When != "now_ms > 1" {
 		t.Fatalf("after the update loaded %v (%v), want the new rule", rs, errs)
 	}

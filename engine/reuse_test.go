@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tickrules/tickrules/actions"
 	"github.com/tickrules/tickrules/backtest/reuse"
 	"github.com/tickrules/tickrules/marketdata"
 	"github.com/tickrules/tickrules/rules"
@@ -128,7 +129,7 @@ func loaded(t *testing.T, when string) *rules.RuleSet {
 	if err := os.WriteFile(filepath.Join(dir, "r.yaml"), []byte(body), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	rs, errs := rules.Load(context.Background(), []string{dir}, rules.LoadOptions{})
+	rs, errs := rules.Load(context.Background(), []string{dir}, rules.LoadOptions{Actions: actions.Defs()})
 	if rs == nil {
 		t.Fatalf("rules: %v", errs)
 	}

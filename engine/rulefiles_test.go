@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/tickrules/tickrules/actions"
 	"github.com/tickrules/tickrules/rules"
 )
 
@@ -30,7 +31,7 @@ func loadRules(tb testing.TB, r rules.CatalogReader, ruleYAML string) (*rules.Ca
 	if err != nil {
 		tb.Fatal(err)
 	}
-	rs, errs := rules.Load(ctx, []string{writeRules(tb, "", ruleYAML)}, rules.LoadOptions{Catalog: cat})
+	rs, errs := rules.Load(ctx, []string{writeRules(tb, "", ruleYAML)}, rules.LoadOptions{Actions: actions.Defs(), Catalog: cat})
 	if rs == nil {
 		tb.Fatalf("rules: %v", errs)
 	}

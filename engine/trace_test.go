@@ -13,6 +13,7 @@ import (
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
 
+	"github.com/tickrules/tickrules/actions"
 	"github.com/tickrules/tickrules/clock"
 	"github.com/tickrules/tickrules/exchange"
 	"github.com/tickrules/tickrules/marketdata"
@@ -135,7 +136,7 @@ func fireOnFetchedOnce(t *testing.T, when string, logger *zap.Logger, reuse bool
 	t.Helper()
 	clk := clock.NewVirtual(t0)
 	body := "rules:\n  - name: r\n    when: '" + when + "'\n    for: 30s\n    actions:\n      - cancel_all: {}\n"
-	rs, errs := rules.LoadBytes(context.Background(), "r.yaml", []byte(body), rules.LoadOptions{})
+	rs, errs := rules.LoadBytes(context.Background(), "r.yaml", []byte(body), rules.LoadOptions{Actions: actions.Defs()})
 	if rs == nil {
 		t.Fatalf("rules: %v", errs)
 	}

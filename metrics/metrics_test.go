@@ -69,7 +69,7 @@ func load(t *testing.T, yaml string) *rules.RuleSet {
 	if err := os.WriteFile(filepath.Join(dir, "r.yaml"), []byte(yaml), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	rs, errs := rules.Load(context.Background(), []string{dir}, rules.LoadOptions{Catalog: cat})
+	rs, errs := rules.Load(context.Background(), []string{dir}, rules.LoadOptions{Actions: actions.Defs(), Catalog: cat})
 	if rs == nil {
 		t.Fatalf("rules: %v", errs)
 	}

@@ -3,7 +3,6 @@ package rules
 import (
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/shopspring/decimal"
 
@@ -11,10 +10,12 @@ import (
 	"github.com/tickrules/tickrules/rulefmt"
 )
 
-// actionCheck carries what the rules between an action's parameters need:
+// ActionCheck is what an action kind's Check reads and reports through:
 // the parameters given, where their keys are, where the action starts and
-// the account's position mode when it is known.
-type actionCheck struct {
+// the account's position mode when it is known. Its methods state the
+// rules shared by several kinds (one of two, both or neither...); a kind's
+// own rules use Given, Params and Errorf.
+type ActionCheck struct {
 	f      *fileLoader
 	def    *ActionDef
 	params Params
@@ -23,15 +24,29 @@ type actionCheck struct {
 	mode   exchange.PosMode
 }
 
-// where returns the position of parameter name's key, or the action's.
-func (c *actionCheck) where(keys map[string]rulefmt.Pos, name string) rulefmt.Pos {
+// Params returns the parameters given, already type-checked.
+func (c *ActionCheck) Params() Params { return c.params }
+
+// Mode returns the account's position mode when it is known (the file's
+// defaults.position_mode, checked against the account by engine check
+// --venue), "" otherwise.
+func (c *ActionCheck) Mode() exchange.PosMode { return c.mode }
+
+// At returns where the action starts (its kind's key).
+func (c *ActionCheck) At() rulefmt.Pos { return c.at }
+
+// Where returns the position of parameter name's key, or the action's.
+func (c *ActionCheck) Where(name string) rulefmt.Pos { return c.where(c.keys, name) }
+
+func (c *ActionCheck) where(keys map[string]rulefmt.Pos, name string) rulefmt.Pos {
 	if p, ok := keys[name]; ok {
 		return p
 	}
 	return c.at
 }
 
-func (c *actionCheck) given(names ...string) []string {
+// Given returns those of names that were written, in names' order.
+func (c *ActionCheck) Given(names ...string) []string {
 	var out []string
 	for _, n := range names {
 		if _, ok := c.keys[n]; ok {
@@ -41,9 +56,25 @@ func (c *actionCheck) given(names ...string) []string {
 	return out
 }
 
-// exactlyOne requires one and only one of a and b.
-func (c *actionCheck) exactlyOne(a, b string) {
-	switch g := c.given(a, b); len(g) {
+// Errorf reports an error at at, with a hint of what to write instead.
+func (c *ActionCheck) Errorf(at rulefmt.Pos, hint, format string, args ...any) {
+	c.f.errorAt(at, hint, format, args...)
+}
+
+// Warnf reports a warning at at: the rule loads, but part of it does
+// nothing or not what it seems to.
+func (c *ActionCheck) Warnf(at rulefmt.Pos, hint, format string, args ...any) {
+	c.f.warn(at, hint, fmt.Sprintf(format, args...))
+}
+
+// CheckOrderItem checks the action's own parameters as one order, as
+// place_order's and place_trigger's Check do (the items of batch_place
+// are checked the same way by the loader).
+func (c *ActionCheck) CheckOrderItem() { c.checkOrderItem(c.params, c.keys, c.at) }
+
+// ExactlyOne requires one and only one of a and b.
+func (c *ActionCheck) ExactlyOne(a, b string) {
+	switch g := c.Given(a, b); len(g) {
 	case 0:
 		c.f.errorAt(c.at, "", "%s needs %s or %s", c.def.Kind, a, b)
 	case 2:
@@ -51,9 +82,9 @@ func (c *actionCheck) exactlyOne(a, b string) {
 	}
 }
 
-// together requires a and b both or neither.
-func (c *actionCheck) together(a, b string) {
-	if g := c.given(a, b); len(g) == 1 {
+// Together requires a and b both or neither.
+func (c *ActionCheck) Together(a, b string) {
+	if g := c.Given(a, b); len(g) == 1 {
 		missing := a
 		if g[0] == a {
 			missing = b
@@ -63,9 +94,9 @@ func (c *actionCheck) together(a, b string) {
 	}
 }
 
-// atLeastOne requires one of names.
-func (c *actionCheck) atLeastOne(names ...string) {
-	if len(c.given(names...)) == 0 {
+// AtLeastOne requires one of names.
+func (c *ActionCheck) AtLeastOne(names ...string) {
+	if len(c.Given(names...)) == 0 {
 		c.f.errorAt(c.at, "give "+strings.Join(names, ", "), "%s changes nothing", c.def.Kind)
 	}
 }
@@ -73,7 +104,7 @@ func (c *actionCheck) atLeastOne(names ...string) {
 // checkOrderItem checks one order (place_order, or an item of batch_place):
 // what it does (open/close/side), the raw fields that go with side, the
 // position mode, price against order type, and preset prices against price.
-func (c *actionCheck) checkOrderItem(p Params, keys map[string]rulefmt.Pos, at rulefmt.Pos) {
+func (c *ActionCheck) checkOrderItem(p Params, keys map[string]rulefmt.Pos, at rulefmt.Pos) {
 	has := func(n string) bool { _, ok := keys[n]; return ok }
 	var intents []string
 	for _, n := range []string{"open", "close", "side"} {
@@ -133,7 +164,7 @@ func (c *actionCheck) checkOrderItem(p Params, keys map[string]rulefmt.Pos, at r
 
 // checkPresets compares literal take-profit and stop-loss prices with a
 // literal limit price: for a long they must be above and below it.
-func (c *actionCheck) checkPresets(p Params, keys map[string]rulefmt.Pos) {
+func (c *ActionCheck) checkPresets(p Params, keys map[string]rulefmt.Pos) {
 	price, ok := p.Decimal("price")
 	if !ok {
 		return
@@ -174,115 +205,9 @@ func textIs(p Params, name, want string) bool {
 	return ok && s == want
 }
 
-// checkReverse checks reverse_position against the position mode.
-func (c *actionCheck) checkReverse() {
-	switch c.mode {
-	case exchange.HedgeMode:
-		if len(c.given("side")) == 0 {
-			c.f.errorAt(c.at, "add side: long or side: short", "in hedge mode reverse_position needs the side of the position to reverse")
-		}
-	case exchange.OneWayMode:
-		if len(c.given("size")) > 0 {
-			c.f.warn(c.keys["size"], "remove size; in one-way mode the whole position is reversed",
-				"size is ignored in one-way mode")
-		}
-	}
-}
-
-// warn records a warning at p.
-func (f *fileLoader) warn(p rulefmt.Pos, hint, msg string) {
-	f.errs = append(f.errs, f.src.ErrorAt(p, rulefmt.SeverityWarning, msg, hint))
-}
-
-// checkClose warns about a side that one-way mode ignores.
-func (c *actionCheck) checkClose() {
-	if c.mode == exchange.OneWayMode && len(c.given("side")) > 0 {
-		c.f.warn(c.keys["side"], "remove side; in one-way mode the position of the symbol is closed",
-			"side is ignored in one-way mode")
-	}
-}
-
-// checkCancelAll rejects a margin coin written beside a list of product
-// types: one coin cannot belong to USDT- and USDC-margined futures at once.
-func (c *actionCheck) checkCancelAll() {
-	v := c.params["product_type"]
-	if v == nil {
-		return
-	}
-	if pts, ok := v.Literal.([]string); ok && len(pts) > 1 && len(c.given("margin_coin")) > 0 {
-		c.f.errorAt(c.where(c.keys, "margin_coin"), "leave margin_coin out, or write one cancel_all per product type",
-			"margin_coin applies to one product type, but product_type lists %d", len(pts))
-	}
-}
-
-// checkProtect requires something to protect with, one way of trailing, an
-// activation price only for a trail, and a ratio the exchange takes.
-func (c *actionCheck) checkProtect() {
-	if len(c.given("take_profit", "stop_loss", "trailing_ratio", "trailing_distance")) == 0 {
-		c.f.errorAt(c.at, "add stop_loss: PRICE, take_profit: PRICE or trailing_ratio: PERCENT",
-			"protect needs take_profit, stop_loss, trailing_ratio or trailing_distance")
-	}
-	if g := c.given("trailing_ratio", "trailing_distance"); len(g) == 2 {
-		c.f.errorAt(c.where(c.keys, g[1]), "keep one: the exchange trails by one amount", "give trailing_ratio or trailing_distance, not both")
-	}
-	if len(c.given("activation_price")) > 0 && len(c.given("trailing_ratio", "trailing_distance")) == 0 {
-		c.f.errorAt(c.keys["activation_price"], "add trailing_ratio or trailing_distance, or remove activation_price",
-			"activation_price only goes with a trailing stop")
-	}
-	c.maxRatio("trailing_ratio")
-}
-
-// checkTrigger checks a trailing trigger: a market order, at most 10 percent.
-func (c *actionCheck) checkTrigger() {
-	if len(c.given("trailing_ratio")) == 0 {
-		return
-	}
-	if typ, _ := c.params.Text("type"); typ == string(exchange.Limit) || len(c.given("price")) > 0 {
-		c.f.errorAt(c.keys["trailing_ratio"], "use type: market without price, or remove trailing_ratio",
-			"a trailing trigger places a market order")
-	}
-	c.maxRatio("trailing_ratio")
-}
-
-// maxRatio rejects a literal trailing ratio above the exchange's largest.
-func (c *actionCheck) maxRatio(name string) {
+// MaxRatio rejects a literal trailing ratio above the exchange's largest.
+func (c *ActionCheck) MaxRatio(name string) {
 	if v, ok := c.params.Decimal(name); ok && v.GreaterThan(decimal.NewFromInt(exchange.MaxCallbackRatio)) {
 		c.f.errorAt(c.keys[name], fmt.Sprintf("at most %d", exchange.MaxCallbackRatio), "%s is %s percent; the exchange trails by at most %d percent", name, v, exchange.MaxCallbackRatio)
-	}
-}
-
-// The ends of a halt (HaltUntil).
-const (
-	HaltEndOfDay = "end_of_day"
-	HaltManual   = "manual"
-)
-
-// HaltUntil reads a halt's until: end_of_day, manual, or a positive
-// duration (30m, 2h). d is the duration, zero for the two words.
-func HaltUntil(s string) (word string, d time.Duration, err error) {
-	switch s {
-	case HaltEndOfDay, HaltManual:
-		return s, 0, nil
-	}
-	d, err = time.ParseDuration(s)
-	if err != nil || d <= 0 {
-		return "", 0, fmt.Errorf("until must be end_of_day, manual or a duration such as 30m, not %q", s)
-	}
-	return "", d, nil
-}
-
-// checkHalt checks a halt's until.
-func (c *actionCheck) checkHalt() {
-	v := c.params["until"]
-	if v == nil {
-		return
-	}
-	if v.IsFormula() {
-		c.f.errorAt(c.where(c.keys, "until"), "write end_of_day, manual or a duration such as 30m", "until is written as it is, not as a formula")
-		return
-	}
-	s, _ := c.params.Text("until")
-	if _, _, err := HaltUntil(s); err != nil {
-		c.f.errorAt(c.where(c.keys, "until"), "write end_of_day, manual or a duration such as 30m", "%s", err.Error())
 	}
 }

@@ -37,11 +37,11 @@ func (f *fileLoader) decodeActions(n *yaml.Node, forEach bool) []*Action {
 // decodeAction decodes one list item "kind: {params}".
 func (f *fileLoader) decodeAction(n *yaml.Node, forEach bool) *Action {
 	if n.Kind == yaml.ScalarNode {
-		if d, ok := LookupAction(n.Value); ok {
+		if d, ok := LookupAction(f.opts.Actions, n.Value); ok {
 			f.errorf(n, fmt.Sprintf("write %s: followed by its parameters, or %s: {} when it needs none", d.Kind, d.Kind), "%s needs a colon and its parameters", d.Kind)
 			return nil
 		}
-		f.errorf(n, actionHint(n.Value), "unknown action %s", n.Value)
+		f.errorf(n, f.actionHint(n.Value), "unknown action %s", n.Value)
 		return nil
 	}
 	if n.Kind != yaml.MappingNode || len(n.Content) == 0 {
@@ -49,9 +49,9 @@ func (f *fileLoader) decodeAction(n *yaml.Node, forEach bool) *Action {
 		return nil
 	}
 	kindKey := n.Content[0]
-	def, ok := LookupAction(kindKey.Value)
+	def, ok := LookupAction(f.opts.Actions, kindKey.Value)
 	if !ok {
-		f.errorf(kindKey, actionHint(kindKey.Value), "unknown action %s", kindKey.Value)
+		f.errorf(kindKey, f.actionHint(kindKey.Value), "unknown action %s", kindKey.Value)
 		return nil
 	}
 	paramsNode := deref(n.Content[1])
@@ -65,8 +65,8 @@ func (f *fileLoader) decodeAction(n *yaml.Node, forEach bool) *Action {
 		}
 		return nil
 	}
-	a := &Action{Kind: def.Kind, Pos: f.position(kindKey)}
-	c := &actionCheck{f: f, def: def, at: rulefmt.NodePos(kindKey), mode: f.file.Defaults.PositionMode}
+	a := &Action{Kind: def.Kind, Def: def, Pos: f.position(kindKey)}
+	c := &ActionCheck{f: f, def: def, at: rulefmt.NodePos(kindKey), mode: f.file.Defaults.PositionMode}
 	if paramsNode.Kind == yaml.ScalarNode && paramsNode.Tag == "!!null" {
 		a.Params = Params{}
 		c.keys = map[string]rulefmt.Pos{}
@@ -87,14 +87,14 @@ func (f *fileLoader) decodeAction(n *yaml.Node, forEach bool) *Action {
 		}
 		f.errorAt(c.at, "", "%s needs %s", def.Kind, p.Name)
 	}
-	if v := a.Params["orders"]; v != nil && def.Kind == BatchPlace {
+	if v := a.Params["orders"]; v != nil {
 		a.Orders, _ = v.Literal.([]Params)
 	}
 	if v := a.Params["message"]; v != nil {
 		a.Message, _ = v.Literal.(*Message)
 	}
-	if def.check != nil {
-		def.check(c)
+	if def.Check != nil {
+		def.Check(c)
 	}
 	f.inherit(a)
 	f.checkProduct(a)
@@ -123,21 +123,22 @@ func (f *fileLoader) checkProduct(a *Action) {
 		fmt.Sprintf("set product_type: %s on the action or in defaults", c.ProductType)))
 }
 
-func actionHint(word string) string {
-	if s := rulefmt.Suggest(strings.ToLower(word), actionKindNames()); s != "" {
+func (f *fileLoader) actionHint(word string) string {
+	kinds := actionKindNames(f.opts.Actions)
+	if s := rulefmt.Suggest(strings.ToLower(word), kinds); s != "" {
 		return "did you mean " + s + "?"
 	}
 	if s, ok := keySynonyms[strings.ToLower(word)]; ok {
 		return "did you mean " + s + "?"
 	}
-	return "actions are " + strings.Join(actionKindNames(), ", ")
+	return "actions are " + strings.Join(kinds, ", ")
 }
 
 // inherit fills product_type, margin_mode and margin_coin from the file's
 // defaults where the action has such a parameter and did not set it.
 func (f *fileLoader) inherit(a *Action) {
 	d := f.file.Defaults
-	def, _ := LookupAction(string(a.Kind))
+	def := a.Def
 	set := func(name, value string) {
 		if _, has := def.Param(name); !has || value == "" {
 			return
@@ -150,11 +151,22 @@ func (f *fileLoader) inherit(a *Action) {
 	set("product_type", string(d.ProductType))
 	set("margin_mode", string(d.MarginMode))
 	coin := d.MarginCoin
-	if coin == "" && (a.Kind == PlaceOrder || a.Kind == BatchPlace || a.Kind == ReversePosition) {
+	if coin == "" && needsMarginCoin(def.Op) {
 		pt, _ := a.Params.Text("product_type")
 		coin = defaultMarginCoin(exchange.ProductType(pt), f.opts.Catalog, a.Params)
 	}
 	set("margin_coin", coin)
+}
+
+// needsMarginCoin reports an operation whose request carries the margin
+// coin even when the file's defaults name none: an order's, a batch's and a
+// reversal's. The loader fills it in from the product type.
+func needsMarginCoin(op exchange.Op) bool {
+	switch op {
+	case exchange.OpPlaceOrder, exchange.OpBatchPlaceOrder, exchange.OpClickBackhand:
+		return true
+	}
+	return false
 }
 
 // defaultMarginCoin is the margin coin a product type implies: USDT, USDC,
@@ -439,7 +451,7 @@ func (f *fileLoader) orderList(def rulefmt.ParamDef, n *yaml.Node, at Position) 
 			ok = false
 			continue
 		}
-		c := &actionCheck{f: f, params: p, keys: keys, at: rulefmt.NodePos(item), mode: f.file.Defaults.PositionMode}
+		c := &ActionCheck{f: f, params: p, keys: keys, at: rulefmt.NodePos(item), mode: f.file.Defaults.PositionMode}
 		for _, d := range def.Items {
 			if _, given := keys[d.Name]; d.Required && !given {
 				f.errorAt(c.at, "", "this order of batch_place needs %s", d.Name)

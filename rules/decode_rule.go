@@ -155,10 +155,8 @@ func (r *Rule) instance(symbol string, cat *Catalog) *Rule {
 		ac := *a
 		ac.Params = a.Params.bind(symbol, cat)
 		if _, ok := ac.Params["symbol"]; !ok {
-			if def, _ := LookupAction(string(a.Kind)); def != nil {
-				if _, takes := def.Param("symbol"); takes {
-					ac.Params["symbol"] = &Value{Literal: symbol, Inherited: true, Pos: a.Pos}
-				}
+			if _, takes := a.Def.Param("symbol"); takes {
+				ac.Params["symbol"] = &Value{Literal: symbol, Inherited: true, Pos: a.Pos}
 			}
 		}
 		if a.Orders != nil {

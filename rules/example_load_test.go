@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/tickrules/tickrules/actions"
 	"github.com/tickrules/tickrules/rules"
 )
 
@@ -17,7 +18,7 @@ func ExampleLoadBytes() {
     actions:
       - place_order: { symbol: TSLAUSDT, open: long, type: market, size: 0 }
 `
-	_, errs := rules.LoadBytes(context.Background(), "flatten.yaml", []byte(src), rules.LoadOptions{})
+	_, errs := rules.LoadBytes(context.Background(), "flatten.yaml", []byte(src), rules.LoadOptions{Actions: actions.Defs()})
 	_ = errs.Render(os.Stdout)
 	// Output:
 	// flatten.yaml:3:11: unknown variable markt
@@ -41,7 +42,7 @@ func ExampleLoad_ruleSet() {
     actions:
       - close_positions: { side: long }
 `
-	rs, errs := rules.LoadBytes(context.Background(), "cut.yaml", []byte(src), rules.LoadOptions{})
+	rs, errs := rules.LoadBytes(context.Background(), "cut.yaml", []byte(src), rules.LoadOptions{Actions: actions.Defs()})
 	if errs.HasErrors() {
 		fmt.Println(errs)
 		return

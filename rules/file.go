@@ -80,7 +80,9 @@ type Rule struct {
 // written, plus the product_type, margin_coin and margin_mode inherited from
 // the defaults where the action has them (marked Inherited).
 type Action struct {
-	Kind   ActionKind
+	Kind ActionKind
+	// Def is the kind's declaration (LoadOptions.Actions).
+	Def    *ActionDef
 	Params Params
 	// Orders are the items of batch_place, each with its own Params.
 	Orders []Params

@@ -12,6 +12,7 @@ import (
 
 	"github.com/expr-lang/expr/builtin"
 
+	"github.com/tickrules/tickrules/actions"
 	"github.com/tickrules/tickrules/rulefmt"
 	"github.com/tickrules/tickrules/rules"
 )
@@ -25,8 +26,8 @@ func TestGeneratedDocsAreCurrent(t *testing.T) {
 		path string
 		gen  func() []byte
 	}{
-		{"../docs/rules.schema.json", rules.Schema},
-		{"../docs/reference.md", rules.Reference},
+		{"../docs/rules.schema.json", func() []byte { return rules.Schema(actions.Defs()) }},
+		{"../docs/reference.md", func() []byte { return rules.Reference(actions.Defs()) }},
 	} {
 		t.Run(tc.path, func(t *testing.T) {
 			got := tc.gen()
@@ -51,7 +52,7 @@ func TestGeneratedDocsAreCurrent(t *testing.T) {
 // tables: every key, action and parameter, and every choice's values.
 func TestSchemaNamesEveryKeyAndAction(t *testing.T) {
 	var s map[string]any
-	if err := json.Unmarshal(rules.Schema(), &s); err != nil {
+	if err := json.Unmarshal(rules.Schema(actions.Defs()), &s); err != nil {
 		t.Fatal(err)
 	}
 	defs := s["definitions"].(map[string]any)
@@ -61,7 +62,7 @@ func TestSchemaNamesEveryKeyAndAction(t *testing.T) {
 			t.Errorf("rule key %s missing from the schema", k.Name)
 		}
 	}
-	for _, d := range rules.Actions() {
+	for _, d := range actions.Defs() {
 		a, ok := defs["action_"+string(d.Kind)].(map[string]any)
 		if !ok {
 			t.Errorf("action %s missing from the schema", d.Kind)
@@ -93,9 +94,9 @@ func TestSchemaNamesEveryKeyAndAction(t *testing.T) {
 // TestReferenceNamesEverything checks that the reference lists every
 // action, parameter, rule key, variable and function.
 func TestReferenceNamesEverything(t *testing.T) {
-	ref := string(rules.Reference())
+	ref := string(rules.Reference(actions.Defs()))
 	var want []string
-	for _, d := range rules.Actions() {
+	for _, d := range actions.Defs() {
 		want = append(want, "### "+string(d.Kind))
 		for _, p := range d.Params {
 			want = append(want, "| `"+p.Name+"` |")
@@ -122,7 +123,7 @@ func TestReferenceNamesEverything(t *testing.T) {
 // functions, has a row in the reference, and that the expr built-ins left
 // out of the table are rejected.
 func TestReferenceNamesEveryAcceptedFunction(t *testing.T) {
-	ref := string(rules.Reference())
+	ref := string(rules.Reference(actions.Defs()))
 	c := rules.NewCompiler(rules.CompilerOptions{Catalog: rules.FixtureCatalog()})
 	accepted, builtins := rules.CompilerFunctions(c)
 	for name := range builtins {
@@ -154,7 +155,7 @@ func TestReferenceNamesEveryAcceptedFunction(t *testing.T) {
 // TestActionExamplesLoad loads the example of every action, as the
 // reference shows it, inside a rule.
 func TestActionExamplesLoad(t *testing.T) {
-	for _, d := range rules.Actions() {
+	for _, d := range actions.Defs() {
 		t.Run(string(d.Kind), func(t *testing.T) {
 			src := "rules:\n  - name: example\n    when: market.is_open\n    actions:\n      - " +
 				strings.ReplaceAll(d.Example, "\n", "\n        ") + "\n"
@@ -191,7 +192,7 @@ func TestGuideExamplesLoad(t *testing.T) {
 		blocks++
 		name := "writing-rules.md#" + strconv.Itoa(blocks)
 		env := func(string) string { return "" }
-		_, errs := rules.LoadBytes(context.Background(), name, []byte(block), rules.LoadOptions{Catalog: loadCatalog(), Getenv: env})
+		_, errs := rules.LoadBytes(context.Background(), name, []byte(block), rules.LoadOptions{Actions: actions.Defs(), Catalog: loadCatalog(), Getenv: env})
 		if len(errs) > 0 {
 			var buf bytes.Buffer
 			_ = errs.Render(&buf)
@@ -201,7 +202,7 @@ func TestGuideExamplesLoad(t *testing.T) {
 	if blocks < 8 {
 		t.Errorf("found only %d yaml examples in the guide", blocks)
 	}
-	rs, errs := rules.Load(context.Background(), []string{"../examples/rules"}, rules.LoadOptions{Catalog: loadCatalog()})
+	rs, errs := rules.Load(context.Background(), []string{"../examples/rules"}, rules.LoadOptions{Actions: actions.Defs(), Catalog: loadCatalog()})
 	if len(errs) > 0 || rs == nil || len(rs.Rules) == 0 {
 		t.Errorf("examples/rules: %v", errs)
 	}
@@ -223,7 +224,7 @@ func TestGuideOpensWithFiring(t *testing.T) {
 	if first := strings.Index(guide, "\n## "); first+1 != at {
 		t.Errorf("the firing guide is not the first section of docs/writing-rules.md")
 	}
-	if !strings.Contains(string(rules.Reference()), rules.FiringGuide) {
+	if !strings.Contains(string(rules.Reference(actions.Defs())), rules.FiringGuide) {
 		t.Error("the reference does not hold the firing guide")
 	}
 }

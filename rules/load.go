@@ -20,6 +20,10 @@ import (
 // LoadOptions configure Load. The zero value loads without a catalog (no
 // symbol or stock-pair checks) and with every ${ENV} reference unset.
 type LoadOptions struct {
+	// Actions declares the action kinds a rule may take: package actions'
+	// Defs (each kind is declared there, beside how it plans its requests).
+	// Required: a loader without them refuses every file.
+	Actions []*ActionDef
 	// Catalog lists the contracts and stock pairs that exist; symbols and
 	// stock pairs named in rules are checked against it.
 	Catalog *Catalog
@@ -240,7 +244,7 @@ func (l *loader) allowedKeys(name string, build func() []string) []string {
 }
 
 func newLoader(opts LoadOptions) *loader {
-	return &loader{
+	l := &loader{
 		opts:     opts,
 		plain:    NewCompiler(CompilerOptions{Catalog: opts.Catalog, Closures: opts.Closures}),
 		each:     NewCompiler(CompilerOptions{Catalog: opts.Catalog, ForEach: true, Closures: opts.Closures}),
@@ -249,7 +253,17 @@ func newLoader(opts LoadOptions) *loader {
 		keys:     map[string][]string{},
 		sources:  map[string]*rulefmt.Source{},
 	}
+	if len(opts.Actions) == 0 {
+		// A program error, said plainly: without it every action would be
+		// "unknown", which blames the trader's file.
+		l.errs = append(l.errs, &rulefmt.Error{Severity: rulefmt.SeverityError, Message: ErrNoActionKinds.Error()})
+	}
+	return l
 }
+
+// ErrNoActionKinds is the loader's finding when LoadOptions.Actions is
+// empty.
+var ErrNoActionKinds = errors.New("the rule loader was given no action kinds (LoadOptions.Actions): a program error, not the file's")
 
 func (l *loader) finish() (*RuleSet, rulefmt.Errors) {
 	l.checkRuleNames()
@@ -426,6 +440,11 @@ func (f *fileLoader) errorAt(p rulefmt.Pos, hint string, format string, args ...
 // warnf records a warning at n.
 func (f *fileLoader) warnf(n *yaml.Node, hint string, format string, args ...any) {
 	f.errs = append(f.errs, f.src.ErrorAt(rulefmt.NodePos(n), rulefmt.SeverityWarning, fmt.Sprintf(format, args...), hint))
+}
+
+// warn records a warning at p.
+func (f *fileLoader) warn(p rulefmt.Pos, hint, msg string) {
+	f.errs = append(f.errs, f.src.ErrorAt(p, rulefmt.SeverityWarning, msg, hint))
 }
 
 // position returns the author's position of n.
@@ -715,3 +734,7 @@ func otherFileKind(root *yaml.Node) string {
 	}
 	return ""
 }
+
+// enumValues returns the values the exchange accepts for one of its enums
+// (productType, marginMode...).
+func enumValues(name string) []string { return exchange.EnumValues()[name] }

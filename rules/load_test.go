@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tickrules/tickrules/actions"
 	"github.com/tickrules/tickrules/exchange"
 	"github.com/tickrules/tickrules/marketdata"
 	"github.com/tickrules/tickrules/poll"
@@ -58,7 +59,7 @@ func loadCatalog() *rules.Catalog {
 }
 
 func testOptions() rules.LoadOptions {
-	return rules.LoadOptions{Catalog: loadCatalog(), Getenv: testEnv}
+	return rules.LoadOptions{Actions: actions.Defs(), Catalog: loadCatalog(), Getenv: testEnv}
 }
 
 // golden compares got with the file at path, or rewrites it under -update.

@@ -4,7 +4,6 @@ package rules_test
 
 import (
 	"context"
-	"github.com/tickrules/tickrules/rules"
 	"net"
 	"os"
 	"path/filepath"
@@ -12,6 +11,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/tickrules/tickrules/actions"
+	"github.com/tickrules/tickrules/rules"
 
 	"github.com/tickrules/tickrules/rulefmt"
 )
@@ -51,7 +53,7 @@ func TestLoadRefusesSpecialFiles(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			done := make(chan rulefmt.Errors, 1)
 			go func() {
-				_, errs := rules.Load(context.Background(), tt.paths, rules.LoadOptions{})
+				_, errs := rules.Load(context.Background(), tt.paths, rules.LoadOptions{Actions: actions.Defs()})
 				done <- errs
 			}()
 			var errs rulefmt.Errors

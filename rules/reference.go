@@ -11,8 +11,9 @@ import (
 // Reference returns docs/reference.md: every key, action and parameter of
 // a rule file, and every variable, object field and function a condition or
 // formula can use, generated from the tables the loader and the compiler
-// use, so that the reference cannot disagree with engine check.
-func Reference() []byte {
+// use, so that the reference cannot disagree with engine check. actions
+// are the action kinds (package actions' Defs).
+func Reference(actions []*ActionDef) []byte {
 	var b strings.Builder
 	w := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
 	w("# Rule file reference\n\n")
@@ -21,7 +22,7 @@ func Reference() []byte {
 	w("[writing-rules.md](writing-rules.md) is the guide that explains it step by step.\n\n")
 	w("- [When a rule fires](#when-a-rule-fires)\n- [File](#file)\n- [Defaults](#defaults)\n- [Rule](#rule)\n- [Values and formulas](#values-and-formulas)\n")
 	w("- [Actions](#actions)\n")
-	for _, d := range actionDefs {
+	for _, d := range actions {
 		w("  - [%s](#%s)\n", d.Kind, d.Kind)
 	}
 	w("- [Variables](#variables)\n- [Objects and their fields](#objects-and-their-fields)\n- [Functions](#functions)\n- [Built-in functions](#built-in-functions)\n\n")
@@ -53,7 +54,7 @@ func Reference() []byte {
 	w("## Actions\n\n")
 	w("Each item of `actions:` is one action: its kind as the key, its parameters under it.\n")
 	w("Parameters marked *required* must be given; `symbol` may be left out in a `for_each` rule.\n\n")
-	for _, d := range actionDefs {
+	for _, d := range actions {
 		w("### %s\n\n%s", d.Kind, d.Doc)
 		if d.Op != "" {
 			w(" Exchange operation: `%s`.", d.Op)

@@ -3,6 +3,7 @@ package rules
 import (
 	"fmt"
 
+	"github.com/tickrules/tickrules/exchange"
 	"github.com/tickrules/tickrules/marketdata"
 	"github.com/tickrules/tickrules/rulefmt"
 )
@@ -39,20 +40,20 @@ func (f *fileLoader) repeatWarnings(r *Rule) {
 // every firing ("sends a market order"), or "" when it does not trade at
 // market or the order type is a formula (unknown until the rule fires).
 func repeatingAction(a *Action) string {
-	switch a.Kind {
-	case PlaceOrder:
+	switch a.Def.Op {
+	case exchange.OpPlaceOrder:
 		if isMarket(a.Params) {
 			return "sends a market order"
 		}
-	case BatchPlace:
+	case exchange.OpBatchPlaceOrder:
 		for _, o := range a.Orders {
 			if isMarket(o) {
 				return "sends a market order"
 			}
 		}
-	case ReversePosition:
+	case exchange.OpClickBackhand:
 		return "reverses a position at market"
-	case ClosePositions:
+	case exchange.OpClosePositions:
 		if a.Params["symbol"] == nil {
 			return "closes every position of the product type"
 		}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"github.com/tickrules/tickrules/actions"
 	"github.com/tickrules/tickrules/rules"
 )
 
@@ -123,7 +124,7 @@ func TestRuleFilesWalk(t *testing.T) {
 	if _, err := rules.RuleFiles(filepath.Join(dir, "missing")); err == nil {
 		t.Error("a missing path must be an error")
 	}
-	_, errs := rules.Load(context.Background(), []string{filepath.Join(dir, "missing")}, rules.LoadOptions{})
+	_, errs := rules.Load(context.Background(), []string{filepath.Join(dir, "missing")}, rules.LoadOptions{Actions: actions.Defs()})
 	if !errs.HasErrors() {
 		t.Error("Load of a missing path must report it")
 	}
@@ -139,7 +140,7 @@ func TestLoadStopsOnCancelledContext(t *testing.T) {
 }
 
 func TestEmptyDirectoryIsAnError(t *testing.T) {
-	_, errs := rules.Load(context.Background(), []string{t.TempDir()}, rules.LoadOptions{})
+	_, errs := rules.Load(context.Background(), []string{t.TempDir()}, rules.LoadOptions{Actions: actions.Defs()})
 	if len(errs) != 1 || !errs.HasErrors() {
 		t.Fatalf("want one error, got %v", errs)
 	}

@@ -15,7 +15,8 @@ const SchemaID = "https://github.com/tickrules/tickrules/docs/rules.schema.json"
 // the same key and action tables the loader checks against, indented and
 // ending in a newline. It describes the shape (keys, enumerations, types);
 // the loader checks what a schema cannot (formulas, symbols, position mode).
-func Schema() []byte {
+// kinds are the action kinds (package actions' Defs).
+func Schema(kinds []*ActionDef) []byte {
 	rule := keysSchema(RuleKeys(), "A rule: a condition and the actions to take when it holds.")
 	ruleProps := rule["properties"].(obj)
 	ruleProps["actions"] = obj{
@@ -27,14 +28,14 @@ func Schema() []byte {
 		"items": obj{"type": "string"},
 	}
 
-	actions := make([]any, 0, len(actionDefs))
+	actions := make([]any, 0, len(kinds))
 	defs := obj{
 		"rule":                       rule,
 		"number_or_formula":          obj{"description": "A number, or a formula: text starting with =.", "anyOf": []any{obj{"type": "number"}, obj{"type": "string", "pattern": `^\s*(=|[-+]?[0-9.])|\$\{`}}},
 		"positive_number_or_formula": obj{"description": "A number above 0, or a formula: text starting with =.", "anyOf": []any{obj{"type": "number", "exclusiveMinimum": 0}, obj{"type": "string", "pattern": `^\s*(=|\+?[0-9.])|\$\{`}}},
 		"duration":                   obj{"type": "string", "pattern": `^([0-9]+(\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$`, "description": "A duration such as 30s, 5m, 1h30m."},
 	}
-	for _, d := range actionDefs {
+	for _, d := range kinds {
 		name := "action_" + string(d.Kind)
 		defs[name] = paramsSchema(d.Params, d.Doc)
 		actions = append(actions, obj{

@@ -30,10 +30,10 @@ type AccountFacts struct {
 // a batch_place against the contract's largest order (an error: the
 // exchange rejects it) and against the account's equity (a warning).
 func (f *fileLoader) checkSizes(a *Action) {
-	switch a.Kind {
-	case PlaceOrder:
+	switch a.Def.Op {
+	case exchange.OpPlaceOrder:
 		f.checkSize(a.Params, a.Params)
-	case BatchPlace:
+	case exchange.OpBatchPlaceOrder:
 		for _, o := range a.Orders {
 			f.checkSize(o, a.Params)
 		}

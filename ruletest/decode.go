@@ -10,8 +10,8 @@ import (
 	"github.com/shopspring/decimal"
 	"gopkg.in/yaml.v3"
 
+	"github.com/tickrules/tickrules/actions"
 	"github.com/tickrules/tickrules/rulefmt"
-	"github.com/tickrules/tickrules/rules"
 )
 
 // This file decodes a test file strictly from its yaml.Node tree: every
@@ -234,10 +234,10 @@ func (a *ActionExpect) UnmarshalYAML(n *yaml.Node) error {
 	}
 	k, v := n.Content[0], n.Content[1]
 	a.Kind = k.Value
-	if _, ok := rules.LookupAction(a.Kind); !ok {
+	if _, ok := actions.KindOf(a.Kind); !ok {
 		var kinds []string
-		for _, def := range rules.Actions() {
-			kinds = append(kinds, string(def.Kind))
+		for _, k := range actions.Kinds() {
+			kinds = append(kinds, string(k.Name()))
 		}
 		hint := "actions: " + strings.Join(kinds, ", ")
 		if s := rulefmt.Suggest(a.Kind, kinds); s != "" {

@@ -11,7 +11,6 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/tickrules/tickrules/actions"
-	"github.com/tickrules/tickrules/rules"
 )
 
 // comparison holds one expectation and what its rule did.
@@ -158,7 +157,7 @@ func (c *comparison) compareLogs(e *Firing, a actual) []string {
 	}
 	var got []string
 	for _, l := range a.legs {
-		if l.Kind == string(rules.Log) {
+		if l.Kind == string(actions.Log) {
 			got = append(got, l.Note)
 		}
 	}

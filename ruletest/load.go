@@ -13,6 +13,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/tickrules/tickrules/actions"
 	"github.com/tickrules/tickrules/clock"
 	"github.com/tickrules/tickrules/exchange"
 	"github.com/tickrules/tickrules/rulefmt"
@@ -80,7 +81,7 @@ func Parse(name string, data []byte) (*File, rulefmt.Errors) {
 	if err := yaml.Unmarshal(data, &root); err != nil {
 		// The rule loader's explanation of YAML mistakes (tabs, indentation,
 		// unclosed quotes) applies to any YAML a person wrote.
-		if _, errs := rules.LoadBytes(context.Background(), name, data, rules.LoadOptions{}); len(errs) > 0 {
+		if _, errs := rules.LoadBytes(context.Background(), name, data, rules.LoadOptions{Actions: actions.Defs()}); len(errs) > 0 {
 			return nil, errs
 		}
 		d.errorAt(1, 1, "the file is not valid YAML: "+strings.TrimPrefix(err.Error(), "yaml: "), "")

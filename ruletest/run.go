@@ -190,7 +190,7 @@ func prepare(ctx context.Context, f *File, environ func(string) string) (*fixtur
 		}
 		return ""
 	}
-	rs, errs := rules.Load(ctx, paths, rules.LoadOptions{Catalog: cat, Getenv: getenv,
+	rs, errs := rules.Load(ctx, paths, rules.LoadOptions{Actions: actions.Defs(), Catalog: cat, Getenv: getenv,
 		EnvAlso: "list it under env: in " + filepath.Base(f.Path)})
 	if rs == nil {
 		return nil, errs

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/shopspring/decimal"
+
+	"github.com/tickrules/tickrules/actions"
 	"github.com/tickrules/tickrules/assemble"
 	"github.com/tickrules/tickrules/exchange"
 	"github.com/tickrules/tickrules/rulefmt"
@@ -60,7 +62,7 @@ func cmdCheck(ctx context.Context, env *cliEnv, args []string) int {
 	if cat.StockPairsErr != nil {
 		fmt.Fprintf(env.stderr, "engine check: warning: %v: stock pair names in the rules are not checked\n", cat.StockPairsErr)
 	}
-	opts := rules.LoadOptions{Catalog: cat, Getenv: env.getenv, PositionModes: modes, AllowEmpty: *allowEmpty, WarnRepeats: true}
+	opts := rules.LoadOptions{Actions: actions.Defs(), Catalog: cat, Getenv: env.getenv, PositionModes: modes, AllowEmpty: *allowEmpty, WarnRepeats: true}
 	if *venue == "" {
 		opts.Account = demoAccount()
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tickrules/tickrules/actions"
 	"github.com/tickrules/tickrules/clock"
 	"github.com/tickrules/tickrules/rulefmt"
 	"github.com/tickrules/tickrules/rules"
@@ -172,23 +173,23 @@ func checkEnvAt(clk *clock.Virtual, t *testing.T, getenv func(string) string, ar
 func TestSchemaAndDocsCommands(t *testing.T) {
 	t.Parallel()
 	code, stdout, _ := runCLI(t, "schema")
-	if code != exitOK || stdout != string(rules.Schema()) || !json.Valid([]byte(stdout)) {
+	if code != exitOK || stdout != string(rules.Schema(actions.Defs())) || !json.Valid([]byte(stdout)) {
 		t.Errorf("engine schema: exit %d, output is not the schema", code)
 	}
 	code, stdout, _ = runCLI(t, "docs", "--out", "-")
-	if code != exitOK || stdout != string(rules.Reference()) {
+	if code != exitOK || stdout != string(rules.Reference(actions.Defs())) {
 		t.Errorf("engine docs --out -: exit %d", code)
 	}
 	// With no flags it prints: it once wrote docs/reference.md into
 	// whatever folder it was run in (issue 25).
 	code, stdout, _ = runCLI(t, "docs")
-	if code != exitOK || stdout != string(rules.Reference()) {
+	if code != exitOK || stdout != string(rules.Reference(actions.Defs())) {
 		t.Errorf("engine docs: exit %d, printed %.60q; want the reference on stdout", code, stdout)
 	}
 	out := filepath.Join(t.TempDir(), "sub", "reference.md")
 	code, stdout, _ = runCLI(t, "docs", "--out", out)
 	got, err := os.ReadFile(out)
-	if code != exitOK || err != nil || string(got) != string(rules.Reference()) || !strings.Contains(stdout, "wrote ") {
+	if code != exitOK || err != nil || string(got) != string(rules.Reference(actions.Defs())) || !strings.Contains(stdout, "wrote ") {
 		t.Errorf("engine docs --out FILE: exit %d, %v", code, err)
 	}
 	if code, _, _ := runCLI(t, "schema", "extra"); code != exitUsage {
@@ -211,7 +212,7 @@ func TestDocsCommandWritesADirectory(t *testing.T) {
 	if code != exitOK || !strings.Contains(stdout, "wrote ") {
 		t.Fatalf("engine docs --out DIR: exit %d, %s%s", code, stdout, stderr)
 	}
-	for name, want := range map[string][]byte{"reference.md": rules.Reference(), "rules.schema.json": rules.Schema()} {
+	for name, want := range map[string][]byte{"reference.md": rules.Reference(actions.Defs()), "rules.schema.json": rules.Schema(actions.Defs())} {
 		if got, err := os.ReadFile(filepath.Join(dir, name)); err != nil || string(got) != string(want) {
 			t.Errorf("%s: not the generated file (%v)", name, err)
 		}

@@ -141,10 +141,10 @@ func (e *engineNotifier) firing(f *engine.Firing, orders []status.OrderRecord) {
 	var did []string
 	for _, l := range f.Legs {
 		switch l.Kind {
-		case string(rules.Notify):
+		case string(actions.Notify):
 			e.send(notify.Event{Kind: notify.Message, At: f.At, Rule: f.Rule.Name, Text: l.Note, To: l.To})
 			continue
-		case string(rules.Halt):
+		case string(actions.HaltAction):
 			e.send(notify.Event{Kind: notify.Halted, At: f.At, Rule: f.Rule.Name, Text: l.Note})
 			continue
 		}

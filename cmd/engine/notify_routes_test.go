@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tickrules/tickrules/actions"
 	"github.com/tickrules/tickrules/rules"
 )
 
@@ -17,7 +18,7 @@ rules:
       - notify: { message: "security check", to: [security] }
       - notify: { message: "for everyone" }
 `
-	rs, errs := rules.LoadBytes(context.Background(), "alarm.yaml", []byte(file), rules.LoadOptions{})
+	rs, errs := rules.LoadBytes(context.Background(), "alarm.yaml", []byte(file), rules.LoadOptions{Actions: actions.Defs()})
 	if errs.HasErrors() {
 		t.Fatal(errs)
 	}

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 
+	"github.com/tickrules/tickrules/actions"
 	"github.com/tickrules/tickrules/rules"
 )
 
@@ -19,7 +20,7 @@ func cmdSchema(_ context.Context, env *cliEnv, args []string) int {
 	if code, stop := parseFlagsOnly(env, fs, args, ""); stop {
 		return code
 	}
-	if _, err := env.stdout.Write(rules.Schema()); err != nil {
+	if _, err := env.stdout.Write(rules.Schema(actions.Defs())); err != nil {
 		return exitFail
 	}
 	return exitOK

@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/tickrules/tickrules/actions"
 	"github.com/tickrules/tickrules/backtest/internal/native"
 	"github.com/tickrules/tickrules/marketdata"
 	"github.com/tickrules/tickrules/rules"
@@ -43,7 +44,7 @@ func corpusPrograms(tb testing.TB) []twin {
 	var out []twin
 	for _, dir := range corpusDirs() {
 		load := func(c rules.ClosureCompiler) []*rules.Program {
-			rs, errs := rules.Load(context.Background(), []string{dir}, rules.LoadOptions{Catalog: loadCatalog(), Getenv: testEnv, Closures: c})
+			rs, errs := rules.Load(context.Background(), []string{dir}, rules.LoadOptions{Actions: actions.Defs(), Catalog: loadCatalog(), Getenv: testEnv, Closures: c})
 			if errs.HasErrors() {
 				tb.Fatalf("%s: %v", dir, errs)
 			}
