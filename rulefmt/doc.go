@@ -8,6 +8,14 @@
 // column back to what the author wrote), the checks of the raw text (not
 // UTF-8, tabs in indentation, YAML syntax errors explained) and Suggest for
 // "did you mean ...?", and the declaration types of action parameters
-// (ParamDef, ParamType: pure data). The rules package decodes rule files
-// with these and compiles their conditions and formulas.
+// (ParamDef, ParamType: pure data).
+//
+// Parse reads a rule file's shape: its text, its single YAML document, the
+// keys of the file (FileKeys) and of each rule (RuleKeys), with unknown
+// keys reported with the key meant, and the values the format decides
+// (names, durations, once, enabled, priority). What the language reads
+// (the condition, the defaults, the actions and their parameters) it hands
+// over as YAML nodes with their positions, and Decoder is how the rules
+// package goes on reading those nodes with the same friendly findings while
+// it compiles conditions and formulas.
 package rulefmt

@@ -56,3 +56,29 @@ func FuzzExpandEnv(f *testing.F) {
 		}
 	})
 }
+
+// FuzzParse feeds arbitrary bytes to Parse, the first reader of every rule
+// file: it must not panic, every finding must name the file and a line of
+// it, and a file it calls read must have its source.
+func FuzzParse(f *testing.F) {
+	for _, seed := range []string{
+		"rules:\n  - name: a\n    when: true\n    actions: [log: {message: x}]\n",
+		"rules:\n  - name: a\n    for: 30\n    once: daily\n    enabled: yes\n    priority: x\n",
+		"- a\n", "clock: {}\nprices: {}\n", "tests: []\n", "rules: []\n---\nrules: []\n",
+		"rules:\n  - &a {name: x}\n  - *a\n", "defaults: {<<: {}}\nrules: [1]\n", "",
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		file, errs := Parse("r.yaml", data, ParseOptions{})
+		if file.Read && file.Source == nil {
+			t.Fatal("read without a source")
+		}
+		lines := strings.Count(string(data), "\n") + 2
+		for _, e := range errs {
+			if e.File != "r.yaml" || e.Line < 0 || e.Line > lines {
+				t.Fatalf("finding %+v outside the file of %d lines", e, lines)
+			}
+		}
+	})
+}

@@ -58,13 +58,13 @@ func (c *ActionCheck) Given(names ...string) []string {
 
 // Errorf reports an error at at, with a hint of what to write instead.
 func (c *ActionCheck) Errorf(at rulefmt.Pos, hint, format string, args ...any) {
-	c.f.errorAt(at, hint, format, args...)
+	c.f.ErrorAt(at, hint, format, args...)
 }
 
 // Warnf reports a warning at at: the rule loads, but part of it does
 // nothing or not what it seems to.
 func (c *ActionCheck) Warnf(at rulefmt.Pos, hint, format string, args ...any) {
-	c.f.warn(at, hint, fmt.Sprintf(format, args...))
+	c.f.WarnAt(at, hint, fmt.Sprintf(format, args...))
 }
 
 // CheckOrderItem checks the action's own parameters as one order, as
@@ -76,9 +76,9 @@ func (c *ActionCheck) CheckOrderItem() { c.checkOrderItem(c.params, c.keys, c.at
 func (c *ActionCheck) ExactlyOne(a, b string) {
 	switch g := c.Given(a, b); len(g) {
 	case 0:
-		c.f.errorAt(c.at, "", "%s needs %s or %s", c.def.Kind, a, b)
+		c.f.ErrorAt(c.at, "", "%s needs %s or %s", c.def.Kind, a, b)
 	case 2:
-		c.f.errorAt(c.where(c.keys, b), fmt.Sprintf("remove %s or %s", a, b), "give %s or %s, not both", a, b)
+		c.f.ErrorAt(c.where(c.keys, b), fmt.Sprintf("remove %s or %s", a, b), "give %s or %s, not both", a, b)
 	}
 }
 
@@ -89,7 +89,7 @@ func (c *ActionCheck) Together(a, b string) {
 		if g[0] == a {
 			missing = b
 		}
-		c.f.errorAt(c.where(c.keys, g[0]), "the exchange changes size and price at once; add "+missing,
+		c.f.ErrorAt(c.where(c.keys, g[0]), "the exchange changes size and price at once; add "+missing,
 			"%s must be given together with %s", g[0], missing)
 	}
 }
@@ -97,7 +97,7 @@ func (c *ActionCheck) Together(a, b string) {
 // AtLeastOne requires one of names.
 func (c *ActionCheck) AtLeastOne(names ...string) {
 	if len(c.Given(names...)) == 0 {
-		c.f.errorAt(c.at, "give "+strings.Join(names, ", "), "%s changes nothing", c.def.Kind)
+		c.f.ErrorAt(c.at, "give "+strings.Join(names, ", "), "%s changes nothing", c.def.Kind)
 	}
 }
 
@@ -114,17 +114,17 @@ func (c *ActionCheck) checkOrderItem(p Params, keys map[string]rulefmt.Pos, at r
 	}
 	switch len(intents) {
 	case 0:
-		c.f.errorAt(at, "add open: long, open: short, close: long or close: short",
+		c.f.ErrorAt(at, "add open: long, open: short, close: long or close: short",
 			"the order does not say what it does")
 	case 1:
 	default:
-		c.f.errorAt(c.where(keys, intents[1]), "keep one of them; open/close are mapped to side for you",
+		c.f.ErrorAt(c.where(keys, intents[1]), "keep one of them; open/close are mapped to side for you",
 			"give only one of %s", strings.Join(intents, " and "))
 	}
 	if !has("side") {
 		for _, raw := range []string{"trade_side", "reduce_only"} {
 			if has(raw) && len(intents) == 1 {
-				c.f.errorAt(keys[raw], "remove it; with "+intents[0]+": the engine sets it from the position mode",
+				c.f.ErrorAt(keys[raw], "remove it; with "+intents[0]+": the engine sets it from the position mode",
 					"%s only goes with side", raw)
 			}
 		}
@@ -132,16 +132,16 @@ func (c *ActionCheck) checkOrderItem(p Params, keys map[string]rulefmt.Pos, at r
 	switch c.mode {
 	case exchange.OneWayMode:
 		if has("trade_side") {
-			c.f.errorAt(keys["trade_side"], "remove trade_side, or use open:/close: which work in both modes",
+			c.f.ErrorAt(keys["trade_side"], "remove trade_side, or use open:/close: which work in both modes",
 				"trade_side is not allowed in one-way mode (the exchange rejects it)")
 		}
 	case exchange.HedgeMode:
 		if has("reduce_only") {
-			c.f.errorAt(keys["reduce_only"], "use close: long or close: short to reduce a position",
+			c.f.ErrorAt(keys["reduce_only"], "use close: long or close: short to reduce a position",
 				"reduce_only is for one-way mode; this account is in hedge mode")
 		}
 		if has("side") && !has("trade_side") {
-			c.f.errorAt(keys["side"], "add trade_side: open or close, or use open:/close:",
+			c.f.ErrorAt(keys["side"], "add trade_side: open or close, or use open:/close:",
 				"in hedge mode side needs trade_side")
 		}
 	}
@@ -149,14 +149,14 @@ func (c *ActionCheck) checkOrderItem(p Params, keys map[string]rulefmt.Pos, at r
 	switch typ {
 	case string(exchange.Limit):
 		if !has("price") {
-			c.f.errorAt(c.where(keys, "type"), "add price:, or use type: market", "a limit order needs price")
+			c.f.ErrorAt(c.where(keys, "type"), "add price:, or use type: market", "a limit order needs price")
 		}
 	case string(exchange.Market):
 		if has("price") {
-			c.f.errorAt(keys["price"], "remove price, or use type: limit", "a market order takes no price")
+			c.f.ErrorAt(keys["price"], "remove price, or use type: limit", "a market order takes no price")
 		}
 		if has("force") {
-			c.f.errorAt(keys["force"], "remove force; it only applies to limit orders", "a market order takes no force")
+			c.f.ErrorAt(keys["force"], "remove force; it only applies to limit orders", "a market order takes no force")
 		}
 	}
 	c.checkPresets(p, keys)
@@ -193,7 +193,7 @@ func (c *ActionCheck) checkPresets(p Params, keys map[string]rulefmt.Pos) {
 		if !wantAbove {
 			rel = "below"
 		}
-		c.f.errorAt(keys[name], "swap take_profit and stop_loss?",
+		c.f.ErrorAt(keys[name], "swap take_profit and stop_loss?",
 			"for a %s order %s must be %s the price %s, got %s", dir, name, rel, price, v)
 	}
 	check("take_profit", long)
@@ -208,6 +208,6 @@ func textIs(p Params, name, want string) bool {
 // MaxRatio rejects a literal trailing ratio above the exchange's largest.
 func (c *ActionCheck) MaxRatio(name string) {
 	if v, ok := c.params.Decimal(name); ok && v.GreaterThan(decimal.NewFromInt(exchange.MaxCallbackRatio)) {
-		c.f.errorAt(c.keys[name], fmt.Sprintf("at most %d", exchange.MaxCallbackRatio), "%s is %s percent; the exchange trails by at most %d percent", name, v, exchange.MaxCallbackRatio)
+		c.f.ErrorAt(c.keys[name], fmt.Sprintf("at most %d", exchange.MaxCallbackRatio), "%s is %s percent; the exchange trails by at most %d percent", name, v, exchange.MaxCallbackRatio)
 	}
 }

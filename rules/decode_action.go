@@ -6,9 +6,10 @@ import (
 	"strings"
 
 	"github.com/shopspring/decimal"
+	"gopkg.in/yaml.v3"
+
 	"github.com/tickrules/tickrules/exchange"
 	"github.com/tickrules/tickrules/rulefmt"
-	"gopkg.in/yaml.v3"
 )
 
 // maxBatchItems bounds a batch_place or batch_cancel list written in a file;
@@ -16,18 +17,18 @@ import (
 const maxBatchItems = 1000
 
 func (f *fileLoader) decodeActions(n *yaml.Node, forEach bool) []*Action {
-	n = deref(n)
+	n = rulefmt.Deref(n)
 	if n.Kind != yaml.SequenceNode {
-		f.errorf(n, "write each action as a list item: \"- place_order: ...\"", "actions must be a list, got %s", describe(n))
+		f.Errorf(n, "write each action as a list item: \"- place_order: ...\"", "actions must be a list, got %s", rulefmt.Describe(n))
 		return nil
 	}
 	if len(n.Content) == 0 {
-		f.errorf(n, "", "actions is empty: the rule would do nothing")
+		f.Errorf(n, "", "actions is empty: the rule would do nothing")
 		return nil
 	}
 	var out []*Action
 	for _, item := range n.Content {
-		if a := f.decodeAction(deref(item), forEach); a != nil {
+		if a := f.decodeAction(rulefmt.Deref(item), forEach); a != nil {
 			out = append(out, a)
 		}
 	}
@@ -38,30 +39,30 @@ func (f *fileLoader) decodeActions(n *yaml.Node, forEach bool) []*Action {
 func (f *fileLoader) decodeAction(n *yaml.Node, forEach bool) *Action {
 	if n.Kind == yaml.ScalarNode {
 		if d, ok := LookupAction(f.opts.Actions, n.Value); ok {
-			f.errorf(n, fmt.Sprintf("write %s: followed by its parameters, or %s: {} when it needs none", d.Kind, d.Kind), "%s needs a colon and its parameters", d.Kind)
+			f.Errorf(n, fmt.Sprintf("write %s: followed by its parameters, or %s: {} when it needs none", d.Kind, d.Kind), "%s needs a colon and its parameters", d.Kind)
 			return nil
 		}
-		f.errorf(n, f.actionHint(n.Value), "unknown action %s", n.Value)
+		f.Errorf(n, f.actionHint(n.Value), "unknown action %s", n.Value)
 		return nil
 	}
 	if n.Kind != yaml.MappingNode || len(n.Content) == 0 {
-		f.errorf(n, "", "an action must be \"kind: parameters\", got %s", describe(n))
+		f.Errorf(n, "", "an action must be \"kind: parameters\", got %s", rulefmt.Describe(n))
 		return nil
 	}
 	kindKey := n.Content[0]
 	def, ok := LookupAction(f.opts.Actions, kindKey.Value)
 	if !ok {
-		f.errorf(kindKey, f.actionHint(kindKey.Value), "unknown action %s", kindKey.Value)
+		f.Errorf(kindKey, f.actionHint(kindKey.Value), "unknown action %s", kindKey.Value)
 		return nil
 	}
-	paramsNode := deref(n.Content[1])
+	paramsNode := rulefmt.Deref(n.Content[1])
 	if len(n.Content) > 2 {
 		extra := n.Content[2]
 		if _, isParam := def.Param(extra.Value); isParam && paramsNode.Kind == yaml.ScalarNode && paramsNode.Tag == "!!null" {
-			f.errorf(extra, fmt.Sprintf("indent the parameters of %s by two more spaces than %q", def.Kind, def.Kind),
+			f.Errorf(extra, fmt.Sprintf("indent the parameters of %s by two more spaces than %q", def.Kind, def.Kind),
 				"%s is not indented under %s", extra.Value, def.Kind)
 		} else {
-			f.errorf(extra, "start each action with its own \"- \"", "one list item holds two actions (%s and %s)", def.Kind, extra.Value)
+			f.Errorf(extra, "start each action with its own \"- \"", "one list item holds two actions (%s and %s)", def.Kind, extra.Value)
 		}
 		return nil
 	}
@@ -85,7 +86,7 @@ func (f *fileLoader) decodeAction(n *yaml.Node, forEach bool) *Action {
 		if p.Name == "symbol" && forEach {
 			continue // filled per instance
 		}
-		f.errorAt(c.at, "", "%s needs %s", def.Kind, p.Name)
+		f.ErrorAt(c.at, "", "%s needs %s", def.Kind, p.Name)
 	}
 	if v := a.Params["orders"]; v != nil {
 		a.Orders, _ = v.Literal.([]Params)
@@ -128,7 +129,7 @@ func (f *fileLoader) actionHint(word string) string {
 	if s := rulefmt.Suggest(strings.ToLower(word), kinds); s != "" {
 		return "did you mean " + s + "?"
 	}
-	if s, ok := keySynonyms[strings.ToLower(word)]; ok {
+	if s, ok := rulefmt.KeySynonym(word); ok {
 		return "did you mean " + s + "?"
 	}
 	return "actions are " + strings.Join(kinds, ", ")
@@ -190,7 +191,7 @@ func defaultMarginCoin(pt exchange.ProductType, cat *Catalog, p Params) string {
 // params decodes the parameters of an action or order item against defs.
 // It returns nil when the node is not a mapping.
 func (f *fileLoader) params(defs []rulefmt.ParamDef, n *yaml.Node, what string) (Params, map[string]rulefmt.Pos) {
-	entries, ok := f.mapping(n, "the parameters of "+what, f.allowedKeys("params of "+what, func() []string { return paramNames(defs) }), keySynonyms)
+	entries, ok := f.Mapping(n, "the parameters of "+what, f.allowedKeys("params of "+what, func() []string { return paramNames(defs) }))
 	if !ok {
 		return nil, nil
 	}
@@ -199,12 +200,12 @@ func (f *fileLoader) params(defs []rulefmt.ParamDef, n *yaml.Node, what string) 
 	for _, kv := range entries {
 		var def rulefmt.ParamDef
 		for _, d := range defs {
-			if d.Name == kv.key.Value {
+			if d.Name == kv.Key.Value {
 				def = d
 			}
 		}
-		keys[def.Name] = rulefmt.NodePos(kv.key)
-		if v := f.value(def, kv.value, what); v != nil {
+		keys[def.Name] = rulefmt.NodePos(kv.Key)
+		if v := f.value(def, kv.Value, what); v != nil {
 			out[def.Name] = v
 		}
 	}
@@ -213,14 +214,14 @@ func (f *fileLoader) params(defs []rulefmt.ParamDef, n *yaml.Node, what string) 
 
 // value decodes one parameter value according to its definition.
 func (f *fileLoader) value(def rulefmt.ParamDef, n *yaml.Node, what string) *Value {
-	n = deref(n)
+	n = rulefmt.Deref(n)
 	at := f.position(n)
 	switch def.Type {
 	case rulefmt.ParamNumber:
 		return f.number(def, n, at)
 	case rulefmt.ParamText, rulefmt.ParamSymbol:
 		if n.Kind != yaml.ScalarNode || n.Tag == "!!null" {
-			f.errorf(n, "", "%s must be a text, got %s", def.Name, describe(n))
+			f.Errorf(n, "", "%s must be a text, got %s", def.Name, rulefmt.Describe(n))
 			return nil
 		}
 		if strings.HasPrefix(n.Value, "=") {
@@ -237,11 +238,11 @@ func (f *fileLoader) value(def rulefmt.ParamDef, n *yaml.Node, what string) *Val
 		if def.Many && n.Kind == yaml.SequenceNode {
 			return f.choiceList(def, n, at)
 		}
-		if s, ok := f.choice(n, def.Name, def.Values); ok {
+		if s, ok := f.Choice(n, def.Name, def.Values); ok {
 			return &Value{Literal: s, Pos: at}
 		}
 	case rulefmt.ParamFlag:
-		if b, ok := f.flag(n, def.Name); ok {
+		if b, ok := f.Flag(n, def.Name); ok {
 			return &Value{Literal: b, Pos: at}
 		}
 	case rulefmt.ParamIDList:
@@ -252,7 +253,7 @@ func (f *fileLoader) value(def rulefmt.ParamDef, n *yaml.Node, what string) *Val
 	case rulefmt.ParamNames:
 		return f.nameList(def, n, at)
 	case rulefmt.ParamMessage:
-		if s, ok := f.text(n, def.Name); ok {
+		if s, ok := f.Text(n, def.Name); ok {
 			if m := f.message(n, s); m != nil {
 				return &Value{Literal: m, Source: s, Pos: at}
 			}
@@ -270,7 +271,7 @@ func (f *fileLoader) number(def rulefmt.ParamDef, n *yaml.Node, at Position) *Va
 		if n.Kind == yaml.MappingNode {
 			hint = "a value with \": \" in it needs quotes; a formula starts with ="
 		}
-		f.errorf(n, hint, "%s must be a number, got %s", def.Name, describe(n))
+		f.Errorf(n, hint, "%s must be a number, got %s", def.Name, rulefmt.Describe(n))
 		return nil
 	}
 	s := strings.TrimSpace(n.Value)
@@ -278,16 +279,16 @@ func (f *fileLoader) number(def rulefmt.ParamDef, n *yaml.Node, at Position) *Va
 		return f.formula(def, n, Number, at)
 	}
 	if n.Tag == "!!bool" {
-		f.errorf(n, "", "%s must be a number, got %s", def.Name, n.Value)
+		f.Errorf(n, "", "%s must be a number, got %s", def.Name, n.Value)
 		return nil
 	}
 	d, err := decimal.NewFromString(strings.ReplaceAll(s, "_", ""))
 	if err != nil {
-		f.errorf(n, f.numberHint(s), "%s must be a number, got the text '%s'", def.Name, n.Value)
+		f.Errorf(n, f.numberHint(s), "%s must be a number, got the text '%s'", def.Name, n.Value)
 		return nil
 	}
 	if def.Positive && !d.IsPositive() {
-		f.errorf(n, positiveHint(def, d), "%s must be greater than 0, got %s", def.Name, n.Value)
+		f.Errorf(n, positiveHint(def, d), "%s must be greater than 0, got %s", def.Name, n.Value)
 		return nil
 	}
 	return &Value{Literal: d, Pos: at}
@@ -336,7 +337,7 @@ func (f *fileLoader) formula(def rulefmt.ParamDef, n *yaml.Node, kind Kind, at P
 	skip++
 	src := string(raw[skip:])
 	if strings.TrimSpace(src) == "" {
-		f.errorf(n, "write the formula after =, e.g. =stock(\"TSLA\").bid", "%s is an empty formula", def.Name)
+		f.Errorf(n, "write the formula after =, e.g. =stock(\"TSLA\").bid", "%s is an empty formula", def.Name)
 		return nil
 	}
 	prog, errs := f.compile(src, kind, false)
@@ -351,18 +352,18 @@ func (f *fileLoader) formula(def rulefmt.ParamDef, n *yaml.Node, kind Kind, at P
 // choiceList decodes a list of distinct values of a Many choice.
 func (f *fileLoader) choiceList(def rulefmt.ParamDef, n *yaml.Node, at Position) *Value {
 	if len(n.Content) == 0 {
-		f.errorf(n, "leave "+def.Name+" out to use the default", "%s is an empty list", def.Name)
+		f.Errorf(n, "leave "+def.Name+" out to use the default", "%s is an empty list", def.Name)
 		return nil
 	}
 	var out []string
 	ok := true
 	for _, item := range n.Content {
-		s, good := f.choice(item, def.Name, def.Values)
+		s, good := f.Choice(item, def.Name, def.Values)
 		switch {
 		case !good:
 			ok = false
-		case contains(out, s):
-			f.errorf(item, "", "%s lists %s twice", def.Name, s)
+		case slices.Contains(out, s):
+			f.Errorf(item, "", "%s lists %s twice", def.Name, s)
 			ok = false
 		default:
 			out = append(out, s)
@@ -377,23 +378,23 @@ func (f *fileLoader) choiceList(def rulefmt.ParamDef, n *yaml.Node, at Position)
 // idList decodes a list of order ids.
 func (f *fileLoader) idList(def rulefmt.ParamDef, n *yaml.Node, at Position) *Value {
 	if n.Kind != yaml.SequenceNode {
-		f.errorf(n, "write a list: [\"123\", \"456\"]", "%s must be a list of ids, got %s", def.Name, describe(n))
+		f.Errorf(n, "write a list: [\"123\", \"456\"]", "%s must be a list of ids, got %s", def.Name, rulefmt.Describe(n))
 		return nil
 	}
 	if len(n.Content) == 0 {
-		f.errorf(n, "leave "+def.Name+" out to cancel every pending order of the symbol", "%s is an empty list: it would cancel nothing", def.Name)
+		f.Errorf(n, "leave "+def.Name+" out to cancel every pending order of the symbol", "%s is an empty list: it would cancel nothing", def.Name)
 		return nil
 	}
 	if len(n.Content) > maxBatchItems {
-		f.errorf(n, "", "%s lists %d ids; at most %d", def.Name, len(n.Content), maxBatchItems)
+		f.Errorf(n, "", "%s lists %d ids; at most %d", def.Name, len(n.Content), maxBatchItems)
 		return nil
 	}
 	ids := make([]string, 0, len(n.Content))
 	ok := true
 	for _, item := range n.Content {
-		item = deref(item)
+		item = rulefmt.Deref(item)
 		if item.Kind != yaml.ScalarNode || item.Tag == "!!null" || item.Value == "" {
-			f.errorf(item, "", "an id in %s must be a text, got %s", def.Name, describe(item))
+			f.Errorf(item, "", "an id in %s must be a text, got %s", def.Name, rulefmt.Describe(item))
 			ok = false
 			continue
 		}
@@ -408,18 +409,18 @@ func (f *fileLoader) idList(def rulefmt.ParamDef, n *yaml.Node, at Position) *Va
 // nameList decodes a literal list of names, each a text, none repeated.
 func (f *fileLoader) nameList(def rulefmt.ParamDef, n *yaml.Node, at Position) *Value {
 	if n.Kind != yaml.SequenceNode || len(n.Content) == 0 {
-		f.errorf(n, "write a list: [ops, trader]", "%s must be a list of one or more names, got %s", def.Name, describe(n))
+		f.Errorf(n, "write a list: [ops, trader]", "%s must be a list of one or more names, got %s", def.Name, rulefmt.Describe(n))
 		return nil
 	}
 	names := make([]string, 0, len(n.Content))
 	for _, item := range n.Content {
-		item = deref(item)
+		item = rulefmt.Deref(item)
 		if item.Kind != yaml.ScalarNode || item.Tag == "!!null" || item.Value == "" || strings.HasPrefix(item.Value, "=") {
-			f.errorf(item, "", "a name in %s must be a text as written, got %s", def.Name, describe(item))
+			f.Errorf(item, "", "a name in %s must be a text as written, got %s", def.Name, rulefmt.Describe(item))
 			return nil
 		}
 		if slices.Contains(names, item.Value) {
-			f.errorf(item, "remove the second "+item.Value, "%s names %s twice", def.Name, item.Value)
+			f.Errorf(item, "remove the second "+item.Value, "%s names %s twice", def.Name, item.Value)
 			return nil
 		}
 		names = append(names, item.Value)
@@ -431,21 +432,21 @@ func (f *fileLoader) nameList(def rulefmt.ParamDef, n *yaml.Node, at Position) *
 // Value (as []Params) and checked one by one like place_order.
 func (f *fileLoader) orderList(def rulefmt.ParamDef, n *yaml.Node, at Position) *Value {
 	if n.Kind != yaml.SequenceNode {
-		f.errorf(n, "write each order as a list item starting with \"- \"", "%s must be a list of orders, got %s", def.Name, describe(n))
+		f.Errorf(n, "write each order as a list item starting with \"- \"", "%s must be a list of orders, got %s", def.Name, rulefmt.Describe(n))
 		return nil
 	}
 	if len(n.Content) == 0 {
-		f.errorf(n, "", "%s is empty: the batch would place nothing", def.Name)
+		f.Errorf(n, "", "%s is empty: the batch would place nothing", def.Name)
 		return nil
 	}
 	if len(n.Content) > maxBatchItems {
-		f.errorf(n, "", "%s lists %d orders; at most %d", def.Name, len(n.Content), maxBatchItems)
+		f.Errorf(n, "", "%s lists %d orders; at most %d", def.Name, len(n.Content), maxBatchItems)
 		return nil
 	}
 	items := make([]Params, 0, len(n.Content))
 	ok := true
 	for _, item := range n.Content {
-		item = deref(item)
+		item = rulefmt.Deref(item)
 		p, keys := f.params(def.Items, item, "an order of batch_place")
 		if p == nil {
 			ok = false
@@ -454,7 +455,7 @@ func (f *fileLoader) orderList(def rulefmt.ParamDef, n *yaml.Node, at Position) 
 		c := &ActionCheck{f: f, params: p, keys: keys, at: rulefmt.NodePos(item), mode: f.file.Defaults.PositionMode}
 		for _, d := range def.Items {
 			if _, given := keys[d.Name]; d.Required && !given {
-				f.errorAt(c.at, "", "this order of batch_place needs %s", d.Name)
+				f.ErrorAt(c.at, "", "this order of batch_place needs %s", d.Name)
 				ok = false
 			}
 		}
@@ -491,7 +492,7 @@ func (f *fileLoader) checkContract(n *yaml.Node, sym string) bool {
 	if hint == "" {
 		hint = addHint
 	}
-	f.errorf(n, hint, "%s is not a futures contract%s", sym, in)
+	f.Errorf(n, hint, "%s is not a futures contract%s", sym, in)
 	return false
 }
 
@@ -511,7 +512,7 @@ func (f *fileLoader) message(n *yaml.Node, s string) *Message {
 		}
 		end := indexRunes(rs, open+2, "}}")
 		if end < 0 {
-			f.errorAt(f.runeOffsetPos(n, open), "end the placeholder with }}", "{{ is not closed")
+			f.ErrorAt(f.runeOffsetPos(n, open), "end the placeholder with }}", "{{ is not closed")
 			return nil
 		}
 		inner := string(rs[open+2 : end])
@@ -521,10 +522,10 @@ func (f *fileLoader) message(n *yaml.Node, s string) *Message {
 		}
 		src := strings.TrimSpace(inner)
 		if strings.HasPrefix(src, "=") {
-			f.errorAt(f.runeOffsetPos(n, lead), "write {{ stock(\"TSLA\").bid }}; the braces already mark a formula", "no = inside {{ }}")
+			f.ErrorAt(f.runeOffsetPos(n, lead), "write {{ stock(\"TSLA\").bid }}; the braces already mark a formula", "no = inside {{ }}")
 			ok = false
 		} else if src == "" {
-			f.errorAt(f.runeOffsetPos(n, open), "", "{{ }} is empty")
+			f.ErrorAt(f.runeOffsetPos(n, open), "", "{{ }} is empty")
 			ok = false
 		} else {
 			prog, errs := f.compileAny(src)

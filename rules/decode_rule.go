@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"time"
 
 	"gopkg.in/yaml.v3"
 
@@ -14,86 +13,29 @@ import (
 // maxForEach bounds the instances of one for_each rule.
 const maxForEach = 500
 
-func (f *fileLoader) decodeRules(n *yaml.Node) {
-	n = deref(n)
-	if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
-		f.warnf(n, "", "rules: is empty")
-		return
-	}
-	if n.Kind != yaml.SequenceNode {
-		f.errorf(n, "each rule starts with \"- name: ...\" under rules:", "rules must be a list, got %s", describe(n))
-		return
-	}
-	for _, item := range n.Content {
-		f.decodeRule(deref(item))
-	}
-}
-
-func (f *fileLoader) decodeRule(n *yaml.Node) {
-	entries, suggested, ok := f.mappingSuggest(n, "a rule", f.allowedKeys("rule", func() []string { return keyNames(RuleKeys()) }), keySynonyms)
-	if !ok {
-		return
-	}
-	r := &Rule{Enabled: true, Pos: f.position(n)}
-	f.forEachRule = false
-	for _, kv := range entries {
-		if kv.key.Value == "for_each" {
-			f.forEachRule = true
-		}
-	}
-	var (
-		whenNode, forEachNode, actionsNode, nameNode *yaml.Node
-	)
-	for _, kv := range entries {
-		v := kv.value
-		switch kv.key.Value {
-		case "name":
-			nameNode = v
-			if s, ok := f.text(v, "name"); ok {
-				r.BaseName = strings.TrimSpace(s)
-			}
-		case "description":
-			if s, ok := f.text(v, "description"); ok {
-				r.Description = s
-			}
-		case "when":
-			whenNode = v
-		case "for":
-			r.For = f.duration(v, "for")
-		case "cooldown":
-			r.Cooldown = f.duration(v, "cooldown")
-		case "once":
-			if s, ok := f.choice(v, "once", []string{string(OncePerSession), string(OncePerDay)}); ok {
-				r.Once = Once(s)
-			}
-		case "enabled":
-			if b, ok := f.flag(v, "enabled"); ok {
-				r.Enabled = b
-			}
-		case "priority":
-			r.Priority = f.integer(v, "priority")
-		case "for_each":
-			forEachNode = v
-		case "actions":
-			actionsNode = v
-		}
-	}
-	if nameNode != nil || !suggested["name"] {
-		f.checkName(r, n, nameNode)
+// decodeRule compiles one rule whose keys rulefmt.Parse decoded: its name
+// (unique across the load), its condition, its for_each symbols and its
+// actions; a for_each rule becomes one instance per symbol.
+func (f *fileLoader) decodeRule(pr *rulefmt.Rule) {
+	r := &Rule{BaseName: pr.Name, Description: pr.Description, For: pr.For, Cooldown: pr.Cooldown,
+		Once: Once(pr.Once), Enabled: pr.Enabled, Priority: pr.Priority, Pos: f.position(pr.Node)}
+	f.forEachRule = pr.ForEach != nil
+	if pr.NameNode != nil || !pr.Suggested["name"] {
+		f.checkName(r, pr.Node, pr.NameNode)
 	}
 	switch {
-	case whenNode != nil:
-		r.When, r.Condition = f.condition(whenNode)
-		r.WhenPos = f.position(whenNode)
-	case !suggested["when"]:
-		f.errorf(n, "add when: with the condition, e.g. when: market.session == \"regular\"", "rule %s has no when: condition", ruleLabel(r))
+	case pr.When != nil:
+		r.When, r.Condition = f.condition(pr.When)
+		r.WhenPos = f.position(pr.When)
+	case !pr.Suggested["when"]:
+		f.Errorf(pr.Node, "add when: with the condition, e.g. when: market.session == \"regular\"", "rule %s has no when: condition", ruleLabel(r))
 	}
-	symbols := f.forEach(forEachNode)
+	symbols := f.forEach(pr.ForEach)
 	switch {
-	case actionsNode != nil:
-		r.Actions = f.decodeActions(actionsNode, forEachNode != nil)
-	case !suggested["actions"]:
-		f.errorf(n, "add actions: with at least one action", "rule %s has no actions", ruleLabel(r))
+	case pr.Actions != nil:
+		r.Actions = f.decodeActions(pr.Actions, pr.ForEach != nil)
+	case !pr.Suggested["actions"]:
+		f.Errorf(pr.Node, "add actions: with at least one action", "rule %s has no actions", ruleLabel(r))
 	}
 	if r.BaseName == "" {
 		return
@@ -101,7 +43,7 @@ func (f *fileLoader) decodeRule(n *yaml.Node) {
 	if f.opts.WarnRepeats {
 		f.repeatWarnings(r)
 	}
-	if forEachNode == nil {
+	if pr.ForEach == nil {
 		r.Name = r.BaseName
 		f.file.Rules = append(f.file.Rules, r)
 		return
@@ -121,21 +63,21 @@ func ruleLabel(r *Rule) string {
 // checkName requires a name, unique across every file of the load.
 func (f *fileLoader) checkName(r *Rule, ruleNode, nameNode *yaml.Node) {
 	if nameNode == nil {
-		f.errorf(ruleNode, "add name: with a short unique name, e.g. name: buy-the-dip", "a rule has no name")
+		f.Errorf(ruleNode, "add name: with a short unique name, e.g. name: buy-the-dip", "a rule has no name")
 		return
 	}
 	switch {
 	case r.BaseName == "":
-		f.errorf(nameNode, "", "the rule's name is empty")
+		f.Errorf(nameNode, "", "the rule's name is empty")
 		return
 	case strings.ContainsAny(r.BaseName, "[]"):
-		f.errorf(nameNode, "brackets are added by for_each: name[SYMBOL]", "a rule name cannot contain [ or ]")
+		f.Errorf(nameNode, "brackets are added by for_each: name[SYMBOL]", "a rule name cannot contain [ or ]")
 		r.BaseName = ""
 		return
 	}
 	here := f.position(nameNode)
 	if first, dup := f.names[r.BaseName]; dup {
-		f.errorf(nameNode, "give each rule its own name", "rule name %q is already used at %s", r.BaseName, first)
+		f.Errorf(nameNode, "give each rule its own name", "rule name %q is already used at %s", r.BaseName, first)
 		r.BaseName = ""
 		return
 	}
@@ -207,29 +149,29 @@ func (f *fileLoader) forEach(n *yaml.Node) []string {
 	if n == nil {
 		return nil
 	}
-	n = deref(n)
+	n = rulefmt.Deref(n)
 	if n.Kind != yaml.SequenceNode {
-		f.errorf(n, "write a list: for_each: [TSLAUSDT, NVDAUSDT]", "for_each must be a list of symbols, got %s", describe(n))
+		f.Errorf(n, "write a list: for_each: [TSLAUSDT, NVDAUSDT]", "for_each must be a list of symbols, got %s", rulefmt.Describe(n))
 		return nil
 	}
 	if len(n.Content) == 0 {
-		f.errorf(n, "", "for_each is empty: the rule would never run")
+		f.Errorf(n, "", "for_each is empty: the rule would never run")
 		return nil
 	}
 	if len(n.Content) > maxForEach {
-		f.errorf(n, "", "for_each lists %d symbols; at most %d", len(n.Content), maxForEach)
+		f.Errorf(n, "", "for_each lists %d symbols; at most %d", len(n.Content), maxForEach)
 		return nil
 	}
 	seen := map[string]bool{}
 	var out []string
 	for _, item := range n.Content {
-		item = deref(item)
-		s, ok := f.text(item, "a for_each symbol")
+		item = rulefmt.Deref(item)
+		s, ok := f.Text(item, "a for_each symbol")
 		if !ok {
 			continue
 		}
 		if seen[s] {
-			f.errorf(item, "", "%s is listed twice in for_each", s)
+			f.Errorf(item, "", "%s is listed twice in for_each", s)
 			continue
 		}
 		seen[s] = true
@@ -240,70 +182,11 @@ func (f *fileLoader) forEach(n *yaml.Node) []string {
 	return out
 }
 
-// duration decodes "30s", "5m", "1h30m".
-func (f *fileLoader) duration(n *yaml.Node, name string) time.Duration {
-	n = deref(n)
-	if n.Kind != yaml.ScalarNode || n.Tag == "!!null" {
-		f.errorf(n, "write a duration such as 30s, 5m or 1h", "%s must be a duration, got %s", name, describe(n))
-		return 0
-	}
-	if n.Tag == "!!int" || n.Tag == "!!float" {
-		f.errorf(n, fmt.Sprintf("did you mean %ss (seconds) or %sm (minutes)?", n.Value, n.Value),
-			"%s needs a unit: s, m or h", name)
-		return 0
-	}
-	d, err := time.ParseDuration(strings.TrimSpace(n.Value))
-	if err != nil {
-		f.errorf(n, "write a duration such as 30s, 5m, 1h or 1h30m (units: ms, s, m, h)", "%s must be a duration, got '%s'", name, n.Value)
-		return 0
-	}
-	if d < 0 {
-		f.errorf(n, "", "%s cannot be negative", name)
-		return 0
-	}
-	return d
-}
-
-// flag decodes true or false.
-func (f *fileLoader) flag(n *yaml.Node, name string) (bool, bool) {
-	n = deref(n)
-	if n.Kind == yaml.ScalarNode && n.Tag == "!!bool" {
-		b, err := strconv.ParseBool(strings.ToLower(n.Value))
-		if err == nil {
-			return b, true
-		}
-	}
-	hint := ""
-	if n.Kind == yaml.ScalarNode {
-		switch strings.ToLower(n.Value) {
-		case "yes", "on", "y":
-			hint = "did you mean true?"
-		case "no", "off", "n":
-			hint = "did you mean false?"
-		}
-	}
-	f.errorf(n, hint, "%s must be true or false, got %s", name, describe(n))
-	return false, false
-}
-
-// integer decodes a whole number.
-func (f *fileLoader) integer(n *yaml.Node, name string) int {
-	n = deref(n)
-	if n.Kind == yaml.ScalarNode && n.Tag == "!!int" {
-		v, err := strconv.Atoi(n.Value)
-		if err == nil && v > -1_000_000 && v < 1_000_000 {
-			return v
-		}
-	}
-	f.errorf(n, "", "%s must be a whole number between -999999 and 999999, got %s", name, describe(n))
-	return 0
-}
-
 // condition compiles the when: of a rule.
 func (f *fileLoader) condition(n *yaml.Node) (string, *Program) {
-	n = deref(n)
+	n = rulefmt.Deref(n)
 	if n.Kind != yaml.ScalarNode || n.Tag == "!!null" {
-		f.errorf(n, "write a condition, e.g. when: market.session == \"regular\"", "when must be a condition, got %s", describe(n))
+		f.Errorf(n, "write a condition, e.g. when: market.session == \"regular\"", "when must be a condition, got %s", rulefmt.Describe(n))
 		return "", nil
 	}
 	src := n.Value
@@ -314,11 +197,11 @@ func (f *fileLoader) condition(n *yaml.Node) (string, *Program) {
 		} else if errs[0].Fix != "" && !strings.Contains(errs[0].Fix, "\n") {
 			hint = "did you mean: " + strings.TrimSpace(errs[0].Fix) + "? when is always a condition; only action values start with ="
 		}
-		f.errorf(n, hint, "when starts with =")
+		f.Errorf(n, hint, "when starts with =")
 		return src, nil
 	}
 	if strings.TrimSpace(src) == "" {
-		f.errorf(n, "", "when is empty")
+		f.Errorf(n, "", "when is empty")
 		return src, nil
 	}
 	prog, errs := f.compile(src, Bool, true)
@@ -336,7 +219,7 @@ func (f *fileLoader) exprErrors(n *yaml.Node, skip int, errs []*ExprError) {
 	if len(errs) == 0 {
 		return
 	}
-	positions := f.src.ScalarPositions(n)
+	positions := f.Src.ScalarPositions(n)
 	exprText := string([]rune(n.Value)[skip:])
 	for _, e := range errs {
 		p := rulefmt.NodePos(n)
@@ -353,7 +236,7 @@ func (f *fileLoader) exprErrors(n *yaml.Node, skip int, errs []*ExprError) {
 		case e.Suggestion != "":
 			hint = "did you mean " + e.Suggestion + "?"
 		}
-		f.errorAt(p, hint, "%s", e.Msg)
+		f.ErrorAt(p, hint, "%s", e.Msg)
 	}
 }
 
@@ -384,7 +267,7 @@ func fixLine(lead, fix string, line int) string {
 
 // runeOffsetPos maps a rune offset of scalar n's value into the file.
 func (f *fileLoader) runeOffsetPos(n *yaml.Node, off int) rulefmt.Pos {
-	positions := f.src.ScalarPositions(n)
+	positions := f.Src.ScalarPositions(n)
 	if off >= 0 && off < len(positions) {
 		return positions[off]
 	}

@@ -10,7 +10,6 @@ var (
 	FixtureState         = testState
 	InternalFormatNumber = formatNumber
 	RoundFigure          = roundFigure
-	ScenarioKeys         = scenarioKeys
 )
 
 // TraderPrefix is traderPrefix.

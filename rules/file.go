@@ -5,7 +5,9 @@ import (
 	"time"
 
 	"github.com/shopspring/decimal"
+
 	"github.com/tickrules/tickrules/exchange"
+	"github.com/tickrules/tickrules/rulefmt"
 )
 
 // Position is where something is in a rule file, 1-based, in the author's
@@ -44,8 +46,8 @@ type Once string
 
 // Once values; empty means no such limit.
 const (
-	OncePerSession Once = "per_session"
-	OncePerDay     Once = "per_day"
+	OncePerSession Once = rulefmt.OncePerSession
+	OncePerDay     Once = rulefmt.OncePerDay
 )
 
 // Rule is one rule as written (one instance of it for a for_each rule), with
@@ -157,30 +159,9 @@ type MessagePart struct {
 	Source  string
 }
 
-// KeyDef documents one key of the file, of defaults or of a rule. The
-// loader accepts exactly these keys, and the schema and the reference are
-// generated from the same table.
-type KeyDef struct {
-	Name     string
-	Type     string // as the reference says it: text, condition, duration, ...
-	Values   []string
-	Default  string
-	Required bool
-	Doc      string
-	Example  string
-}
-
-// FileKeys documents the top-level keys of a rule file.
-func FileKeys() []KeyDef {
-	return []KeyDef{
-		{Name: "defaults", Type: "mapping", Doc: "Settings every action of the file inherits (see Defaults)."},
-		{Name: "rules", Type: "list of rules", Required: true, Doc: "The rules of the file."},
-	}
-}
-
 // DefaultsKeys documents the keys of defaults:.
-func DefaultsKeys() []KeyDef {
-	return []KeyDef{
+func DefaultsKeys() []rulefmt.KeyDef {
+	return []rulefmt.KeyDef{
 		{Name: "product_type", Type: "choice", Values: exchange.EnumValues()["productType"], Default: string(exchange.USDTFutures),
 			Doc: "The futures product type the actions trade.", Example: "USDT-FUTURES"},
 		{Name: "margin_coin", Type: "text", Default: "USDT for USDT-FUTURES, USDC for USDC-FUTURES, the contract's base coin for COIN-FUTURES",
@@ -190,28 +171,4 @@ func DefaultsKeys() []KeyDef {
 		{Name: "position_mode", Type: "choice", Values: exchange.EnumValues()["posMode"],
 			Doc: "The account's position mode, when you know it: the check then rejects raw fields the mode forbids (trade_side in one-way mode, reduce_only in hedge mode). Without it the engine reads the mode from the account.", Example: "hedge_mode"},
 	}
-}
-
-// RuleKeys documents the keys of one rule.
-func RuleKeys() []KeyDef {
-	return []KeyDef{
-		{Name: "name", Type: "text", Required: true, Doc: "A short name, unique across all loaded files; no [ or ].", Example: "flatten-before-close"},
-		{Name: "description", Type: "text", Doc: "What the rule is for, in your words.", Example: "Close TSLA before the bell."},
-		{Name: "when", Type: "condition", Required: true, Doc: "The condition, an expression that gives true or false. No = in front.", Example: `market.session == "regular" && market.minutes_to_close <= 5`},
-		{Name: "for", Type: "duration", Default: "0s", Doc: "How long the condition must hold before the rule fires.", Example: "30s"},
-		{Name: "cooldown", Type: "duration", Default: "0s", Doc: "After firing, the rule waits this long before it can fire again.", Example: "10m"},
-		{Name: "once", Type: "choice", Values: []string{string(OncePerSession), string(OncePerDay)}, Doc: "Fire at most once per market session or per (Eastern) day.", Example: "per_session"},
-		{Name: "enabled", Type: "true or false", Default: "true", Doc: "false keeps the rule checked but never run.", Example: "false"},
-		{Name: "priority", Type: "whole number", Default: "0", Doc: "Rules that fire in the same tick act in priority order, higher first.", Example: "10"},
-		{Name: "for_each", Type: "list of symbols", Doc: "Runs one copy of the rule per futures symbol, named name[SYMBOL]; the condition and formulas read the copy's symbol as symbol, and actions without symbol: trade it.", Example: "[TSLAUSDT, NVDAUSDT]"},
-		{Name: "actions", Type: "list of actions", Required: true, Doc: "What the rule does when it fires, in order (see Actions).", Example: "[cancel_all: {}]"},
-	}
-}
-
-func keyNames(defs []KeyDef) []string {
-	out := make([]string, len(defs))
-	for i, d := range defs {
-		out[i] = d.Name
-	}
-	return out
 }

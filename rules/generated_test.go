@@ -57,7 +57,7 @@ func TestSchemaNamesEveryKeyAndAction(t *testing.T) {
 	}
 	defs := s["definitions"].(map[string]any)
 	rule := defs["rule"].(map[string]any)["properties"].(map[string]any)
-	for _, k := range rules.RuleKeys() {
+	for _, k := range rulefmt.RuleKeys() {
 		if _, ok := rule[k.Name]; !ok {
 			t.Errorf("rule key %s missing from the schema", k.Name)
 		}
@@ -102,7 +102,7 @@ func TestReferenceNamesEverything(t *testing.T) {
 			want = append(want, "| `"+p.Name+"` |")
 		}
 	}
-	for _, k := range rules.RuleKeys() {
+	for _, k := range rulefmt.RuleKeys() {
 		want = append(want, "| `"+k.Name+"` |")
 	}
 	for _, v := range rules.Variables() {

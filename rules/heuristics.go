@@ -38,7 +38,7 @@ func (f *fileLoader) ratioWarnings(n *yaml.Node, skip int, src string) {
 	ast.Walk(&tree.Node, v)
 	for _, hit := range v.hits {
 		p := f.runeOffsetPos(n, skip+hit.from)
-		f.warn(p, fmt.Sprintf("did you mean %s? %s is a ratio: 0.05 means 5%%", formatRatio(hit.value/100), hit.field),
+		f.WarnAt(p, fmt.Sprintf("did you mean %s? %s is a ratio: 0.05 means 5%%", formatRatio(hit.value/100), hit.field),
 			fmt.Sprintf("%s is compared with %s, which as a ratio is %s%%", hit.field, strconv.FormatFloat(hit.value, 'f', -1, 64), strconv.FormatFloat(hit.value*100, 'f', -1, 64)))
 	}
 }

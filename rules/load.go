@@ -1,7 +1,6 @@
 package rules
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -12,9 +11,10 @@ import (
 	"strconv"
 	"strings"
 
+	"gopkg.in/yaml.v3"
+
 	"github.com/tickrules/tickrules/exchange"
 	"github.com/tickrules/tickrules/rulefmt"
-	"gopkg.in/yaml.v3"
 )
 
 // LoadOptions configure Load. The zero value loads without a catalog (no
@@ -322,7 +322,8 @@ func (l *loader) checkRuleNames() {
 // fileLoader decodes one file.
 type fileLoader struct {
 	*loader
-	src  *rulefmt.Source
+	// Decoder reads the file's nodes and collects its findings.
+	*rulefmt.Decoder
 	file *File
 	// forEachRule is set while decoding a rule that has for_each.
 	forEachRule bool
@@ -370,81 +371,18 @@ func (f *fileLoader) compile(src string, kind Kind, condition bool) (*Program, [
 }
 
 func (l *loader) file(path string, data []byte) {
-	if errs := rulefmt.EncodingErrors(path, data); len(errs) > 0 {
-		l.errs = append(l.errs, errs...)
+	parsed, errs := rulefmt.Parse(path, data, rulefmt.ParseOptions{Getenv: l.opts.Getenv, EnvAlso: l.opts.EnvAlso, AllowEmpty: l.opts.AllowEmpty})
+	l.errs = append(l.errs, errs...)
+	if parsed.Source != nil {
+		l.sources[path] = parsed.Source
+	}
+	if !parsed.Read {
 		return
 	}
-	data = rulefmt.TrimBOM(data)
-	src, envErrs := rulefmt.ExpandEnv(path, data, l.opts.Getenv, l.opts.EnvAlso)
-	l.errs = append(l.errs, envErrs...)
-	f := &fileLoader{loader: l, src: src, file: &File{Path: path}}
-	l.sources[path] = src
-	if tabs := rulefmt.TabErrors(src); len(tabs) > 0 {
-		l.errs = append(l.errs, tabs...)
-		return
-	}
-	var doc yaml.Node
-	dec := yaml.NewDecoder(bytes.NewReader([]byte(strings.Join(src.Expanded, "\n"))))
-	if err := dec.Decode(&doc); err != nil {
-		if errors.Is(err, io.EOF) {
-			l.emptyFile(f)
-			return
-		}
-		l.errs = append(l.errs, rulefmt.SyntaxError(src, err))
-		return
-	}
-	var next yaml.Node
-	if err := dec.Decode(&next); err == nil {
-		l.errs = append(l.errs, src.ErrorAt(rulefmt.NodePos(&next), rulefmt.SeverityError,
-			"a second YAML document (after ---) in one file", "put each set of rules in its own file"))
-	} else if !errors.Is(err, io.EOF) {
-		l.errs = append(l.errs, rulefmt.SyntaxError(src, err))
-		return
-	}
-	if len(envErrs) > 0 {
-		// Substituted values are missing, so the positions and values below
-		// would only repeat the same mistake in other words.
-		return
-	}
-	f.decodeFile(&doc)
+	f := &fileLoader{loader: l, Decoder: rulefmt.NewDecoder(parsed.Source), file: &File{Path: path}}
+	f.decodeFile(parsed)
+	l.errs = append(l.errs, f.Errs...)
 	l.files = append(l.files, f.file)
-}
-
-// emptyFile reports a file without any YAML content: an error, unless
-// AllowEmpty, because an editor that did not save leaves such a file.
-func (l *loader) emptyFile(f *fileLoader) {
-	e := &rulefmt.Error{File: f.src.Path, Line: 1, Column: 1, Severity: rulefmt.SeverityError,
-		Message: "the file is empty: it has no rules",
-		Hint:    "write the rules under a line \"rules:\" (was the file saved?), or check with --allow-empty to accept empty files"}
-	if rulefmt.OnlyComments(f.src.Orig) && strings.TrimSpace(strings.Join(f.src.Orig, "")) != "" {
-		e.Message = "the file holds only comments: it has no rules"
-		e.Source = f.src.OrigLine(1)
-	}
-	if l.opts.AllowEmpty {
-		e.Severity, e.Hint = rulefmt.SeverityWarning, ""
-	}
-	l.errs = append(l.errs, e)
-	l.files = append(l.files, f.file)
-}
-
-// errorf records an error at n.
-func (f *fileLoader) errorf(n *yaml.Node, hint string, format string, args ...any) {
-	f.errs = append(f.errs, f.src.ErrorAt(rulefmt.NodePos(n), rulefmt.SeverityError, fmt.Sprintf(format, args...), hint))
-}
-
-// errorAt records an error at p.
-func (f *fileLoader) errorAt(p rulefmt.Pos, hint string, format string, args ...any) {
-	f.errs = append(f.errs, f.src.ErrorAt(p, rulefmt.SeverityError, fmt.Sprintf(format, args...), hint))
-}
-
-// warnf records a warning at n.
-func (f *fileLoader) warnf(n *yaml.Node, hint string, format string, args ...any) {
-	f.errs = append(f.errs, f.src.ErrorAt(rulefmt.NodePos(n), rulefmt.SeverityWarning, fmt.Sprintf(format, args...), hint))
-}
-
-// warn records a warning at p.
-func (f *fileLoader) warn(p rulefmt.Pos, hint, msg string) {
-	f.errs = append(f.errs, f.src.ErrorAt(p, rulefmt.SeverityWarning, msg, hint))
 }
 
 // position returns the author's position of n.
@@ -453,286 +391,59 @@ func (f *fileLoader) position(n *yaml.Node) Position {
 }
 
 func (f *fileLoader) positionAt(p rulefmt.Pos) Position {
-	return Position{File: f.src.Path, Line: p.Line, Column: f.src.OrigCol(p.Line, p.Col)}
+	return Position{File: f.Src.Path, Line: p.Line, Column: f.Src.OrigCol(p.Line, p.Col)}
 }
 
-// keyValue is one entry of a mapping.
-type keyValue struct {
-	key, value *yaml.Node
-}
-
-// deref follows an alias to the node it names.
-func deref(n *yaml.Node) *yaml.Node {
-	for i := 0; n != nil && n.Kind == yaml.AliasNode && i < 8; i++ {
-		n = n.Alias
-	}
-	return n
-}
-
-// describe names the kind of a node for messages: "a list", "the text 'two'".
-func describe(n *yaml.Node) string {
-	switch n.Kind {
-	case yaml.MappingNode:
-		return "a mapping (key: value lines)"
-	case yaml.SequenceNode:
-		return "a list"
-	case yaml.ScalarNode:
-		switch n.Tag {
-		case "!!null":
-			return "nothing"
-		case "!!bool":
-			return n.Value
-		case "!!int", "!!float":
-			return "the number " + n.Value
-		}
-		return fmt.Sprintf("the text '%s'", n.Value)
-	}
-	return "something else"
-}
-
-// mapping returns the entries of a mapping node in order, reporting a node
-// that is not a mapping (as what), duplicate keys and keys not in allowed.
-// synonyms maps words authors use for a key to the key they meant.
-// A key that an unknown key's hint suggested is reported in suggested, so
-// that callers do not report it missing as well.
-func (f *fileLoader) mapping(n *yaml.Node, what string, allowed []string, synonyms map[string]string) ([]keyValue, bool) {
-	entries, _, ok := f.mappingSuggest(n, what, allowed, synonyms)
-	return entries, ok
-}
-
-func (f *fileLoader) mappingSuggest(n *yaml.Node, what string, allowed []string, synonyms map[string]string) (_ []keyValue, suggested map[string]bool, _ bool) {
-	n = deref(n)
-	if n.Kind != yaml.MappingNode {
-		f.errorf(n, "", "%s must be a mapping of key: value lines, got %s", what, describe(n))
-		return nil, nil, false
-	}
-	suggested = map[string]bool{}
-	seen := map[string]*yaml.Node{}
-	var out []keyValue
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := n.Content[i], deref(n.Content[i+1])
-		if k.Kind != yaml.ScalarNode {
-			f.errorf(k, "put the key in quotes or check the line above", "a key of %s must be a word, got %s", what, describe(k))
-			continue
-		}
-		if k.Value == "<<" {
-			f.errorf(k, "write the keys out; rule files do not use <<", "YAML merge keys (<<) are not supported")
-			continue
-		}
-		if first, dup := seen[k.Value]; dup {
-			f.errorf(k, fmt.Sprintf("the first %s is on line %d; remove one of them", k.Value, first.Line),
-				"%s is given twice in %s", k.Value, what)
-			continue
-		}
-		seen[k.Value] = k
-		if allowed != nil && !contains(allowed, k.Value) {
-			if k.Value == "client_oid" {
-				f.errorf(k, "leave it out: the engine derives each order's client_oid from the rule and the firing, so a retry or a restart never places an order twice",
-					"client_oid cannot be set in %s", what)
-				continue
-			}
-			hint, meant := unknownKeyHint(k.Value, allowed, synonyms)
-			if meant != "" {
-				suggested[meant] = true
-			}
-			f.errorf(k, hint, "unknown key %s in %s", k.Value, what)
-			continue
-		}
-		out = append(out, keyValue{k, v})
-	}
-	return out, suggested, true
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
-func unknownKeyHint(key string, allowed []string, synonyms map[string]string) (hint, meant string) {
-	if s, ok := synonyms[strings.ToLower(key)]; ok && contains(allowed, s) {
-		return "did you mean " + s + "?", s
-	}
-	if s := rulefmt.Suggest(strings.ToLower(key), allowed); s != "" {
-		return "did you mean " + s + "?", s
-	}
-	return "allowed keys: " + strings.Join(allowed, ", "), ""
-}
-
-// keySynonyms are words authors reach for instead of the key they meant.
-var keySynonyms = map[string]string{
-	"condition": "when", "if": "when", "trigger": "when", "then": "actions", "do": "actions",
-	"action": "actions", "title": "name", "id": "name", "wait": "for", "hold": "for",
-	"duration": "for", "delay": "for", "cool_down": "cooldown", "cooldown_period": "cooldown",
-	"rule": "rules", "default": "defaults", "product": "product_type", "producttype": "product_type",
-	"qty": "size", "quantity": "size", "amount": "size", "ordertype": "type", "order_type": "type",
-	"tp": "take_profit", "sl": "stop_loss", "takeprofit": "take_profit", "stoploss": "stop_loss",
-	"tradeside": "trade_side", "reduceonly": "reduce_only", "marginmode": "margin_mode",
-	"margincoin": "margin_coin", "clientoid": "client_oid", "orderid": "order_id", "msg": "message",
-	"text": "message", "each": "for_each", "foreach": "for_each", "symbols": "for_each",
-	"holdside": "side", "position_side": "side", "positionmode": "position_mode", "mode": "position_mode",
-}
-
-// valueSynonyms are values authors write for the choice they meant.
-var valueSynonyms = map[string]string{
-	"buy": "long", "sell": "short", "one_way": "one_way_mode", "oneway": "one_way_mode",
-	"hedge": "hedge_mode", "cross": "crossed", "isolate": "isolated", "session": "per_session",
-	"day": "per_day", "daily": "per_day", "warning": "warn", "usdt": "USDT-FUTURES",
-}
-
-func (f *fileLoader) decodeFile(doc *yaml.Node) {
-	root := doc
-	if root.Kind == yaml.DocumentNode && len(root.Content) > 0 {
-		root = deref(root.Content[0])
-	}
-	if root.Kind == yaml.SequenceNode {
-		f.errorf(root, "start the file with a line \"rules:\" and indent the list under it", "the file is a list; rules go under a \"rules:\" key")
-		return
-	}
-	if root.Kind == yaml.ScalarNode && root.Tag == "!!null" {
-		f.warnf(root, "", "the file has no rules")
-		return
-	}
-	if kind := otherFileKind(root); kind != "" {
-		f.errorf(root, otherFileHints[kind], "this is %s, not a rule file", kind)
-		return
-	}
-	entries, suggested, ok := f.mappingSuggest(root, "the file", f.allowedKeys("file", func() []string { return keyNames(FileKeys()) }), keySynonyms)
-	if !ok {
-		return
-	}
+// decodeFile reads the language's part of a file whose shape rulefmt.Parse
+// checked: the defaults, against the account's position mode when known,
+// and each rule.
+func (f *fileLoader) decodeFile(parsed *rulefmt.File) {
 	f.file.Defaults = Defaults{ProductType: exchange.USDTFutures, MarginMode: exchange.Crossed}
-	var rulesNode *yaml.Node
-	for _, kv := range entries {
-		switch kv.key.Value {
-		case "defaults":
-			f.decodeDefaults(kv.value)
-		case "rules":
-			rulesNode = kv.value
-		}
+	if parsed.Defaults != nil {
+		f.decodeDefaults(parsed.Defaults)
 	}
 	// The account's mode, when known, is what the exchange will enforce.
 	if known := f.opts.PositionModes[f.file.Defaults.ProductType]; known != "" {
 		f.file.Defaults.PositionMode = known
 	}
-	if rulesNode == nil {
-		if !suggested["rules"] {
-			f.errorf(root, "add a \"rules:\" list", "the file has no rules: key")
-		}
-		return
+	for _, r := range parsed.Rules {
+		f.decodeRule(r)
 	}
-	f.decodeRules(rulesNode)
 }
 
 func (f *fileLoader) decodeDefaults(n *yaml.Node) {
-	entries, ok := f.mapping(n, "defaults", f.allowedKeys("defaults", func() []string { return keyNames(DefaultsKeys()) }), keySynonyms)
+	entries, ok := f.Mapping(n, "defaults", f.allowedKeys("defaults", func() []string { return rulefmt.KeyNames(DefaultsKeys()) }))
 	if !ok {
 		return
 	}
 	d := &f.file.Defaults
 	for _, kv := range entries {
-		switch kv.key.Value {
+		switch kv.Key.Value {
 		case "product_type":
-			if s, ok := f.choice(kv.value, "product_type", enumValues("productType")); ok {
+			if s, ok := f.Choice(kv.Value, "product_type", enumValues("productType")); ok {
 				d.ProductType = exchange.ProductType(s)
 			}
 		case "margin_mode":
-			if s, ok := f.choice(kv.value, "margin_mode", enumValues("marginMode")); ok {
+			if s, ok := f.Choice(kv.Value, "margin_mode", enumValues("marginMode")); ok {
 				d.MarginMode = exchange.MarginMode(s)
 			}
 		case "margin_coin":
-			if s, ok := f.text(kv.value, "margin_coin"); ok {
+			if s, ok := f.Text(kv.Value, "margin_coin"); ok {
 				if s != strings.ToUpper(s) {
-					f.errorf(kv.value, "write "+strings.ToUpper(s), "margin_coin must be upper case")
+					f.Errorf(kv.Value, "write "+strings.ToUpper(s), "margin_coin must be upper case")
 					continue
 				}
 				d.MarginCoin = s
 			}
 		case "position_mode":
-			if s, ok := f.choice(kv.value, "position_mode", enumValues("posMode")); ok {
+			if s, ok := f.Choice(kv.Value, "position_mode", enumValues("posMode")); ok {
 				d.PositionMode = exchange.PosMode(s)
 			}
 		}
 	}
 	if known, ok := f.opts.PositionModes[d.ProductType]; ok && known != "" && d.PositionMode != "" && d.PositionMode != known {
-		f.errorf(n, "change position_mode or the account's setting", "defaults say position_mode %s, but the account is in %s for %s", d.PositionMode, known, d.ProductType)
+		f.Errorf(n, "change position_mode or the account's setting", "defaults say position_mode %s, but the account is in %s for %s", d.PositionMode, known, d.ProductType)
 	}
-}
-
-// text decodes a scalar as a text (numbers and booleans keep their spelling).
-func (f *fileLoader) text(n *yaml.Node, name string) (string, bool) {
-	n = deref(n)
-	if n.Kind != yaml.ScalarNode || n.Tag == "!!null" {
-		f.errorf(n, "", "%s must be a text, got %s", name, describe(n))
-		return "", false
-	}
-	return n.Value, true
-}
-
-// choice decodes a scalar that must be one of values.
-func (f *fileLoader) choice(n *yaml.Node, name string, values []string) (string, bool) {
-	n = deref(n)
-	if n.Kind != yaml.ScalarNode || n.Tag == "!!null" {
-		f.errorf(n, "", "%s must be one of %s, got %s", name, strings.Join(values, ", "), describe(n))
-		return "", false
-	}
-	if contains(values, n.Value) {
-		return n.Value, true
-	}
-	hint := ""
-	if s, ok := valueSynonyms[strings.ToLower(n.Value)]; ok && contains(values, s) {
-		hint = "did you mean " + s + "?"
-	} else if s := rulefmt.Suggest(strings.ToLower(n.Value), values); s != "" {
-		hint = "did you mean " + s + "?"
-	}
-	f.errorf(n, hint, "%s must be one of %s, got '%s'", name, strings.Join(values, ", "), n.Value)
-	return "", false
-}
-
-// scenarioKeys are the top-level keys of a scenario file (sim.Scenario)
-// that a rule file never has; a test keeps the list equal to the
-// scenario's own.
-var scenarioKeys = []string{"clock", "settings", "accounts", "contracts", "prices", "stock_pairs", "calendar", "strategy_orders", "discount_tiers", "faults"}
-
-// Kinds of YAML files that are met among rule files but are not rule files.
-const (
-	kindScenario = "a scenario file (for engine sim and engine backtest)"
-	kindRuleTest = "a rule test"
-)
-
-var otherFileHints = map[string]string{
-	kindScenario: "keep scenario files in a scenarios/ folder beside your rules/ folder: engine check reads every .yaml under the folders it is given",
-	kindRuleTest: "name it with _test.yaml at the end (like dip_test.yaml), so that engine check leaves it to engine test",
-}
-
-// otherFileKind names the kind of file root is when it is a scenario or a
-// rule test rather than a rule file (it has no rules: key and keys of the
-// other kind); "" otherwise.
-func otherFileKind(root *yaml.Node) string {
-	if root.Kind != yaml.MappingNode {
-		return ""
-	}
-	scenario, test := 0, false
-	for i := 0; i+1 < len(root.Content); i += 2 {
-		switch k := root.Content[i].Value; {
-		case k == "rules" || k == "defaults":
-			return ""
-		case k == "tests":
-			test = true
-		case contains(scenarioKeys, k):
-			scenario++
-		}
-	}
-	switch {
-	case test:
-		return kindRuleTest
-	case scenario >= 2:
-		return kindScenario
-	}
-	return ""
 }
 
 // enumValues returns the values the exchange accepts for one of its enums

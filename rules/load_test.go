@@ -16,6 +16,7 @@ import (
 	"github.com/tickrules/tickrules/exchange"
 	"github.com/tickrules/tickrules/marketdata"
 	"github.com/tickrules/tickrules/poll"
+	"github.com/tickrules/tickrules/rulefmt"
 	"github.com/tickrules/tickrules/rules"
 	"github.com/tickrules/tickrules/sim"
 )
@@ -186,8 +187,8 @@ func TestScenarioKeysAreTheScenarios(t *testing.T) {
 			keys = append(keys, tag)
 		}
 	}
-	if !slices.Equal(keys, rules.ScenarioKeys) {
-		t.Errorf("sim.Scenario has the keys %v; scenarioKeys lists %v", keys, rules.ScenarioKeys)
+	if !slices.Equal(keys, rulefmt.ScenarioKeys()) {
+		t.Errorf("sim.Scenario has the keys %v; rulefmt.ScenarioKeys lists %v", keys, rulefmt.ScenarioKeys())
 	}
 }
 

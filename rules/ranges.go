@@ -42,7 +42,7 @@ func (f *fileLoader) rangeWarnings(n *yaml.Node, skip int, src string) {
 		if r.fix != "" {
 			hint = "did you mean: " + fixLine("", r.fix, 1) + "? " + r.hint
 		}
-		f.warn(f.runeOffsetPos(n, skip+r.at), hint, r.msg)
+		f.WarnAt(f.runeOffsetPos(n, skip+r.at), hint, r.msg)
 	}
 }
 

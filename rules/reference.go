@@ -33,11 +33,11 @@ func Reference(actions []*ActionDef) []byte {
 	w("A rule file is a YAML file (`.yaml` or `.yml`); `engine check DIR` loads every such file under DIR, ")
 	w("except rule tests (`*_test.yaml`) and hidden directories. `${NAME}` is replaced by the environment ")
 	w("variable NAME before the file is read (`${NAME:-default}` gives a default; `$${` writes a literal `${`).\n\n")
-	keyTable(&b, FileKeys())
+	keyTable(&b, rulefmt.FileKeys())
 	w("## Defaults\n\n")
 	keyTable(&b, DefaultsKeys())
 	w("## Rule\n\n")
-	keyTable(&b, RuleKeys())
+	keyTable(&b, rulefmt.RuleKeys())
 
 	w("## Values and formulas\n\n")
 	w("An action parameter is a literal (`size: 2`, `type: limit`) or a **formula**: a text that starts with `=`, ")
@@ -115,7 +115,7 @@ func funcTable(b *strings.Builder, fs []FuncDoc) {
 	}
 }
 
-func keyTable(b *strings.Builder, defs []KeyDef) {
+func keyTable(b *strings.Builder, defs []rulefmt.KeyDef) {
 	b.WriteString("| key | type | default | meaning | example |\n|---|---|---|---|---|\n")
 	for _, d := range defs {
 		typ := d.Type

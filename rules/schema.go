@@ -17,14 +17,14 @@ const SchemaID = "https://github.com/tickrules/tickrules/docs/rules.schema.json"
 // the loader checks what a schema cannot (formulas, symbols, position mode).
 // kinds are the action kinds (package actions' Defs).
 func Schema(kinds []*ActionDef) []byte {
-	rule := keysSchema(RuleKeys(), "A rule: a condition and the actions to take when it holds.")
+	rule := keysSchema(rulefmt.RuleKeys(), "A rule: a condition and the actions to take when it holds.")
 	ruleProps := rule["properties"].(obj)
 	ruleProps["actions"] = obj{
-		"type": "array", "minItems": 1, "description": keyDoc(RuleKeys(), "actions"),
+		"type": "array", "minItems": 1, "description": keyDoc(rulefmt.RuleKeys(), "actions"),
 		"items": obj{"$ref": "#/definitions/action"},
 	}
 	ruleProps["for_each"] = obj{
-		"type": "array", "minItems": 1, "uniqueItems": true, "description": keyDoc(RuleKeys(), "for_each"),
+		"type": "array", "minItems": 1, "uniqueItems": true, "description": keyDoc(rulefmt.RuleKeys(), "for_each"),
 		"items": obj{"type": "string"},
 	}
 
@@ -54,8 +54,8 @@ func Schema(kinds []*ActionDef) []byte {
 		"additionalProperties": false,
 		"required":             []any{"rules"},
 		"properties": obj{
-			"defaults": keysSchema(DefaultsKeys(), keyDoc(FileKeys(), "defaults")),
-			"rules":    obj{"type": []any{"array", "null"}, "description": keyDoc(FileKeys(), "rules"), "items": obj{"$ref": "#/definitions/rule"}},
+			"defaults": keysSchema(DefaultsKeys(), keyDoc(rulefmt.FileKeys(), "defaults")),
+			"rules":    obj{"type": []any{"array", "null"}, "description": keyDoc(rulefmt.FileKeys(), "rules"), "items": obj{"$ref": "#/definitions/rule"}},
 		},
 		"definitions": defs,
 	}
@@ -69,7 +69,7 @@ func Schema(kinds []*ActionDef) []byte {
 // obj is a JSON object; encoding/json sorts its keys, so the output is stable.
 type obj = map[string]any
 
-func keyDoc(defs []KeyDef, name string) string {
+func keyDoc(defs []rulefmt.KeyDef, name string) string {
 	for _, d := range defs {
 		if d.Name == name {
 			return d.Doc
@@ -79,7 +79,7 @@ func keyDoc(defs []KeyDef, name string) string {
 }
 
 // keysSchema describes a mapping with the keys defs.
-func keysSchema(defs []KeyDef, doc string) obj {
+func keysSchema(defs []rulefmt.KeyDef, doc string) obj {
 	props := obj{}
 	var required []any
 	for _, d := range defs {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/shopspring/decimal"
+
 	"github.com/tickrules/tickrules/exchange"
 	"github.com/tickrules/tickrules/rulefmt"
 )
@@ -140,5 +141,5 @@ func roundFigure(d decimal.Decimal) string {
 
 // errorAtPosition builds a finding at an author's position.
 func (f *fileLoader) errorAtPosition(at Position, sev rulefmt.Severity, msg, hint string) *rulefmt.Error {
-	return &rulefmt.Error{File: at.File, Line: at.Line, Column: at.Column, Severity: sev, Message: msg, Hint: hint, Source: f.src.OrigLine(at.Line)}
+	return &rulefmt.Error{File: at.File, Line: at.Line, Column: at.Column, Severity: sev, Message: msg, Hint: hint, Source: f.Src.OrigLine(at.Line)}
 }
