@@ -25,7 +25,6 @@ func batchCancelKind() Kind {
 			Example: `batch_cancel:
   symbol: TSLAUSDT`,
 		},
-
 		plan: func(_ context.Context, f *firing, a *rules.Action) []Plan {
 			p := params{f: f, ps: a.Params}
 			c, err := f.contract(p)

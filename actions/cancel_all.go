@@ -30,7 +30,6 @@ func cancelAllKind() Kind {
 			Example: `cancel_all: { include: [strategy] }`,
 			Check:   checkCancelAll,
 		},
-
 		plan: func(_ context.Context, f *firing, a *rules.Action) []Plan {
 			return f.cancelAll(a)
 		},

@@ -23,7 +23,6 @@ func cancelOrderKind() Kind {
   client_oid: my-order-1`,
 			Check: func(c *rules.ActionCheck) { c.ExactlyOne("order_id", "client_oid") },
 		},
-
 		plan: func(_ context.Context, f *firing, a *rules.Action) []Plan {
 			p := params{f: f, ps: a.Params}
 			c, err := f.contract(p)

@@ -28,7 +28,6 @@ func cancelStrategyOrdersKind() Kind {
   symbol: TSLAUSDT
   type: all`,
 		},
-
 		plan: func(_ context.Context, f *firing, a *rules.Action) []Plan {
 			p := params{f: f, ps: a.Params}
 			var types []string

@@ -27,7 +27,6 @@ func closePositionsKind() Kind {
   symbol: TSLAUSDT`,
 			Check: checkClose,
 		},
-
 		plan: func(_ context.Context, f *firing, a *rules.Action) []Plan {
 			req, err := f.closeReq(params{f: f, ps: a.Params})
 			if err != nil {

@@ -132,6 +132,20 @@ type Halt struct {
 	Lifted time.Time `json:"lifted,omitzero"`
 }
 
+// ErrHaltHoldsLonger is Guard.Halt's answer when the halt in force ends no
+// sooner than the new one: it stays, so that a rule's short halt never
+// shortens a longer one (one until lifted by hand, or a later end).
+var ErrHaltHoldsLonger = errors.New("an earlier halt holds as long or longer")
+
+// endsAfter reports whether h ends later than other: h is until lifted by
+// hand and other is not, or both end and h later.
+func (h Halt) endsAfter(other Halt) bool {
+	if other.Until.IsZero() {
+		return false
+	}
+	return h.Until.IsZero() || h.Until.After(other.Until)
+}
+
 // Active reports whether h stops new entries at now.
 func (h Halt) Active(now time.Time) bool {
 	return !h.At.IsZero() && (h.Until.IsZero() || now.Before(h.Until))
@@ -182,10 +196,16 @@ func NewGuard(opts GuardOptions) *Guard {
 }
 
 // Halt stops new entries as h says, and keeps it in the state directory
-// (GuardOptions.SaveHalt). A halt replaces an earlier one. The error is the
-// save's: the halt holds in memory all the same.
+// (GuardOptions.SaveHalt). It replaces an earlier halt only when it ends
+// later: a halt in force that ends no sooner stays, and the error is
+// ErrHaltHoldsLonger (naming it). Otherwise the error is the save's: the
+// halt holds in memory all the same.
 func (g *Guard) Halt(h Halt) error {
 	g.mu.Lock()
+	if cur := g.halt; cur.Active(g.opts.Now()) && !h.endsAfter(cur) {
+		g.mu.Unlock()
+		return fmt.Errorf("%w: %s", ErrHaltHoldsLonger, cur)
+	}
 	g.halt = h
 	g.mu.Unlock()
 	if g.opts.SaveHalt == nil {

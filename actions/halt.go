@@ -34,7 +34,6 @@ func haltKind() Kind {
   reason: "lost 500 USDT today"`,
 			Check: checkHalt,
 		},
-
 		plan: func(_ context.Context, f *firing, a *rules.Action) []Plan {
 			kind := string(a.Kind)
 			g := f.x.opts.Dispatcher.opts.Guard
@@ -58,11 +57,18 @@ func haltKind() Kind {
 			// The note says the halt as written: its end as an instant is in
 			// the log, on the status page and in the halt file.
 			note := fmt.Sprintf("no new entries (until: %s): %s", until, reason)
-			if err := g.Halt(h); err != nil {
+			err = g.Halt(h)
+			if err != nil {
 				note += "; " + err.Error()
 			}
-			f.x.opts.Logger.Error("halt: no new entries", zap.String("rule", f.rule.Name), zap.String("reason", reason),
-				zap.Time("until", h.Until))
+			if errors.Is(err, ErrHaltHoldsLonger) {
+				// Entries stay stopped, by the longer halt: not a new alarm.
+				f.x.opts.Logger.Warn("halt: an earlier halt holds longer", zap.String("rule", f.rule.Name), zap.String("reason", reason),
+					zap.Error(err))
+			} else {
+				f.x.opts.Logger.Error("halt: no new entries", zap.String("rule", f.rule.Name), zap.String("reason", reason),
+					zap.Time("until", h.Until))
+			}
 			return []Plan{{Kind: kind, Done: &Leg{Kind: kind, Outcome: OK, Note: note}}}
 		},
 	}

@@ -57,3 +57,51 @@ func TestHaltStopsEntriesOfEveryRule(t *testing.T) {
 		t.Errorf("saved %+v; want the two halts, then the lifted one (zero)", saved)
 	}
 }
+
+// TestShorterHaltDoesNotShortenALongerOne: a rule's 30-minute halt fired
+// during a halt until lifted by hand, or during a longer timed one, leaves
+// it in force (ErrHaltHoldsLonger) and is not saved; a halt that ends later
+// replaces it.
+func TestShorterHaltDoesNotShortenALongerOne(t *testing.T) {
+	now := time.Date(2026, 3, 9, 15, 0, 0, 0, time.UTC)
+	open := OrderCheck{Symbol: "TSLAUSDT", Size: decimal.NewFromInt(1)}
+	for _, tc := range []struct {
+		name          string
+		first, second time.Duration // 0: until lifted by hand
+		replaced      bool
+		haltedAfter   time.Duration // entries still refused this long after the second halt
+	}{
+		{name: "by hand, then 30m", first: 0, second: 30 * time.Minute, replaced: false, haltedAfter: 48 * time.Hour},
+		{name: "2h, then 30m", first: 2 * time.Hour, second: 30 * time.Minute, replaced: false, haltedAfter: 90 * time.Minute},
+		{name: "30m, then 30m", first: 30 * time.Minute, second: 30 * time.Minute, replaced: false, haltedAfter: 29 * time.Minute},
+		{name: "30m, then 2h", first: 30 * time.Minute, second: 2 * time.Hour, replaced: true, haltedAfter: 119 * time.Minute},
+		{name: "30m, then by hand", first: 30 * time.Minute, second: 0, replaced: true, haltedAfter: 48 * time.Hour},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			at := now
+			var saved []Halt
+			g := NewGuard(GuardOptions{Now: func() time.Time { return at }, SaveHalt: func(h Halt) error { saved = append(saved, h); return nil }})
+			halt := func(rule string, d time.Duration) error {
+				h := Halt{Rule: rule, Reason: "test", At: at}
+				if d > 0 {
+					h.Until = at.Add(d)
+				}
+				return g.Halt(h)
+			}
+			if err := halt("first", tc.first); err != nil {
+				t.Fatal(err)
+			}
+			err := halt("second", tc.second)
+			if tc.replaced != (err == nil) || (!tc.replaced && !errors.Is(err, ErrHaltHoldsLonger)) {
+				t.Fatalf("second halt: %v, want replaced %v", err, tc.replaced)
+			}
+			if want := map[bool]int{true: 2, false: 1}[tc.replaced]; len(saved) != want {
+				t.Errorf("saved %d halts, want %d", len(saved), want)
+			}
+			at = now.Add(tc.haltedAfter)
+			if err := g.Allow(open); !errors.Is(err, ErrKillSwitch) {
+				t.Errorf("an opening order %s after: %v, want ErrKillSwitch", tc.haltedAfter, err)
+			}
+		})
+	}
+}

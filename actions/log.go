@@ -29,7 +29,6 @@ func logMessageKind() Kind {
   message: "flattening TSLA, spread {{ stock(\"TSLA\").spread_bps }} bps"
   level: warn`,
 		},
-
 		plan: func(_ context.Context, f *firing, a *rules.Action) []Plan {
 			text := f.message(a)
 			lvl := zapcore.InfoLevel

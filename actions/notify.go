@@ -24,7 +24,6 @@ func notifyMessageKind() Kind {
 			Example: `notify:
   message: "TSLA stop fired, spread {{ stock(\"TSLA\").spread_bps }} bps"`,
 		},
-
 		plan: func(_ context.Context, f *firing, a *rules.Action) []Plan {
 			kind := string(a.Kind)
 			return []Plan{{Kind: kind, Done: &Leg{Kind: kind, Outcome: OK, Note: f.message(a), To: a.Params.Names("to")}}}

@@ -49,7 +49,6 @@ func protectKind() Kind {
   trailing_ratio: 2`,
 			Check: checkProtect,
 		},
-
 		plan:   func(ctx context.Context, f *firing, a *rules.Action) []Plan { return f.protect(ctx, a) },
 		decode: decodeAs[exchange.PlaceTPSLOrderRequest],
 		show: func(l Leg) []Shown {
