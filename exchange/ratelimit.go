@@ -11,15 +11,17 @@ import (
 	"github.com/tickrules/tickrules/clock"
 )
 
-// This file holds the client-side rate limiter: one token bucket per
-// operation from the operation table, plus the overall per-IP bucket that
-// every operation shares. One client is one uid and one IP, so a bucket per
+// This file holds the client-side rate limiter: one bucket per operation
+// from the operation table, plus the overall per-IP bucket that every
+// operation shares. One client is one uid and one IP, so a bucket per
 // operation covers both scopes; the scope is kept for reporting.
 //
-// The buckets use the generic cell rate algorithm: each bucket keeps the
-// theoretical arrival time (tat) of the next request, so the arithmetic is
-// exact integer durations and a virtual clock sees exactly one token per
-// interval, with no floating-point drift.
+// Each bucket is a sliding-window log: it keeps the times of its last
+// limit grants and gives another only when the oldest of them is a whole
+// window old. So no window of that length, wherever it starts, ever holds
+// more than limit requests: the venue's "10 per second" holds whether it
+// counts fixed or sliding seconds. (A token bucket with a burst of the
+// rate lets 2N-1 through in the first second after an idle spell.)
 
 // ErrUnknownOp is returned by Limiter.Wait for an operation the limiter has
 // no limit for.
@@ -83,7 +85,8 @@ type OpBudget struct {
 	Rate      int
 	Per       time.Duration
 	PerSecond float64
-	// Burst is how many requests may go at once after an idle period.
+	// Burst is how many requests may go at once after an idle period, and
+	// at most in any window of Burst/PerSecond seconds.
 	Burst int
 }
 
@@ -102,35 +105,81 @@ type LimiterStats struct {
 	Ops map[Op]OpStats
 }
 
-// bucket is one token bucket.
+// bucket is one sliding-window log: at most limit grants in any window.
 type bucket struct {
-	interval time.Duration // time per token
-	tau      time.Duration // burst tolerance: (burst-1) * interval
-	tat      time.Time     // theoretical arrival time of the next request
+	limit  int
+	window time.Duration
+	// grants are the times of the last grants, at most limit, oldest at
+	// head (a ring once full).
+	grants []time.Time
+	head   int
 	// highQueued counts high-priority waiters for which this bucket had no
 	// token at their last attempt; while it is non-zero, low-priority
 	// waiters leave this bucket's tokens alone.
 	highQueued int
 }
 
-func newBucket(rate float64, per time.Duration) bucket {
-	burst := max(1, int(math.Floor(rate+1e-9)))
-	interval := max(1, time.Duration(float64(per)/rate))
-	return bucket{interval: interval, tau: time.Duration(burst-1) * interval}
+// newBucket returns a bucket for a published limit of rate requests per
+// per, used at the share headroom (in (0, 1]). It gives the whole part of
+// the rate at once and stretches the window to keep the share: 10 per
+// second at 0.8 is 10 in any 1.25 s. The stretch, not fewer requests per
+// window, is what leaves room for requests that reach the venue closer
+// together than they left. A rate under one is one request per per/rate.
+func newBucket(rate float64, per time.Duration, headroom float64) bucket {
+	limit := max(1, int(math.Floor(rate+1e-9)))
+	window := max(1, time.Duration(float64(per)*float64(limit)/(rate*headroom)))
+	return bucket{limit: limit, window: window}
 }
 
-func (b *bucket) burst() int { return int(b.tau/b.interval) + 1 }
+// interval is the average time between grants at the full rate.
+func (b *bucket) interval() time.Duration { return b.window / time.Duration(b.limit) }
 
-// wait returns how long until the bucket has a token at now.
-func (b *bucket) wait(now time.Time) time.Duration {
-	return max(0, b.tat.Add(-b.tau).Sub(now))
-}
-
-func (b *bucket) take(now time.Time) {
-	if b.tat.Before(now) {
-		b.tat = now
+// oldest returns the k-th oldest of the last limit grants (zero when fewer
+// were made).
+func (b *bucket) oldest(k int) time.Time {
+	if len(b.grants) < b.limit {
+		if k < b.limit-len(b.grants) {
+			return time.Time{}
+		}
+		return b.grants[k-(b.limit-len(b.grants))]
 	}
-	b.tat = b.tat.Add(b.interval)
+	return b.grants[(b.head+k)%b.limit]
+}
+
+// wait returns how long until the bucket has a token at now: until the
+// oldest of its last limit grants is a window old.
+func (b *bucket) wait(now time.Time) time.Duration {
+	if len(b.grants) < b.limit {
+		return 0
+	}
+	return max(0, b.grants[b.head].Add(b.window).Sub(now))
+}
+
+// take records a grant at now.
+func (b *bucket) take(now time.Time) {
+	if len(b.grants) < b.limit {
+		b.grants = append(b.grants, now)
+		return
+	}
+	b.grants[b.head] = now
+	b.head = (b.head + 1) % b.limit
+}
+
+// blockUntil makes the bucket give its next token no sooner than t and the
+// ones after it one interval apart (no burst): as if its last limit grants
+// had been made an interval apart, the newest an interval before t. A
+// grant already later is kept, so a block never shortens another.
+func (b *bucket) blockUntil(t time.Time) {
+	out := make([]time.Time, b.limit)
+	step := b.interval()
+	for k := range out {
+		blocked := t.Add(-b.window).Add(time.Duration(k) * step)
+		out[k] = b.oldest(k)
+		if blocked.After(out[k]) {
+			out[k] = blocked
+		}
+	}
+	b.grants, b.head = out, 0
 }
 
 // opLimit is the state of one operation.
@@ -178,14 +227,13 @@ func NewLimiter(opts LimiterOptions) *Limiter {
 		if o.Rate <= 0 || o.Per <= 0 {
 			continue // no published limit: Wait reports ErrUnknownOp
 		}
-		l.ops[o.Op] = &opLimit{info: o, b: newBucket(float64(o.Rate)*h, o.Per)}
+		l.ops[o.Op] = &opLimit{info: o, b: newBucket(float64(o.Rate), o.Per, h)}
 		l.order = append(l.order, o.Op)
 	}
-	// The per-minute IP limit is spread over the minute with a burst of one
-	// second's worth: a burst of the whole minute would let a restart loop
-	// spend the minute in a moment.
-	perSecond := float64(opts.IPPerMinute) * h / 60
-	l.ip = newBucket(perSecond, time.Second)
+	// The per-minute IP limit is spread over the minute, at most one
+	// second's worth in any second: a burst of the whole minute would let a
+	// restart loop spend the minute in a moment.
+	l.ip = newBucket(float64(opts.IPPerMinute)/60, time.Second, h)
 	return l
 }
 
@@ -297,8 +345,9 @@ func (l *Limiter) record(ol *opLimit, start time.Time) {
 }
 
 // Penalize stops op for d from now: after a 429 the server has told us the
-// budget is spent, whatever our count says. The bucket then refills one
-// token per interval, without a burst.
+// budget is spent, whatever our count says. The bucket then gives one token
+// per interval, without a burst. A shorter penalty never shortens a longer
+// one.
 func (l *Limiter) Penalize(op Op, d time.Duration) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -306,9 +355,7 @@ func (l *Limiter) Penalize(op Op, d time.Duration) {
 	if !ok {
 		return
 	}
-	if until := l.clock.Now().Add(d + ol.b.tau); until.After(ol.b.tat) {
-		ol.b.tat = until
-	}
+	ol.b.blockUntil(l.clock.Now().Add(d))
 }
 
 // Note429 counts a 429 answer for op.
@@ -340,8 +387,8 @@ func (l *Limiter) Budget() []OpBudget {
 		ol := l.ops[op]
 		out = append(out, OpBudget{
 			Op: op, Scope: ol.info.Scope, Rate: ol.info.Rate, Per: ol.info.Per,
-			PerSecond: float64(time.Second) / float64(ol.b.interval),
-			Burst:     ol.b.burst(),
+			PerSecond: float64(ol.b.limit) * float64(time.Second) / float64(ol.b.window),
+			Burst:     ol.b.limit,
 		})
 	}
 	return out

@@ -11,8 +11,8 @@ func ExampleLimiter_Budget() {
 		}
 	}
 	// Output:
-	// place-order: 10 per 1s per uid; using 8.0/s, burst 8
+	// place-order: 10 per 1s per uid; using 8.0/s, burst 10
 	// close-positions: 1 per 1s per uid; using 0.8/s, burst 1
-	// stock-orderbook: 10 per 1s per uid; using 8.0/s, burst 8
+	// stock-orderbook: 10 per 1s per uid; using 8.0/s, burst 10
 	// stock-info: 1 per 1s per ip; using 0.8/s, burst 1
 }

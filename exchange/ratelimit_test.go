@@ -80,36 +80,62 @@ func notDone(t *testing.T, ch <-chan error, what string) {
 	}
 }
 
-func TestLimiterBurstThenOnePerInterval(t *testing.T) {
+// TestLimiterAtMostTheRateInAnyWindow: after an idle spell the whole
+// rate goes at once; then no call goes until the oldest of the last ten is
+// a second old, so no window of a second, wherever it starts, holds more
+// than ten (a token bucket would let 19 through in the first second).
+func TestLimiterAtMostTheRateInAnyWindow(t *testing.T) {
 	ctx := context.Background()
 	l, v := testLimiter(t, 0)
+	var granted []time.Time
 	for i := range 10 {
 		if err := l.Wait(ctx, testPoll); err != nil {
 			t.Fatalf("burst call %d: %v", i, err)
 		}
+		granted = append(granted, v.Now())
 	}
 	if v.Waiters() != 0 {
 		t.Fatalf("the burst waited on the clock")
 	}
-	const interval = 100 * time.Millisecond
-	for i := range 20 {
-		ch := waitAsync(ctx, l, testPoll)
-		mustWaiters(t, v, 1)
-		v.Advance(interval - time.Millisecond)
-		if v.Waiters() != 1 {
-			t.Fatalf("call %d: token given before a full interval", i)
+	// Half a second later, the 11th call waits for the other half: a token
+	// bucket would have refilled five tokens by then.
+	v.Advance(500 * time.Millisecond)
+	ch := waitAsync(ctx, l, testPoll)
+	mustWaiters(t, v, 1)
+	v.Advance(499 * time.Millisecond)
+	notDone(t, ch, "the 11th call within the first second")
+	v.Advance(time.Millisecond)
+	if err := mustDone(t, ch); err != nil {
+		t.Fatal(err)
+	}
+	granted = append(granted, v.Now())
+	// Then nine more at once (the burst's grants are a second old), and the
+	// next when the 11th is.
+	for range 9 {
+		if err := l.Wait(ctx, testPoll); err != nil || v.Waiters() != 0 {
+			t.Fatalf("a call a second after the burst waited (%v)", err)
 		}
-		notDone(t, ch, fmt.Sprintf("call %d", i))
-		v.Advance(time.Millisecond)
-		if err := mustDone(t, ch); err != nil {
-			t.Fatalf("call %d: %v", i, err)
+		granted = append(granted, v.Now())
+	}
+	ch = waitAsync(ctx, l, testPoll)
+	mustWaiters(t, v, 1)
+	v.Advance(time.Second)
+	if err := mustDone(t, ch); err != nil {
+		t.Fatal(err)
+	}
+	granted = append(granted, v.Now())
+	for i := range granted {
+		in := 0
+		for _, g := range granted {
+			if !g.Before(granted[i]) && g.Before(granted[i].Add(time.Second)) {
+				in++
+			}
+		}
+		if in > 10 {
+			t.Fatalf("%d calls in the second from %s, want at most 10", in, granted[i].Sub(limiterStart))
 		}
 	}
-	st := l.Stats().Ops[testPoll]
-	if st.Waits != 20 || st.WaitTime != 20*interval {
-		t.Errorf("stats = %+v, want 20 waits totalling %s", st, 20*interval)
-	}
-	// Idle for a second: the burst is back, but not more than the burst.
+	// Idle for a while: the whole rate is back, but not more.
 	v.Advance(10 * time.Second)
 	for i := range 10 {
 		if err := l.Wait(ctx, testPoll); err != nil {
@@ -119,9 +145,11 @@ func TestLimiterBurstThenOnePerInterval(t *testing.T) {
 			t.Fatalf("refilled burst call %d waited", i)
 		}
 	}
-	ch := waitAsync(ctx, l, testPoll)
+	ch = waitAsync(ctx, l, testPoll)
 	mustWaiters(t, v, 1)
-	v.Advance(interval)
+	v.Advance(time.Second - time.Millisecond)
+	notDone(t, ch, "the 11th call within the second")
+	v.Advance(time.Millisecond)
 	if err := mustDone(t, ch); err != nil {
 		t.Fatal(err)
 	}
@@ -137,9 +165,9 @@ func TestLimiterHeadroom(t *testing.T) {
 		{0, OpPlaceOrder, 10, 10},
 		{1, OpPlaceOrder, 10, 10},
 		{1.5, OpPlaceOrder, 10, 10}, // never above the published rate
-		{0.8, OpPlaceOrder, 8, 8},
+		{0.8, OpPlaceOrder, 8, 10},  // 10 in any 1.25 s
 		{0.8, OpClosePositions, 0.8, 1},
-		{0.5, OpStrategyOrders, 10, 10},
+		{0.5, OpStrategyOrders, 10, 20},
 		{0.29, OpStockInfo, 0.29, 1},
 	}
 	for _, c := range cases {
@@ -320,7 +348,7 @@ func TestLimiterPenalize(t *testing.T) {
 
 func TestLimiterIPBucketShared(t *testing.T) {
 	ctx := context.Background()
-	l, v := testLimiter(t, 120) // 2/s, burst 2
+	l, v := testLimiter(t, 120) // at most 2 in any second
 	if err := l.Wait(ctx, testPoll); err != nil {
 		t.Fatal(err)
 	}
@@ -329,7 +357,7 @@ func TestLimiterIPBucketShared(t *testing.T) {
 	}
 	ch := waitAsync(ctx, l, testSlow)
 	mustWaiters(t, v, 1)
-	v.Advance(499 * time.Millisecond)
+	v.Advance(999 * time.Millisecond)
 	notDone(t, ch, "third call within the IP budget")
 	v.Advance(time.Millisecond)
 	if err := mustDone(t, ch); err != nil {
@@ -372,8 +400,8 @@ func TestLimiterConcurrent(t *testing.T) {
 	}
 	wg.Wait()
 	elapsed := v.Now().Sub(limiterStart)
-	// n calls with a burst of 10 need at least (n-burst) intervals: had the
-	// limiter handed out more tokens than the rate allows, they would have
+	// n calls at 10 a second need at least (n-burst) intervals: had the
+	// limiter handed out more than the rate allows, they would have
 	// finished sooner.
 	if min := (n - burst) * interval; elapsed < min {
 		t.Errorf("%d calls finished after %s, faster than the rate allows (%s)", n, elapsed, min)
@@ -399,9 +427,13 @@ func TestPriorityFrom(t *testing.T) {
 }
 
 func BenchmarkLimiterWaitFree(b *testing.B) {
+	// The venue's rates (10 a second, 6,000 a minute per IP) on a clock that
+	// moves 200 ms between calls: every call finds its token, with the
+	// buckets as full of past grants as they are in use.
+	clk := &steppingClock{now: limiterStart, step: 200 * time.Millisecond}
 	l := NewLimiter(LimiterOptions{
-		Ops:         []OpInfo{{Op: testPoll, Rate: 1_000_000_000, Per: time.Second, Scope: PerUID}},
-		IPPerMinute: 60_000_000_000,
+		Clock: clk,
+		Ops:   []OpInfo{{Op: testPoll, Rate: 10, Per: time.Second, Scope: PerUID}},
 	})
 	ctx := context.Background()
 	b.ReportAllocs()
@@ -410,6 +442,23 @@ func BenchmarkLimiterWaitFree(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// steppingClock moves step forward at each Now; it never waits.
+type steppingClock struct {
+	now  time.Time
+	step time.Duration
+}
+
+func (c *steppingClock) Now() time.Time {
+	c.now = c.now.Add(c.step)
+	return c.now
+}
+
+func (c *steppingClock) After(time.Duration) <-chan time.Time {
+	ch := make(chan time.Time, 1)
+	ch <- c.now
+	return ch
 }
 
 // TestLimiterAttemptPriority checks the priority rule on the limiter's own
@@ -457,7 +506,7 @@ func TestLimiterAttemptPriority(t *testing.T) {
 	if ok, _ := l.attempt(slow, true, &high, much.Add(time.Second)); !ok {
 		t.Fatal("high did not get the next token")
 	}
-	l.ip.tat = much // refill the IP bucket only
+	l.ip.grants, l.ip.head = nil, 0 // refill the IP bucket only
 	if ok, _ := l.attempt(slow, true, &high, much.Add(1500*time.Millisecond)); ok || high != [2]bool{true, false} {
 		t.Fatalf("high should be queued on its op bucket only, queued %v", high)
 	}
@@ -470,8 +519,9 @@ func TestLimiterAttemptPriority(t *testing.T) {
 		t.Fatalf("ok %v wait %s queued %v; want false, 1s, queued on the IP bucket only", ok, wait, high)
 	}
 	// Both empty, the op bucket binding longer: the IP bucket is left to others.
-	l.ip.tat = much.Add(1600 * time.Millisecond)
-	slow.b.tat = much.Add(1900 * time.Millisecond)
+	l.ip.grants, slow.b.grants = nil, nil
+	l.ip.blockUntil(much.Add(1600 * time.Millisecond))
+	slow.b.blockUntil(much.Add(1900 * time.Millisecond))
 	if ok, wait := l.attempt(slow, true, &high, much.Add(1500*time.Millisecond)); ok || wait != 400*time.Millisecond || high != [2]bool{true, false} {
 		t.Fatalf("ok %v wait %s queued %v; want false, 400ms, queued on the op bucket only", ok, wait, high)
 	}
