@@ -153,8 +153,9 @@ func cmdBacktest(ctx context.Context, env *cliEnv, args []string) int {
 	if cfg.safety != "" {
 		var err error
 		if opts.Safety, err = actions.LoadSafety(cfg.safety); err != nil {
+			// A file that is wrong, not the command line: as engine run.
 			fmt.Fprintf(env.stderr, "engine backtest: %v\n", err)
-			return exitUsage
+			return exitFail
 		}
 	}
 	prepare, err := backtestSource(cfg)

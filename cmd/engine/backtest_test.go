@@ -256,3 +256,18 @@ func TestRecordFlags(t *testing.T) {
 		})
 	}
 }
+
+// TestBacktestBadSafetyFile: a safety file that cannot be read stops the
+// backtest before it runs, with exit 1 (a file is wrong, as engine run says
+// it), and names the file's mistake.
+func TestBacktestBadSafetyFile(t *testing.T) {
+	t.Parallel()
+	bad := filepath.Join(t.TempDir(), "safety.yaml")
+	if err := os.WriteFile(bad, []byte("max_daily_los: {USDT: 5}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := runCLI(t, "backtest", "--rules", smallRules, "--safety", bad, "--from", "2026-03-09T13:20:00Z", "--to", "2026-03-09T13:21:00Z", "--out", t.TempDir())
+	if code != exitFail || !strings.Contains(stderr, "max_daily_los") {
+		t.Errorf("exit %d, stderr %q; want exit %d naming the unknown key", code, stderr, exitFail)
+	}
+}
