@@ -232,3 +232,29 @@ func TestReplayMissing(t *testing.T) {
 		})
 	}
 }
+
+// TestReplayFundingRateInTheTicker: a rule that reads the ticker's funding
+// rate in a replay sees the stored rate of the last settlement: 0.0001
+// (08:00) until 16:00, then 0.0002, so it fires at 16:00:00 exactly.
+func TestReplayFundingRateInTheTicker(t *testing.T) {
+	t.Parallel()
+	store, _ := replayStore(t)
+	rules := t.TempDir()
+	src := `rules:
+  - name: funding-up
+    when: ticker("TSLAUSDT").funding_rate > 0.00015
+    once: per_day
+    actions:
+      - log: { message: "funding {{ ticker(\"TSLAUSDT\").funding_rate }}" }
+`
+	if err := os.WriteFile(filepath.Join(rules, "funding.yaml"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rep := runReplay(t, store, rules)
+	if len(rep.Firings) != 1 {
+		t.Fatalf("%d firings, want 1: %+v", len(rep.Firings), rep.Firings)
+	}
+	if at, err := time.Parse(time.RFC3339Nano, rep.Firings[0].Time); err != nil || !at.Equal(replayFunding) {
+		t.Errorf("fired at %s (%v), want %s", rep.Firings[0].Time, err, replayFunding.Format(time.RFC3339))
+	}
+}

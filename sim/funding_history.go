@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"github.com/shopspring/decimal"
+
+	"github.com/tickrules/tickrules/exchange"
 )
 
 // FundingSettlement is one funding settlement of a symbol: its time and the
@@ -52,4 +54,27 @@ func (x *Exchange) settleFundingHistory(from, to time.Time) {
 			}
 		}
 	}
+}
+
+// lastSettlement returns the index in list (sorted by time) of the last
+// settlement at or before t, or -1.
+func lastSettlement(list []FundingSettlement, t time.Time) int {
+	return sort.Search(len(list), func(i int) bool { return list[i].At.After(t) }) - 1
+}
+
+// tickerFundingRate is the ticker's fundingRate of symbol. With a
+// FundingHistory (a replay of stored history) it is the rate of the
+// symbol's last settlement at or before now, "0" before the first: the
+// venue's ticker shows the current period's rate as it forms, which no
+// history keeps, and the rate settled at the period's end would be known
+// only then (a look-ahead). Otherwise it is the scenario's rate.
+func (x *Exchange) tickerFundingRate(symbol string) exchange.Num {
+	if len(x.sc.FundingHistory) == 0 {
+		return x.fundingRateNum()
+	}
+	list := x.sc.FundingHistory[symbol]
+	if i := lastSettlement(list, x.now); i >= 0 {
+		return num(list[i].Rate)
+	}
+	return "0"
 }

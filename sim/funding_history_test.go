@@ -1,6 +1,7 @@
 package sim_test
 
 import (
+	"slices"
 	"testing"
 	"time"
 
@@ -86,5 +87,59 @@ func TestFundingHistoryAndMarkPath(t *testing.T) {
 				t.Errorf("position mark %s, want 50000", pos.MarkPrice)
 			}
 		})
+	}
+}
+
+// TestFundingHistoryInTheTicker: with stored funding, the ticker's
+// fundingRate is the rate of the last settlement at or before now ("0"
+// before the first: the settled rate is known only at its time), and the
+// funding-history endpoint serves the stored settlements up to now, newest
+// first, in pages.
+func TestFundingHistoryInTheTicker(t *testing.T) {
+	start := simtest.Scenario().Clock.Start // 2026-03-13 14:00 UTC
+	day := start.Truncate(24 * time.Hour)
+	x, vc := build(t, func(sc *sim.Scenario) {
+		sc.Settings.FundingRate = dec("0.01") // replaced by the history
+		sc.FundingHistory = map[string][]sim.FundingSettlement{"BTCUSDT": {
+			{At: day.Add(8 * time.Hour), Rate: dec("0.0003")},
+			{At: day.Add(16 * time.Hour), Rate: dec("0.0002")},
+			{At: day.Add(17*time.Hour + 30*time.Minute), Rate: dec("-0.0001")},
+		}}
+	})
+	a := account(t, x, simtest.OneWayKey)
+	for _, tc := range []struct {
+		at   time.Duration // after the start, 14:00
+		rate exchange.Num
+		// the funding history's times, newest first
+		history []time.Duration
+	}{
+		{at: 0, rate: "0.0003", history: []time.Duration{8 * time.Hour}},
+		{at: 2*time.Hour - time.Second, rate: "0.0003", history: []time.Duration{8 * time.Hour}},
+		{at: 2 * time.Hour, rate: "0.0002", history: []time.Duration{16 * time.Hour, 8 * time.Hour}},
+		{at: 4 * time.Hour, rate: "-0.0001", history: []time.Duration{17*time.Hour + 30*time.Minute, 16 * time.Hour, 8 * time.Hour}},
+	} {
+		vc.Set(start.Add(tc.at))
+		tks, err := a.Ticker(ctx, exchange.TickerRequest{Symbol: "BTCUSDT", ProductType: exchange.USDTFutures})
+		simtest.Must(t, err)
+		if tks[0].FundingRate != tc.rate {
+			t.Errorf("at 14:00 + %s: fundingRate %s, want %s", tc.at, tks[0].FundingRate, tc.rate)
+		}
+		var got []time.Duration
+		for page := 1; page <= 3; page++ {
+			rates, err := a.FundingHistory(ctx, exchange.FundingHistoryRequest{Symbol: "BTCUSDT", ProductType: exchange.USDTFutures, PageSize: 2, PageNo: page})
+			simtest.Must(t, err)
+			for _, r := range rates {
+				got = append(got, r.FundingTime.Time().Sub(day))
+			}
+		}
+		if !slices.Equal(got, tc.history) {
+			t.Errorf("at 14:00 + %s: history at %v, want %v", tc.at, got, tc.history)
+		}
+	}
+	// Another symbol of the scenario has no stored settlements: 0.
+	tks, err := a.Ticker(ctx, exchange.TickerRequest{Symbol: "ETHUSDT", ProductType: exchange.USDTFutures})
+	simtest.Must(t, err)
+	if tks[0].FundingRate != "0" {
+		t.Errorf("ETHUSDT fundingRate %s, want 0", tks[0].FundingRate)
 	}
 }

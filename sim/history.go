@@ -136,7 +136,8 @@ func kindOfOp(op exchange.Op) exchange.CandleKind {
 
 // fundingHistory answers history-fund-rate: one settlement every
 // FundingInterval from the scenario start to now, at the scenario's rate,
-// newest first, in pages.
+// newest first, in pages; with a FundingHistory (a replay of stored
+// history), its settlements up to now.
 func (x *Exchange) fundingHistory(req exchange.FundingHistoryRequest) ([]exchange.FundingRate, error) {
 	op := exchange.OpHistoryFundRate
 	if err := validate(op, req, x.now); err != nil {
@@ -149,6 +150,9 @@ func (x *Exchange) fundingHistory(req exchange.FundingHistoryRequest) ([]exchang
 	size, page := req.PageSize, max(req.PageNo, 1)
 	if size <= 0 {
 		size = 20 // the venue's default
+	}
+	if len(x.sc.FundingHistory) > 0 {
+		return storedFundingPage(c.spec.Symbol, x.sc.FundingHistory[c.spec.Symbol], x.now, size, page), nil
 	}
 	newest := x.now.Truncate(FundingInterval)
 	oldest := x.sc.Clock.Start.Truncate(FundingInterval)
@@ -208,3 +212,13 @@ var (
 	_ exchange.HistoryReader = publicReader{}
 	_ exchange.HistoryReader = (*Account)(nil)
 )
+
+// storedFundingPage is page (from 1) of size settlements of list (sorted
+// by time) up to now, newest first.
+func storedFundingPage(symbol string, list []FundingSettlement, now time.Time, size, page int) []exchange.FundingRate {
+	out := []exchange.FundingRate{}
+	for i := lastSettlement(list, now) - (page-1)*size; i >= 0 && len(out) < size; i-- {
+		out = append(out, exchange.FundingRate{Symbol: symbol, FundingRate: num(list[i].Rate), FundingTime: exchange.MillisOf(list[i].At)})
+	}
+	return out
+}

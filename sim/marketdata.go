@@ -33,7 +33,8 @@ func (x *Exchange) contractList(req exchange.ContractsRequest) ([]exchange.Contr
 // book. Mark and index price are the last price, or the scenario's mark
 // and index paths of the symbol when it has them (MarkPathName, a backtest
 // on stored mark and index candles); fundingRate is the scenario's
-// (Settings.FundingRate, see funding.go); change24h is the path's change
+// (Settings.FundingRate, see funding.go), or with a FundingHistory the rate
+// of the symbol's last settlement at or before now; change24h is the path's change
 // since 24 hours before, as a fraction to 4 places like the venue's
 // (within a path's first day, since its first price).
 func (x *Exchange) ticker(req exchange.TickerRequest) ([]exchange.Ticker, error) {
@@ -45,7 +46,7 @@ func (x *Exchange) ticker(req exchange.TickerRequest) ([]exchange.Ticker, error)
 	if err != nil {
 		return nil, err
 	}
-	t := exchange.Ticker{Symbol: c.spec.Symbol, LastPr: last, MarkPrice: last, IndexPrice: last, FundingRate: x.fundingRateNum(), TS: exchange.MillisOf(x.now)}
+	t := exchange.Ticker{Symbol: c.spec.Symbol, LastPr: last, MarkPrice: last, IndexPrice: last, FundingRate: x.tickerFundingRate(c.spec.Symbol), TS: exchange.MillisOf(x.now)}
 	if c.markSymbol != c.spec.Symbol {
 		if p, ok := x.markPrice(c); ok {
 			t.MarkPrice = num(p)
