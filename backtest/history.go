@@ -122,9 +122,13 @@ func (h *History) loadSymbol(sym string, length time.Duration) error {
 		h.prices[k.name] = market.PathSpec{Candles: p}
 	}
 	rates, err := data.LoadFunding(o.Dir, o.Product, sym)
-	if err != nil {
+	switch {
+	case errors.Is(err, data.ErrNotDownloaded):
 		h.notes = append(h.notes, fmt.Sprintf("%s: no stored funding (%v): no funding charged", sym, err))
 		return nil
+	case err != nil:
+		// A funding file that does not read is not "no funding": say so.
+		return fmt.Errorf("history: %w", err)
 	}
 	var list []sim.FundingSettlement
 	for _, r := range rates {

@@ -133,11 +133,15 @@ func monthFiles(dir string, s Series) ([]string, error) {
 	return out, nil
 }
 
-// LoadFunding reads the stored funding settlements of a symbol, oldest first.
+// ErrNotDownloaded is the error of reading what the store does not hold.
+var ErrNotDownloaded = errors.New("not downloaded: run engine data download")
+
+// LoadFunding reads the stored funding settlements of a symbol, oldest
+// first. The error is ErrNotDownloaded (wrapped) when the store has none.
 func LoadFunding(dir string, product exchange.ProductType, symbol string) ([]FundingRate, error) {
 	rows, err := readFundingFile(fundingFile(dir, product, symbol))
 	if errors.Is(err, os.ErrNotExist) {
-		return nil, fmt.Errorf("funding of %s: not downloaded: run engine data download", symbol)
+		return nil, fmt.Errorf("funding of %s: %w", symbol, ErrNotDownloaded)
 	}
 	return rows, err
 }
