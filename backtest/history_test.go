@@ -258,3 +258,18 @@ func TestReplayFundingRateInTheTicker(t *testing.T) {
 		t.Errorf("fired at %s (%v), want %s", rep.Firings[0].Time, err, replayFunding.Format(time.RFC3339))
 	}
 }
+
+// TestReplayBadFundingFile: a funding file that does not read stops the
+// replay with the file's error; it is not taken for "no funding".
+func TestReplayBadFundingFile(t *testing.T) {
+	t.Parallel()
+	store, _ := replayStore(t)
+	path := filepath.Join(store, "USDT-FUTURES", "TSLAUSDT", "funding.csv")
+	if err := os.WriteFile(path, []byte("time,rate\nnot a time,0.0001\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := LoadHistory(HistoryOptions{Dir: store, Symbols: []string{"TSLAUSDT"}, From: replayFrom, To: replayTo})
+	if err == nil || !strings.Contains(err.Error(), "funding.csv") {
+		t.Fatalf("error %v, want the funding file's", err)
+	}
+}
