@@ -96,7 +96,7 @@ func (h *History) loadSymbol(sym string, length time.Duration) error {
 	if path.Len() == 0 {
 		return fmt.Errorf("history: the store has no %s trade candles of %s from %s to %s%s", o.Interval, sym, stamp(o.From), stamp(o.To), h.downloadHint(sym))
 	}
-	h.prices[sym] = market.PathSpec{Candles: path}
+	h.prices[sym] = market.PathSpec{CandlePath: path}
 	if first := trade.first; first.After(o.From) {
 		h.notes = append(h.notes, fmt.Sprintf("no %s candles before %s (not listed yet, or not stored): the price holds the first open", sym, stamp(first)))
 	}
@@ -119,7 +119,7 @@ func (h *History) loadSymbol(sym string, length time.Duration) error {
 			h.notes = append(h.notes, fmt.Sprintf("%s: no stored %s candles over the span: the %s price is the last price", sym, k.kind, k.kind))
 			continue
 		}
-		h.prices[k.name] = market.PathSpec{Candles: p}
+		h.prices[k.name] = market.PathSpec{CandlePath: p}
 	}
 	rates, err := data.LoadFunding(o.Dir, o.Product, sym)
 	switch {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/tickrules/tickrules/data"
+	"github.com/tickrules/tickrules/sim"
 )
 
 // The small replay: TSLAUSDT on Tuesday 2026-09-15, flat at 400.00 but for
@@ -271,5 +272,44 @@ func TestReplayBadFundingFile(t *testing.T) {
 	_, err := LoadHistory(HistoryOptions{Dir: store, Symbols: []string{"TSLAUSDT"}, From: replayFrom, To: replayTo})
 	if err == nil || !strings.Contains(err.Error(), "funding.csv") {
 		t.Fatalf("error %v, want the funding file's", err)
+	}
+}
+
+// TestScenarioCandlesPath runs a scenario whose price path is written as
+// candles (docs/scenarios.md's candles.yaml): the 14:30 candle (open 400,
+// high 400, low 380, close 399) falls from 400 at 14:30:20 to 380 at
+// 14:30:40 a dollar a second, so last <= 390 first holds at 14:30:30.
+func TestScenarioCandlesPath(t *testing.T) {
+	t.Parallel()
+	scenario := `name: a dip inside one candle
+clock: {start: 2026-09-15T14:29:00Z, end: 2026-09-15T14:40:00Z}
+contracts:
+  - {product_type: USDT-FUTURES, symbol: TSLAUSDT, base_coin: TSLA, quote_coin: USDT, is_rwa: "YES"}
+accounts:
+  - {uid: "1", api_key: demo-key, balances: {USDT: "10000"}}
+prices:
+  TSLAUSDT:
+    candles:
+      interval: 1m
+      rows:
+        - {at: 2026-09-15T14:29:00Z, open: "400", high: "400", low: "400", close: "400"}
+        - {at: 2026-09-15T14:30:00Z, open: "400", high: "400", low: "380", close: "399"}
+        - {at: 2026-09-15T14:31:00Z, open: "399", high: "401", low: "399", close: "401"}
+`
+	dir := t.TempDir()
+	rules := "rules:\n  - name: dip\n    when: ticker(\"TSLAUSDT\").last <= 390\n    once: per_day\n    actions:\n      - log: {message: dip}\n"
+	if err := os.WriteFile(filepath.Join(dir, "dip.yaml"), []byte(rules), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	sc, err := sim.ParseScenario([]byte(scenario), "candles.yaml", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Run(context.Background(), Options{Scenario: sc, RuleDirs: []string{dir}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Firings) != 1 || rep.Firings[0].Time != "2026-09-15T14:30:30Z" {
+		t.Fatalf("firings %+v, want one at 14:30:30", rep.Firings)
 	}
 }

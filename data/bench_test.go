@@ -1,4 +1,4 @@
-package data
+package data_test
 
 import (
 	"bytes"
@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/tickrules/tickrules/clock"
+	"github.com/tickrules/tickrules/data"
 	"github.com/tickrules/tickrules/exchange"
 	"github.com/tickrules/tickrules/sim"
 	"github.com/tickrules/tickrules/sim/server"
@@ -23,9 +24,9 @@ import (
 
 // yearOfMinutes is a year of one-minute candles with prices and volumes
 // written as the venue writes them: 525,600 rows.
-func yearOfMinutes() []Candle {
+func yearOfMinutes() []data.Candle {
 	start := time.Date(2025, 9, 1, 0, 0, 0, 0, time.UTC)
-	rows := make([]Candle, 0, 525_600)
+	rows := make([]data.Candle, 0, 525_600)
 	cents := int64(43125)
 	for i := range 525_600 {
 		cents += int64(i%7) - 3
@@ -34,7 +35,7 @@ func yearOfMinutes() []Candle {
 			return exchange.Num(strconv.FormatInt(v/100, 10) + "." + fmt.Sprintf("%02d", v%100))
 		}
 		vol := strconv.Itoa(i % 97)
-		rows = append(rows, Candle{Time: start.Add(time.Duration(i) * time.Minute), Open: p(0), High: p(9), Low: p(-7), Close: p(2),
+		rows = append(rows, data.Candle{Time: start.Add(time.Duration(i) * time.Minute), Open: p(0), High: p(9), Low: p(-7), Close: p(2),
 			BaseVolume: exchange.Num(vol + ".4"), QuoteVolume: exchange.Num(vol + "1250.92")})
 	}
 	return rows
@@ -42,17 +43,17 @@ func yearOfMinutes() []Candle {
 
 // storeYear writes rows as the store does: one CSV file per month, and
 // the same months as gob files (the measured alternative).
-func storeYear(b *testing.B, dir string, rows []Candle) (csvBytes, gobBytes int64) {
+func storeYear(b *testing.B, dir string, rows []data.Candle) (csvBytes, gobBytes int64) {
 	b.Helper()
 	s := trade("TSLAUSDT", exchange.Gran1m)
 	for lo := 0; lo < len(rows); {
-		mo := monthOf(rows[lo].Time)
+		mo := data.MonthOf(rows[lo].Time)
 		hi := lo
-		for hi < len(rows) && monthOf(rows[hi].Time).Equal(mo) {
+		for hi < len(rows) && data.MonthOf(rows[hi].Time).Equal(mo) {
 			hi++
 		}
-		content := formatCandles(rows[lo:hi])
-		if err := writeAtomic(s.monthFile(dir, mo), content); err != nil {
+		content := data.FormatCandles(rows[lo:hi])
+		if err := data.WriteAtomic(s.MonthFile(dir, mo), content); err != nil {
 			b.Fatal(err)
 		}
 		csvBytes += int64(len(content))
@@ -66,8 +67,8 @@ func storeYear(b *testing.B, dir string, rows []Candle) (csvBytes, gobBytes int6
 		gobBytes += int64(g.Len())
 		lo = hi
 	}
-	m := manifest{Covered: Span{rows[0].Time, rows[len(rows)-1].Time.Add(time.Minute)}}
-	if err := writeManifest(dir, s, m); err != nil {
+	m := data.Manifest{Covered: data.Span{rows[0].Time, rows[len(rows)-1].Time.Add(time.Minute)}}
+	if err := data.WriteManifest(dir, s, m); err != nil {
 		b.Fatal(err)
 	}
 	return csvBytes, gobBytes
@@ -85,7 +86,7 @@ func BenchmarkLoadYear(b *testing.B) {
 	csvBytes, gobBytes := storeYear(b, dir, rows)
 	b.Run("csv", func(b *testing.B) {
 		for b.Loop() {
-			l, err := Load(dir, trade("TSLAUSDT", exchange.Gran1m), time.Time{}, time.Time{})
+			l, err := data.Load(dir, trade("TSLAUSDT", exchange.Gran1m), time.Time{}, time.Time{})
 			if err != nil || len(l.Candles) != len(rows) {
 				b.Fatalf("%d rows, %v", len(l.Candles), err)
 			}
@@ -98,13 +99,13 @@ func BenchmarkLoadYear(b *testing.B) {
 			b.Fatal(err)
 		}
 		for b.Loop() {
-			var all []Candle
+			var all []data.Candle
 			for _, f := range files {
 				content, err := os.ReadFile(f)
 				if err != nil {
 					b.Fatal(err)
 				}
-				var month []Candle
+				var month []data.Candle
 				if err := gob.NewDecoder(bytes.NewReader(content)).Decode(&month); err != nil {
 					b.Fatal(err)
 				}
@@ -143,13 +144,13 @@ func BenchmarkDownloadRateLimitFloor(b *testing.B) {
 	}))
 	defer srv.Close()
 	for b.Loop() {
-		c, err := exchange.NewClient(exchange.ClientOptions{BaseURL: srv.URL, Limiter: exchange.NewLimiter(exchange.LimiterOptions{Headroom: DownloadHeadroom})})
+		c, err := exchange.NewClient(exchange.ClientOptions{BaseURL: srv.URL, Limiter: exchange.NewLimiter(exchange.LimiterOptions{Headroom: data.DownloadHeadroom})})
 		if err != nil {
 			b.Fatal(err)
 		}
-		d := &Downloader{Venue: c, Dir: b.TempDir(), Now: func() time.Time { return now }}
+		d := &data.Downloader{Venue: c, Dir: b.TempDir(), Now: func() time.Time { return now }}
 		began := time.Now()
-		if err := d.Download(context.Background(), Request{Product: exchange.USDTFutures, Symbols: []string{"TSLAUSDT"}, Interval: exchange.Gran1m,
+		if err := d.Download(context.Background(), data.Request{Product: exchange.USDTFutures, Symbols: []string{"TSLAUSDT"}, Interval: exchange.Gran1m,
 			From: start, To: start.Add(minutes * time.Minute)}); err != nil {
 			b.Fatal(err)
 		}

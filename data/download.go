@@ -265,7 +265,7 @@ func monthOf(t time.Time) time.Time {
 // month's file: a row of the same time replaces the stored one.
 func (d *Downloader) writeMonth(s Series, rows []Candle) error {
 	path := s.monthFile(d.Dir, rows[0].Time)
-	old, err := readCandleFile(path)
+	old, err := ReadCandles(path)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return err
 	}

@@ -1,4 +1,4 @@
-package data
+package data_test
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/tickrules/tickrules/clock"
+	"github.com/tickrules/tickrules/data"
 	"github.com/tickrules/tickrules/exchange"
 	"github.com/tickrules/tickrules/sim"
 	"github.com/tickrules/tickrules/sim/server"
@@ -77,21 +78,21 @@ func newVenue(t testing.TB, o venueOptions) *venue {
 	return v
 }
 
-func (v *venue) downloader(dir string) *Downloader {
-	return &Downloader{Venue: v.client, Dir: dir, Now: func() time.Time { return v.now }}
+func (v *venue) downloader(dir string) *data.Downloader {
+	return &data.Downloader{Venue: v.client, Dir: dir, Now: func() time.Time { return v.now }}
 }
 
-func btc(interval exchange.Granularity, from, to time.Time) Request {
-	return Request{Product: exchange.USDTFutures, Symbols: []string{"BTCUSDT"}, Interval: interval, From: from, To: to}
+func btc(interval exchange.Granularity, from, to time.Time) data.Request {
+	return data.Request{Product: exchange.USDTFutures, Symbols: []string{"BTCUSDT"}, Interval: interval, From: from, To: to}
 }
 
-func trade(symbol string, interval exchange.Granularity) Series {
-	return Series{Product: exchange.USDTFutures, Symbol: symbol, Kind: KindTrade, Interval: interval}
+func trade(symbol string, interval exchange.Granularity) data.Series {
+	return data.Series{Product: exchange.USDTFutures, Symbol: symbol, Kind: data.KindTrade, Interval: interval}
 }
 
-func mustLoad(t *testing.T, dir string, s Series) Loaded {
+func mustLoad(t *testing.T, dir string, s data.Series) data.Loaded {
 	t.Helper()
-	l, err := Load(dir, s, time.Time{}, time.Time{})
+	l, err := data.Load(dir, s, time.Time{}, time.Time{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,14 +103,14 @@ func TestDownloadAndLoad(t *testing.T) {
 	t.Parallel()
 	v := newVenue(t, venueOptions{})
 	dir := t.TempDir()
-	var last Progress
+	var last data.Progress
 	d := v.downloader(dir)
-	d.Progress = func(p Progress) { last = p }
+	d.Progress = func(p data.Progress) { last = p }
 	if err := d.Download(context.Background(), btc(exchange.Gran1m, listing, listing.Add(24*time.Hour))); err != nil {
 		t.Fatal(err)
 	}
-	for _, kind := range []string{KindTrade, KindMark, KindIndex} {
-		s := Series{Product: exchange.USDTFutures, Symbol: "BTCUSDT", Kind: kind, Interval: exchange.Gran1m}
+	for _, kind := range []string{data.KindTrade, data.KindMark, data.KindIndex} {
+		s := data.Series{Product: exchange.USDTFutures, Symbol: "BTCUSDT", Kind: kind, Interval: exchange.Gran1m}
 		l := mustLoad(t, dir, s)
 		if len(l.Candles) != 1440 || len(l.Gaps) != 0 {
 			t.Fatalf("%s: %d candles and gaps %v, want 1440 and none", s, len(l.Candles), l.Gaps)
@@ -125,7 +126,7 @@ func TestDownloadAndLoad(t *testing.T) {
 	if n := v.by[exchange.OpHistoryCandles].Load(); n > 9 {
 		t.Errorf("%d history-candles calls for 1440 minutes", n)
 	}
-	f, err := LoadFunding(dir, exchange.USDTFutures, "BTCUSDT")
+	f, err := data.LoadFunding(dir, exchange.USDTFutures, "BTCUSDT")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,14 +138,14 @@ func TestDownloadAndLoad(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasPrefix(string(b), candleHeader+"\n2026-03-13T14:00:00Z,50000,50000,50000,50000,0,0\n") {
+	if !strings.HasPrefix(string(b), data.CandleHeader+"\n2026-03-13T14:00:00Z,50000,50000,50000,50000,0,0\n") {
 		t.Errorf("month file starts %q", string(b[:120]))
 	}
-	entries, err := List(dir)
+	entries, err := data.List(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(entries) != 3 || entries[0].Rows != 1440 || entries[0].Series.Kind != KindIndex {
+	if len(entries) != 3 || entries[0].Rows != 1440 || entries[0].Series.Kind != data.KindIndex {
 		t.Fatalf("list = %+v", entries)
 	}
 }
@@ -199,7 +200,7 @@ func TestDownloadRecordsGaps(t *testing.T) {
 	if want := 12*60 - 30 - 300; len(l.Candles) != want {
 		t.Fatalf("%d candles, want %d", len(l.Candles), want)
 	}
-	wantGaps := []Span{{listing.Add(-time.Hour), listing}, {gap.Start, gap.End}, {long.Start, long.End}}
+	wantGaps := []data.Span{{listing.Add(-time.Hour), listing}, {gap.Start, gap.End}, {long.Start, long.End}}
 	if len(l.Gaps) != len(wantGaps) {
 		t.Fatalf("gaps %v, want %v", l.Gaps, wantGaps)
 	}
@@ -208,7 +209,7 @@ func TestDownloadRecordsGaps(t *testing.T) {
 			t.Errorf("gap %d is %v, want %v", i, l.Gaps[i], g)
 		}
 	}
-	entries, err := List(dir)
+	entries, err := data.List(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -236,13 +237,13 @@ func TestDownloadInterruptedAndResumed(t *testing.T) {
 	d := v.downloader(dir)
 	writes := 0
 	errKilled := errors.New("killed between write and rename")
-	d.write.hook = func(path string) error {
+	data.SetWriteHook(d, func(path string) error {
 		writes++
 		if writes == 2 { // the second month of the trade candles
 			return errKilled
 		}
 		return nil
-	}
+	})
 	if err := d.Download(ctx, req); !errors.Is(err, errKilled) {
 		t.Fatalf("err = %v, want the injected failure", err)
 	}
@@ -256,7 +257,7 @@ func TestDownloadInterruptedAndResumed(t *testing.T) {
 			t.Errorf("temporary file left: %s", p)
 		}
 		if strings.HasSuffix(p, ".csv") {
-			if _, err := readCandleFile(p); err != nil {
+			if _, err := data.ReadCandles(p); err != nil {
 				t.Errorf("%s: %v", p, err)
 			}
 		}
@@ -276,7 +277,7 @@ func TestDownloadInterruptedAndResumed(t *testing.T) {
 	if err := os.WriteFile(leftover, []byte("time,open\n2026-04"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	d.write.hook = nil
+	data.SetWriteHook(d, nil)
 	before := v.by[exchange.OpHistoryCandles].Load()
 	if err := d.Download(ctx, req); err != nil {
 		t.Fatal(err)
@@ -329,14 +330,14 @@ func TestDownloadThrough429s(t *testing.T) {
 func TestParseCandlesRejects(t *testing.T) {
 	tests := []struct{ name, in string }{
 		{"no header", "2026-03-13T14:00:00Z,1,1,1,1,0,0\n"},
-		{"six fields", candleHeader + "\n2026-03-13T14:00:00Z,1,1,1,1,0\n"},
-		{"eight fields", candleHeader + "\n2026-03-13T14:00:00Z,1,1,1,1,0,0,0\n"},
-		{"bad time", candleHeader + "\n2026-02-30T14:00:00Z,1,1,1,1,0,0\n"},
-		{"empty number", candleHeader + "\n2026-03-13T14:00:00Z,,1,1,1,0,0\n"},
+		{"six fields", data.CandleHeader + "\n2026-03-13T14:00:00Z,1,1,1,1,0\n"},
+		{"eight fields", data.CandleHeader + "\n2026-03-13T14:00:00Z,1,1,1,1,0,0,0\n"},
+		{"bad time", data.CandleHeader + "\n2026-02-30T14:00:00Z,1,1,1,1,0,0\n"},
+		{"empty number", data.CandleHeader + "\n2026-03-13T14:00:00Z,,1,1,1,0,0\n"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if _, err := parseCandles(tc.in, "x.csv"); err == nil {
+			if _, err := data.ParseCandles(tc.in, "x.csv"); err == nil {
 				t.Fatal("accepted")
 			}
 		})
@@ -346,14 +347,14 @@ func TestParseCandlesRejects(t *testing.T) {
 // FuzzParseCandles holds the candle file reader to the writer: a file it
 // accepts is written back and read again to the same rows.
 func FuzzParseCandles(f *testing.F) {
-	f.Add(candleHeader + "\n2026-03-13T14:00:00Z,50000,50000,49000.3,49000.3,0,0\n")
-	f.Add(candleHeader + "\r\n2026-03-13T14:00:00Z,1,2,3,4,5,6\r\n\n")
+	f.Add(data.CandleHeader + "\n2026-03-13T14:00:00Z,50000,50000,49000.3,49000.3,0,0\n")
+	f.Add(data.CandleHeader + "\r\n2026-03-13T14:00:00Z,1,2,3,4,5,6\r\n\n")
 	f.Fuzz(func(t *testing.T, in string) {
-		rows, err := parseCandles(in, "fuzz.csv")
+		rows, err := data.ParseCandles(in, "fuzz.csv")
 		if err != nil {
 			return
 		}
-		back, err := parseCandles(string(formatCandles(rows)), "again.csv")
+		back, err := data.ParseCandles(string(data.FormatCandles(rows)), "again.csv")
 		if err != nil {
 			t.Fatalf("written rows do not read back: %v", err)
 		}

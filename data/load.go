@@ -12,8 +12,10 @@ import (
 	"github.com/tickrules/tickrules/exchange"
 )
 
-// readCandleFile reads one month file.
-func readCandleFile(path string) ([]Candle, error) {
+// ReadCandles reads one candle file of the store (a month of a series, or
+// any file of the same columns: time,open,high,low,close,base_volume,
+// quote_volume), oldest first; errors name the file and line.
+func ReadCandles(path string) ([]Candle, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
@@ -93,7 +95,7 @@ func Each(dir string, s Series, from, to time.Time, fn func(rows []Candle) error
 		if (!to.IsZero() && !mo.Before(to)) || (!from.IsZero() && !mo.AddDate(0, 1, 0).After(from)) {
 			continue
 		}
-		rows, err := readCandleFile(f)
+		rows, err := ReadCandles(f)
 		if err != nil {
 			return Loaded{}, fmt.Errorf("load %s: %w", s, err)
 		}

@@ -89,6 +89,8 @@ func TestScenarioDocExamplesLoad(t *testing.T) {
 				kinds["points"] = kinds["points"] || len(p.Points) > 0
 				kinds["csv"] = kinds["csv"] || p.CSV != ""
 				kinds["random_walk"] = kinds["random_walk"] || p.RandomWalk != nil
+				kinds["candles rows"] = kinds["candles rows"] || p.Candles != nil && len(p.Candles.Rows) > 0
+				kinds["candles file"] = kinds["candles file"] || p.Candles != nil && p.Candles.File != ""
 			}
 			c := sc.Calendar
 			kinds["regular_closed"] = kinds["regular_closed"] || c.RegularClosed != nil
@@ -103,7 +105,7 @@ func TestScenarioDocExamplesLoad(t *testing.T) {
 			}
 		})
 	}
-	for _, k := range []string{"points", "csv", "random_walk", "regular_closed", "closures", "us_holidays", "early_closes", "spot_records", "weekend_tradable"} {
+	for _, k := range []string{"points", "csv", "random_walk", "candles rows", "candles file", "regular_closed", "closures", "us_holidays", "early_closes", "spot_records", "weekend_tradable"} {
 		if !kinds[k] {
 			t.Errorf("no example of docs/scenarios.md shows %s", k)
 		}

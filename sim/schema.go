@@ -11,6 +11,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/tickrules/tickrules/exchange"
+	"github.com/tickrules/tickrules/sim/market"
 )
 
 // Schema returns the JSON Schema (draft 2020-12) of scenario files. It is
@@ -37,7 +38,12 @@ var schemaEnums = func() map[reflect.Type][]string {
 	for i, p := range allPermissions {
 		perms[i] = string(p)
 	}
+	var grans []string
+	for _, g := range exchange.Granularities() {
+		grans = append(grans, string(g))
+	}
 	return map[reflect.Type][]string{
+		reflect.TypeFor[exchange.Granularity]():   grans,
 		reflect.TypeFor[exchange.ProductType]():   e["productType"],
 		reflect.TypeFor[exchange.PosMode]():       e["posMode"],
 		reflect.TypeFor[exchange.HoldSide]():      e["holdSide"],
@@ -54,9 +60,11 @@ var schemaEnums = func() map[reflect.Type][]string {
 
 // schemaRequired are the keys a scenario cannot omit.
 var schemaRequired = map[reflect.Type][]string{
-	reflect.TypeFor[ClockSpec]():    {"start"},
-	reflect.TypeFor[AccountSpec]():  {"uid", "api_key"},
-	reflect.TypeFor[ContractSpec](): {"product_type", "symbol"},
+	reflect.TypeFor[ClockSpec]():          {"start"},
+	reflect.TypeFor[AccountSpec]():        {"uid", "api_key"},
+	reflect.TypeFor[ContractSpec]():       {"product_type", "symbol"},
+	reflect.TypeFor[market.CandlesSpec](): {"interval"},
+	reflect.TypeFor[market.CandleRow]():   {"at", "open", "high", "low", "close"},
 }
 
 // wireSpecs are decoded from snake_case keys into wire types (decodeWire).

@@ -4,10 +4,15 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"path/filepath"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/shopspring/decimal"
+
+	"github.com/tickrules/tickrules/data"
+	"github.com/tickrules/tickrules/exchange"
 )
 
 // CandleBar is one candle of a candle price path: its start and its open,
@@ -249,4 +254,83 @@ func (c candleList) price(j int) decimal.Decimal {
 		}
 	}
 	return decimal.New(v, c.exp)
+}
+
+// path builds the candle path c describes: its rows, or the rows of its
+// file (relative to baseDir), each a candle that starts on a multiple of
+// the interval (for intervals up to a day) and follows the one before by
+// whole candles.
+func (c *CandlesSpec) path(baseDir string) (*CandleSpec, error) {
+	length, ok := c.Interval.Duration()
+	if !ok {
+		return nil, fmt.Errorf("candles: interval %q: want one of %s", c.Interval, granularityNames())
+	}
+	spec, err := NewCandleSpec(length)
+	if err != nil {
+		return nil, fmt.Errorf("candles: %w", err)
+	}
+	bars, where, err := c.bars(baseDir)
+	if err != nil {
+		return nil, err
+	}
+	if len(bars) == 0 {
+		return nil, fmt.Errorf("candles: no candles in %s", where)
+	}
+	for i, b := range bars {
+		if length <= 24*time.Hour && b.Start.Unix()%int64(length/time.Second) != 0 {
+			return nil, fmt.Errorf("candles: %s, candle %d at %s: not at the start of a %s candle (%s)", where, i+1,
+				b.Start.UTC().Format(time.RFC3339), c.Interval, b.Start.UTC().Truncate(length).Format(time.RFC3339))
+		}
+		if err := spec.Append(b); err != nil {
+			return nil, fmt.Errorf("candles: %s: %w", where, err)
+		}
+	}
+	return spec, nil
+}
+
+// bars are the candles of c as bars, and where they come from for errors.
+func (c *CandlesSpec) bars(baseDir string) ([]CandleBar, string, error) {
+	switch {
+	case len(c.Rows) > 0 && c.File != "":
+		return nil, "", errors.New("candles: give rows or file, not both")
+	case c.File != "":
+		name := c.File
+		if !filepath.IsAbs(name) && baseDir != "" {
+			name = filepath.Join(baseDir, name)
+		}
+		rows, err := data.ReadCandles(name)
+		if err != nil {
+			return nil, "", fmt.Errorf("candles: %w", err)
+		}
+		out := make([]CandleBar, len(rows))
+		for i, r := range rows {
+			b := CandleBar{Start: r.Time}
+			for _, f := range []struct {
+				dst *decimal.Decimal
+				n   exchange.Num
+			}{{&b.Open, r.Open}, {&b.High, r.High}, {&b.Low, r.Low}, {&b.Close, r.Close}} {
+				d, err := decimal.NewFromString(string(f.n))
+				if err != nil {
+					return nil, "", fmt.Errorf("candles: %s: the candle at %s: price %q: %w", c.File, r.Time.Format(time.RFC3339), f.n, err)
+				}
+				*f.dst = d
+			}
+			out[i] = b
+		}
+		return out, c.File, nil
+	}
+	out := make([]CandleBar, len(c.Rows))
+	for i, r := range c.Rows {
+		out[i] = CandleBar{Start: r.At, Open: r.Open, High: r.High, Low: r.Low, Close: r.Close}
+	}
+	return out, "rows", nil
+}
+
+// granularityNames lists the intervals a candle path takes.
+func granularityNames() string {
+	var names []string
+	for _, g := range exchange.Granularities() {
+		names = append(names, string(g))
+	}
+	return strings.Join(names, ", ")
 }

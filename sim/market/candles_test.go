@@ -174,7 +174,7 @@ func TestCandleSpecSameAsPoints(t *testing.T) {
 	if err := spec.Append(bars[40:]...); err != nil {
 		t.Fatal(err)
 	}
-	byCandles, err := New(Options{Start: t0, Paths: map[string]PathSpec{"TSLAUSDT": {Candles: spec, Tick: tick}}})
+	byCandles, err := New(Options{Start: t0, Paths: map[string]PathSpec{"TSLAUSDT": {CandlePath: spec, Tick: tick}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -201,7 +201,7 @@ func TestCandleSpecSameAsPoints(t *testing.T) {
 	if _, err := NewCandleSpec(time.Second); err == nil {
 		t.Error("a candle length under 3 s was accepted")
 	}
-	if _, err := New(Options{Start: t0, Paths: map[string]PathSpec{"X": {Candles: &CandleSpec{}}}}); err == nil {
+	if _, err := New(Options{Start: t0, Paths: map[string]PathSpec{"X": {CandlePath: &CandleSpec{}}}}); err == nil {
 		t.Error("a candle path without candles was accepted")
 	}
 }

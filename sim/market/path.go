@@ -23,13 +23,13 @@ type series interface {
 // newSeries builds the path of spec; exactly one kind must be set.
 func newSeries(spec PathSpec, opts Options) (series, error) {
 	kinds := 0
-	for _, set := range []bool{len(spec.Points) > 0, spec.CSV != "", spec.RandomWalk != nil, spec.Candles != nil} {
+	for _, set := range []bool{len(spec.Points) > 0, spec.CSV != "", spec.RandomWalk != nil, spec.Candles != nil, spec.CandlePath != nil} {
 		if set {
 			kinds++
 		}
 	}
 	if kinds != 1 {
-		return nil, errors.New("set exactly one of points, csv and random_walk")
+		return nil, errors.New("set exactly one of points, csv, random_walk and candles")
 	}
 	switch {
 	case len(spec.Points) > 0:
@@ -45,10 +45,16 @@ func newSeries(spec PathSpec, opts Options) (series, error) {
 		}
 		return newPoints(pts)
 	case spec.Candles != nil:
-		if err := spec.Candles.Check(); err != nil {
+		c, err := spec.Candles.path(opts.BaseDir)
+		if err != nil {
 			return nil, err
 		}
-		return &points{list: candleList{spec.Candles}}, nil
+		return &points{list: candleList{c}}, nil
+	case spec.CandlePath != nil:
+		if err := spec.CandlePath.Check(); err != nil {
+			return nil, err
+		}
+		return &points{list: candleList{spec.CandlePath}}, nil
 	default:
 		return newWalk(*spec.RandomWalk, opts.Start, opts.End)
 	}

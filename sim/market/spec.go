@@ -20,7 +20,7 @@ import (
 )
 
 // PathSpec is how a scenario describes the price of one symbol over time.
-// Exactly one of Points, CSV, RandomWalk and Candles is set.
+// Exactly one of Points, CSV, RandomWalk, Candles and CandlePath is set.
 type PathSpec struct {
 	// Points are (time, price) pairs; the price between two points is the
 	// linear interpolation, before the first and after the last it holds.
@@ -30,9 +30,13 @@ type PathSpec struct {
 	CSV string `yaml:"csv,omitempty" json:"csv,omitempty"`
 	// RandomWalk is a seeded random walk; the same seed gives the same path.
 	RandomWalk *WalkSpec `yaml:"random_walk,omitempty" json:"random_walk,omitempty"`
-	// Candles is a path inside stored candles (CandleSpec), set in Go by a
-	// backtest on stored history, never read from a scenario file.
-	Candles *CandleSpec `yaml:"-" json:"-"`
+	// Candles is a path inside candles written in the scenario or read from
+	// a candle file of the history store, with the model of a backtest on
+	// stored history (CandlePoints).
+	Candles *CandlesSpec `yaml:"candles,omitempty" json:"candles,omitempty"`
+	// CandlePath is a path inside stored candles, set in Go by a backtest on
+	// stored history, never read from a scenario file.
+	CandlePath *CandleSpec `yaml:"-" json:"-"`
 	// Tick is the price step that prices are rounded to and that the
 	// synthetic book is built on (default: the contract's price step, else
 	// 0.01).
@@ -43,6 +47,29 @@ type PathSpec struct {
 type Point struct {
 	At    time.Time       `yaml:"at" json:"at"`
 	Price decimal.Decimal `yaml:"price" json:"price"`
+}
+
+// CandlesSpec is a price path given as candles: each its start and its
+// open, high, low and close, one interval long. Exactly one of Rows and
+// File is set.
+type CandlesSpec struct {
+	// Interval is the candles' length, as the venue names it: 1m, 5m, 15m,
+	// 30m, 1H, 4H, 1D...
+	Interval exchange.Granularity `yaml:"interval" json:"interval"`
+	Rows     []CandleRow          `yaml:"rows,omitempty" json:"rows,omitempty"`
+	// File is a candle file of the history store (engine data download:
+	// time,open,high,low,close,base_volume,quote_volume), relative to the
+	// scenario file.
+	File string `yaml:"file,omitempty" json:"file,omitempty"`
+}
+
+// CandleRow is one candle of a CandlesSpec.
+type CandleRow struct {
+	At    time.Time       `yaml:"at" json:"at"`
+	Open  decimal.Decimal `yaml:"open" json:"open"`
+	High  decimal.Decimal `yaml:"high" json:"high"`
+	Low   decimal.Decimal `yaml:"low" json:"low"`
+	Close decimal.Decimal `yaml:"close" json:"close"`
 }
 
 // WalkSpec is a seeded geometric random walk. It starts at the scenario's
