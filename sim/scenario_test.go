@@ -123,6 +123,7 @@ func FuzzParseScenario(f *testing.F) {
 		}
 	}
 	f.Add([]byte("clock: {start: 2026-01-01T00:00:00Z}\ncontracts: [{product_type: USDT-FUTURES, symbol: X, price_place: \"-1\"}]\n"))
+	f.Add([]byte("clock: {start: 2026-09-15T14:29:00Z}\ncontracts: [{product_type: USDT-FUTURES, symbol: X}]\nprices:\n  X: {candles: {interval: 1m, rows: [{at: 2026-09-15T14:29:00Z, open: 2, high: 3, low: 1, close: 2}]}}\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		sc, err := ParseScenario(data, "fuzz.yaml", ".")
 		if err != nil {
