@@ -81,7 +81,7 @@ func LoadHistory(opts HistoryOptions) (*History, error) {
 	h.symbols = slices.Clone(opts.Symbols)
 	h.notes = append(h.notes,
 		"prices replay the stored "+string(opts.Interval)+" candles: inside a candle the price goes open, nearer extreme, other extreme, close, one tick at a time (modelled)",
-		"the order books, spreads and depths of futures and stock pairs are modelled from the candle path, not recorded")
+		"the order books of futures and stock pairs are modelled, not recorded: the spread from each candle's range (a twentieth of it each side, 1 to 25 bps), the depth from its traded value (the best level about two seconds of it)")
 	return h, nil
 }
 
@@ -179,7 +179,7 @@ func (h *History) loadSeries(sym, kind string, length time.Duration) (series, *m
 			first = rows[0].Time
 		}
 		for _, c := range rows {
-			bar, err := candleBar(c, parsed)
+			bar, err := market.StoredBar(c, parsed)
 			if err == nil {
 				err = path.Append(bar)
 			}
@@ -250,28 +250,6 @@ func (h *History) Apply(o *Options) error {
 		o.To = h.opts.To
 	}
 	return nil
-}
-
-// candleBar is a stored candle's prices as decimals, each distinct price
-// parsed once (parsed).
-func candleBar(c data.Candle, parsed map[exchange.Num]decimal.Decimal) (market.CandleBar, error) {
-	b := market.CandleBar{Start: c.Time}
-	for _, f := range []struct {
-		dst *decimal.Decimal
-		n   exchange.Num
-	}{{&b.Open, c.Open}, {&b.High, c.High}, {&b.Low, c.Low}, {&b.Close, c.Close}} {
-		d, ok := parsed[f.n]
-		if !ok {
-			var err error
-			if d, err = decimal.NewFromString(string(f.n)); err != nil {
-				return market.CandleBar{}, fmt.Errorf("candle at %s: price %q: %w", stamp(c.Time), f.n, err)
-			}
-			// The key is cloned: f.n is a substring of a month file's text.
-			parsed[exchange.Num(strings.Clone(string(f.n)))] = d
-		}
-		*f.dst = d
-	}
-	return b, nil
 }
 
 // storedSymbols are the symbols of the store with trade candles of the

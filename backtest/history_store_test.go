@@ -47,7 +47,8 @@ func (s testStore) series(symbol, kind string, candles []data.Candle, covered da
 			order = append(order, m)
 		}
 		b.WriteString(c.Time.UTC().Format("2006-01-02T15:04:05Z"))
-		for _, n := range []string{string(c.Open), string(c.High), string(c.Low), string(c.Close), "1", "400"} {
+		// 60,000 USDT a minute: the modelled best level holds about 2,000 USDT.
+		for _, n := range []string{string(c.Open), string(c.High), string(c.Low), string(c.Close), "150", "60000"} {
 			b.WriteString("," + n)
 		}
 		b.WriteString("\n")

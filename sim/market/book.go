@@ -31,17 +31,30 @@ type quote struct {
 	mid, half  int64 // ticks
 	midFloat   float64
 	sizePlaces int32
+	// levelValue is the typical value of the best level in the quote coin.
+	levelValue float64
 }
 
 func (q quote) bid() int64 { return q.mid - q.half }
 func (q quote) ask() int64 { return q.mid + q.half }
 
-// quote is the top of book at price p.
+// quote is the top of book at price p: a half-spread of halfSpreadBps and
+// a best level of about levelNotional, or on a candle path what the candle
+// of the moment makes of them (CandleSpec.BookModel).
 func (in *instrument) quote(p *pricedStep) quote {
 	mid := p.ticks
 	midFloat := in.tickF * float64(mid)
-	half := max(int64(math.Ceil(float64(mid)*halfSpreadBps/10000)), 1)
-	return quote{mid: mid, half: half, midFloat: midFloat, sizePlaces: sizePlaces(midFloat)}
+	halfBps, value := float64(halfSpreadBps), float64(levelNotional)
+	if in.candles != nil {
+		if h, v, ok := in.candles.BookModel(time.Unix(0, p.at)); ok {
+			halfBps = h
+			if v > 0 {
+				value = v
+			}
+		}
+	}
+	half := max(int64(math.Ceil(float64(mid)*halfBps/10000)), 1)
+	return quote{mid: mid, half: half, midFloat: midFloat, sizePlaces: sizePlaces(midFloat), levelValue: value}
 }
 
 // quoteAt is the top of book at t.
@@ -230,7 +243,7 @@ func (in *instrument) drawn(t time.Time) *drawnBook {
 // here.
 func (in *instrument) draw(b *drawnBook, st step, q quote) {
 	*b = drawnBook{id: st.id(), mid: q.mid, half: q.half, ts: in.stamps.stamp(in.bookTime(st)),
-		key: st.key(), base: q.sizeUnits(levelNotional), sizeExp: -q.sizePlaces}
+		key: st.key(), base: q.sizeUnits(q.levelValue), sizeExp: -q.sizePlaces}
 	var nums [2][]Level
 	for side := range b.topRaw {
 		// Drawn into the book's own arrays: at most one level fits.

@@ -6,6 +6,7 @@ import (
 	"math"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -20,6 +21,9 @@ import (
 type CandleBar struct {
 	Start                  time.Time
 	Open, High, Low, Close decimal.Decimal
+	// QuoteVolume is the candle's traded value in the quote coin, 0 when
+	// not known; the modelled book's depth follows it (BookModel).
+	QuoteVolume float64
 }
 
 // CandlePoints returns the points of the price path inside bars (oldest
@@ -55,8 +59,8 @@ func CandlePoints(bars []CandleBar, length time.Duration) ([]Point, error) {
 // CandleSpec is a price path given as candles: the path CandlePoints
 // describes, computed when asked rather than held as points. The candles
 // are held as whole numbers (the start in Unix seconds, the prices as
-// integers at one decimal exponent), about 48 bytes a candle, so that a
-// year of minutes of several symbols fits in tens of MB. Build it with
+// integers at one decimal exponent), about 56 bytes a candle with its
+// volume, so that a year of minutes of several symbols fits in tens of MB. Build it with
 // NewCandleSpec and Append; once handed to a market it is only read, and
 // may be shared by many markets.
 type CandleSpec struct {
@@ -79,6 +83,7 @@ type compactBar struct {
 	// lowFirst: the candle goes to its low first (the low is nearer the
 	// open).
 	lowFirst bool
+	volume   float64 // quote volume, 0 when not known
 }
 
 // NewCandleSpec returns an empty candle path of candles length long
@@ -153,7 +158,7 @@ func (c *CandleSpec) append(b CandleBar) error {
 		ints[k] = v.IntPart()
 	}
 	c.bars = append(c.bars, compactBar{start: start, open: ints[0], high: ints[1], low: ints[2], close: ints[3],
-		first: int32(c.n), lowFirst: b.Open.Sub(b.Low).LessThan(b.High.Sub(b.Open))})
+		first: int32(c.n), lowFirst: b.Open.Sub(b.Low).LessThan(b.High.Sub(b.Open)), volume: max(b.QuoteVolume, 0)})
 	c.n += 4
 	return nil
 }
@@ -288,6 +293,32 @@ func (c *CandlesSpec) path(baseDir string) (*CandleSpec, error) {
 	return spec, nil
 }
 
+// StoredBar is a candle of the history store as a bar: its prices parsed
+// as decimals, each distinct price once (parsed keeps them: a month of
+// minutes repeats few prices), and its quote volume (0 when not a number).
+func StoredBar(c data.Candle, parsed map[exchange.Num]decimal.Decimal) (CandleBar, error) {
+	b := CandleBar{Start: c.Time}
+	for _, f := range []struct {
+		dst *decimal.Decimal
+		n   exchange.Num
+	}{{&b.Open, c.Open}, {&b.High, c.High}, {&b.Low, c.Low}, {&b.Close, c.Close}} {
+		d, ok := parsed[f.n]
+		if !ok {
+			var err error
+			if d, err = decimal.NewFromString(string(f.n)); err != nil {
+				return CandleBar{}, fmt.Errorf("candle at %s: price %q: %w", c.Time.UTC().Format(time.RFC3339), f.n, err)
+			}
+			// The key is cloned: f.n may be a substring of a whole file's text.
+			parsed[exchange.Num(strings.Clone(string(f.n)))] = d
+		}
+		*f.dst = d
+	}
+	if v, err := strconv.ParseFloat(string(c.QuoteVolume), 64); err == nil && v > 0 && !math.IsInf(v, 0) {
+		b.QuoteVolume = v
+	}
+	return b, nil
+}
+
 // bars are the candles of c as bars, and where they come from for errors.
 func (c *CandlesSpec) bars(baseDir string) ([]CandleBar, string, error) {
 	switch {
@@ -303,25 +334,17 @@ func (c *CandlesSpec) bars(baseDir string) ([]CandleBar, string, error) {
 			return nil, "", fmt.Errorf("candles: %w", err)
 		}
 		out := make([]CandleBar, len(rows))
+		parsed := map[exchange.Num]decimal.Decimal{}
 		for i, r := range rows {
-			b := CandleBar{Start: r.Time}
-			for _, f := range []struct {
-				dst *decimal.Decimal
-				n   exchange.Num
-			}{{&b.Open, r.Open}, {&b.High, r.High}, {&b.Low, r.Low}, {&b.Close, r.Close}} {
-				d, err := decimal.NewFromString(string(f.n))
-				if err != nil {
-					return nil, "", fmt.Errorf("candles: %s: the candle at %s: price %q: %w", c.File, r.Time.Format(time.RFC3339), f.n, err)
-				}
-				*f.dst = d
+			if out[i], err = StoredBar(r, parsed); err != nil {
+				return nil, "", fmt.Errorf("candles: %s: %w", c.File, err)
 			}
-			out[i] = b
 		}
 		return out, c.File, nil
 	}
 	out := make([]CandleBar, len(c.Rows))
 	for i, r := range c.Rows {
-		out[i] = CandleBar{Start: r.At, Open: r.Open, High: r.High, Low: r.Low, Close: r.Close}
+		out[i] = CandleBar{Start: r.At, Open: r.Open, High: r.High, Low: r.Low, Close: r.Close, QuoteVolume: r.QuoteVolume.InexactFloat64()}
 	}
 	return out, "rows", nil
 }
@@ -333,4 +356,50 @@ func granularityNames() string {
 		names = append(names, string(g))
 	}
 	return strings.Join(names, ", ")
+}
+
+// The book a candle path's market draws is modelled from the candle of the
+// moment (BookModel), since no history of books exists: a wider spread in a
+// minute of wide range, a deeper book in a minute of high volume. The
+// bounds keep one odd candle from drawing an absurd book.
+const (
+	// spreadShareOfRange is the half-spread as a share of the candle's
+	// range (high - low): 1/20.
+	spreadShareOfRange = 0.05
+	// minHalfSpreadBps and maxHalfSpreadBps bound the half-spread.
+	minHalfSpreadBps = 1
+	maxHalfSpreadBps = 25
+	// depthSecondsOfVolume is how many seconds of the candle's average
+	// traded value the best level holds: 2.
+	depthSecondsOfVolume = 2
+	// minLevelNotional and maxLevelNotional bound the best level's value.
+	minLevelNotional = 100
+	maxLevelNotional = 1_000_000
+)
+
+// BookModel is the modelled book of the candle path at t: the half-spread
+// in basis points (spreadShareOfRange of the candle's range over its close,
+// within [minHalfSpreadBps, maxHalfSpreadBps]) and the typical value of the
+// best level in the quote coin (depthSecondsOfVolume seconds of the
+// candle's average traded value, within [minLevelNotional,
+// maxLevelNotional]; 0 when the candle has no volume, for the default).
+// Between candles (a gap) the last candle before holds; before the first,
+// ok is false.
+func (c *CandleSpec) BookModel(t time.Time) (halfBps, levelValue float64, ok bool) {
+	sec := t.Unix()
+	i := sort.Search(len(c.bars), func(i int) bool { return c.bars[i].start > sec }) - 1
+	if i < 0 {
+		return 0, 0, false
+	}
+	b := c.bars[i]
+	rangeBps := 0.0
+	if b.close > 0 {
+		rangeBps = float64(b.high-b.low) / float64(b.close) * 10000
+	}
+	halfBps = min(max(rangeBps*spreadShareOfRange, minHalfSpreadBps), maxHalfSpreadBps)
+	if b.volume > 0 {
+		perSecond := b.volume / c.length.Seconds()
+		levelValue = min(max(perSecond*depthSecondsOfVolume, minLevelNotional), maxLevelNotional)
+	}
+	return halfBps, levelValue, true
 }

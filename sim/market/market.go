@@ -76,6 +76,10 @@ type instrument struct {
 	origin   time.Time
 	stamps   *stampCache // shared by the market's instruments; nil writes each stamp
 
+	// candles is the path's candles when it is a candle path: its book is
+	// modelled from them (quote).
+	candles *CandleSpec
+
 	// lastPrice is the price at the last step asked about, lastBook the
 	// book of the last step drawn: pollers ask about one step again and
 	// again. Entries are immutable; concurrent callers may both compute a
@@ -126,10 +130,16 @@ func newInstrument(symbol string, path series, tick decimal.Decimal, origin time
 	if !coef.IsInt64() {
 		return nil, fmt.Errorf("tick %s has too many digits", tick)
 	}
-	return &instrument{
+	in := &instrument{
 		path: path, tick: tick, tickCoef: coef.Int64(), tickExp: tick.Exponent(), tickF: tick.InexactFloat64(),
 		seed: symbolSeed(symbol), origin: origin,
-	}, nil
+	}
+	if p, ok := path.(*points); ok {
+		if c, ok := p.list.(candleList); ok {
+			in.candles = c.CandleSpec
+		}
+	}
+	return in, nil
 }
 
 // stampCache is the text of the last book time written. Walks with the

@@ -70,6 +70,9 @@ type CandleRow struct {
 	High  decimal.Decimal `yaml:"high" json:"high"`
 	Low   decimal.Decimal `yaml:"low" json:"low"`
 	Close decimal.Decimal `yaml:"close" json:"close"`
+	// QuoteVolume is the traded value in the quote coin, optional: the
+	// modelled book's depth follows it (CandleSpec.BookModel).
+	QuoteVolume decimal.Decimal `yaml:"quote_volume,omitempty" json:"quote_volume,omitempty"`
 }
 
 // WalkSpec is a seeded geometric random walk. It starts at the scenario's
