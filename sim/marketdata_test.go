@@ -54,3 +54,24 @@ func TestLastPriceIsTickersLastPr(t *testing.T) {
 		})
 	}
 }
+
+// TestContractsOfOldDemoProductTypes: the public contracts query of the
+// venue's older demo product types answers an empty list (the simulator has
+// none of their contracts), as public clients ask it beside the three; with
+// a symbol it is refused as before.
+func TestContractsOfOldDemoProductTypes(t *testing.T) {
+	x, _ := build(t, nil)
+	a := account(t, x, simtest.OneWayKey)
+	for _, pt := range []exchange.ProductType{"SUSDT-FUTURES", "SCOIN-FUTURES", "SUSDC-FUTURES"} {
+		cs, err := a.Contracts(ctx, exchange.ContractsRequest{ProductType: pt})
+		if err != nil || len(cs) != 0 {
+			t.Errorf("%s: %d contracts, %v; want none and no error", pt, len(cs), err)
+		}
+		if _, err := a.Contracts(ctx, exchange.ContractsRequest{ProductType: pt, Symbol: "SBTCSUSDT"}); err == nil {
+			t.Errorf("%s with a symbol: no error", pt)
+		}
+	}
+	if _, err := a.Contracts(ctx, exchange.ContractsRequest{ProductType: "NOPE-FUTURES"}); err == nil {
+		t.Error("an unknown product type: no error")
+	}
+}

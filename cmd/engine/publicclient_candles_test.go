@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -13,7 +14,7 @@ import (
 // answer rows of the venue's shape.
 func TestPublicClientCandlesAgainstSim(t *testing.T) {
 	t.Parallel()
-	out := runPublicClientScript(t, "candles.js")
+	out := runPublicClientScript(t, "bitget-api", "candles.js")
 	var order []string
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
 		var s struct {
@@ -45,5 +46,47 @@ func TestPublicClientCandlesAgainstSim(t *testing.T) {
 	want := "candles history-candles history-mark-candles history-index-candles history-fund-rate"
 	if strings.Join(order, " ") != want {
 		t.Fatalf("steps %v, want %s", order, want)
+	}
+}
+
+// TestCCXTFetchOHLCVAgainstSim runs ccxt's bitget exchange, pointed at
+// `engine sim` on loopback, as a futures user does: it loads the swap
+// markets and fetches five minutes of candles. Each of ccxt's rows must be
+// the simulator's own answer to the very request ccxt sent: the same time,
+// open, high, low, close and volume.
+func TestCCXTFetchOHLCVAgainstSim(t *testing.T) {
+	t.Parallel()
+	out := runPublicClientScript(t, "ccxt", "ohlcv.js")
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if len(lines) != 2 {
+		t.Fatalf("ohlcv.js printed %q, want two lines", out)
+	}
+	var got struct {
+		URL  string      `json:"url"`
+		Rows [][]float64 `json:"rows"`
+	}
+	var venue struct {
+		Answer struct {
+			Code string     `json:"code"`
+			Data [][]string `json:"data"`
+		} `json:"answer"`
+	}
+	decodeStep(t, json.RawMessage(lines[0]), &got)
+	decodeStep(t, json.RawMessage(lines[1]), &venue)
+	if !strings.Contains(got.URL, "/api/v2/mix/market/candles?") || venue.Answer.Code != "00000" {
+		t.Fatalf("ccxt asked %s; the venue answered code %s", got.URL, venue.Answer.Code)
+	}
+	if len(got.Rows) != 5 || len(venue.Answer.Data) != len(got.Rows) {
+		t.Fatalf("ccxt gave %d rows, the venue %d; want 5", len(got.Rows), len(venue.Answer.Data))
+	}
+	for i, row := range got.Rows {
+		v := venue.Answer.Data[i]
+		for k, name := range []string{"time", "open", "high", "low", "close", "volume"} {
+			want, err := strconv.ParseFloat(v[k], 64)
+			if err != nil || len(row) != 6 || row[k] != want {
+				t.Errorf("row %d %s: ccxt %v, the venue %q", i, name, row, v)
+				break
+			}
+		}
 	}
 }

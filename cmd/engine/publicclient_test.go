@@ -24,7 +24,7 @@ const publicClientDir = "testdata/publicclient"
 // carry what the library's users read.
 func TestPublicClientLibraryAgainstSim(t *testing.T) {
 	t.Parallel()
-	out := runPublicClientScript(t, "drive.js")
+	out := runPublicClientScript(t, "bitget-api", "drive.js")
 	steps := map[string]json.RawMessage{}
 	var order []string
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
@@ -118,18 +118,18 @@ func TestPublicClientLibraryAgainstSim(t *testing.T) {
 	}
 }
 
-// runPublicClientScript starts engine sim on loopback, runs the public
-// client library's script (in publicClientDir) against it, stops the
-// simulator and returns what the script printed. It skips when Node.js or
-// the library is not installed, and fails on the script's failure or an
-// unclean exit of the simulator.
-func runPublicClientScript(t *testing.T, script string) []byte {
+// runPublicClientScript starts engine sim on loopback, runs the script of a
+// public client library (lib, installed in publicClientDir) against it,
+// stops the simulator and returns what the script printed. It skips when
+// Node.js or the library is not installed, and fails on the script's
+// failure or an unclean exit of the simulator.
+func runPublicClientScript(t *testing.T, lib, script string) []byte {
 	t.Helper()
 	node, err := exec.LookPath("node")
 	if err != nil {
 		t.Skip("node is not installed: the public client library check needs Node.js (.ci/run installs it)")
 	}
-	if _, err := os.Stat(filepath.Join(publicClientDir, "node_modules", "bitget-api", "package.json")); err != nil {
+	if _, err := os.Stat(filepath.Join(publicClientDir, "node_modules", lib, "package.json")); err != nil {
 		t.Skipf("the public client library is not installed: run `npm ci --no-audit --no-fund` in cmd/engine/%s", publicClientDir)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
