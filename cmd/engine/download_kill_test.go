@@ -1,16 +1,13 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"io/fs"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -57,8 +54,8 @@ func TestDownloadSurvivesKill(t *testing.T) {
 	killed := t.TempDir()
 	kills := 0
 	for range 4 {
-		p := startDownload(t, bin, args(killed))
-		if !p.waitLines(3, time.Minute) {
+		p := startProc(t, bin, nil, args(killed)...)
+		if !p.waitForCount(" rows, ", 3, time.Minute) || p.exited() {
 			<-p.done
 			break // it finished: nothing was left to kill it in
 		}
@@ -120,72 +117,4 @@ func storeFiles(t *testing.T, dir string) map[string][]byte {
 		t.Fatal(err)
 	}
 	return out
-}
-
-// downloadProc is engine data download running as a subprocess, its
-// progress lines (stderr) collected.
-type downloadProc struct {
-	cmd   *exec.Cmd
-	mu    sync.Mutex
-	lines []string
-	more  chan struct{} // closed and replaced on every line
-	done  chan struct{}
-}
-
-func startDownload(t *testing.T, bin string, args []string) *downloadProc {
-	t.Helper()
-	cmd := exec.Command(bin, args...)
-	cmd.Env = []string{envRunEngine + "=1", "PATH=" + os.Getenv("PATH")}
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	p := &downloadProc{cmd: cmd, more: make(chan struct{}), done: make(chan struct{})}
-	go func() {
-		sc := bufio.NewScanner(stderr)
-		for sc.Scan() {
-			p.mu.Lock()
-			p.lines = append(p.lines, sc.Text())
-			close(p.more)
-			p.more = make(chan struct{})
-			p.mu.Unlock()
-		}
-		_ = cmd.Wait()
-		close(p.done)
-	}()
-	t.Cleanup(func() {
-		_ = cmd.Process.Kill()
-		<-p.done
-	})
-	return p
-}
-
-// waitLines waits until n lines came (true), or the process ended or the
-// time passed (false).
-func (p *downloadProc) waitLines(n int, within time.Duration) bool {
-	deadline := time.After(within)
-	for {
-		p.mu.Lock()
-		got, more := len(p.lines), p.more
-		p.mu.Unlock()
-		if got >= n {
-			return true
-		}
-		select {
-		case <-more:
-		case <-p.done:
-			return false
-		case <-deadline:
-			return false
-		}
-	}
-}
-
-func (p *downloadProc) text() string {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return strings.Join(p.lines, "\n")
 }

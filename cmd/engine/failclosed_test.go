@@ -124,8 +124,16 @@ type engineProc struct {
 
 func startEngine(t *testing.T, bin string, env []string, args ...string) *engineProc {
 	t.Helper()
-	cmd := exec.Command(bin, withoutStatusPage(append([]string{"run", "--log-format", "json"}, args...))...)
-	cmd.Env = append([]string{envRunEngine + "=1", "PATH=" + os.Getenv("PATH"), envAPIKey + "=demo-key", envSecret + "=demo-secret", envPassphrase + "=demo-passphrase"}, env...)
+	return startProc(t, bin, append([]string{envAPIKey + "=demo-key", envSecret + "=demo-secret", envPassphrase + "=demo-passphrase"}, env...),
+		withoutStatusPage(append([]string{"run", "--log-format", "json"}, args...))...)
+}
+
+// startProc starts the engine binary with args (any command) and env, and
+// collects its stderr line by line.
+func startProc(t *testing.T, bin string, env []string, args ...string) *engineProc {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Env = append([]string{envRunEngine + "=1", "PATH=" + os.Getenv("PATH")}, env...)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -200,6 +208,16 @@ func (p *engineProc) text() string {
 }
 
 func (p *engineProc) count(want string) int { return strings.Count(p.text(), want) }
+
+// exited reports whether the process has ended.
+func (p *engineProc) exited() bool {
+	select {
+	case <-p.done:
+		return true
+	default:
+		return false
+	}
+}
 
 // threeLegs is a once-a-day rule of three resting orders (three legs), far
 // below the market so that they stay pending and can be counted.
