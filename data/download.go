@@ -113,13 +113,7 @@ func (d *Downloader) series(ctx context.Context, s Series, kind exchange.CandleK
 	if err != nil {
 		return err
 	}
-	// A process killed while writing leaves its temporary file behind
-	// (never read: the names start with a dot); the next run removes it.
-	if leftovers, err := filepath.Glob(filepath.Join(s.dir(d.Dir), ".*.tmp")); err == nil {
-		for _, f := range leftovers {
-			os.Remove(f)
-		}
-	}
+	removeLeftovers(s.dir(d.Dir), ".*.tmp")
 	// The downloaded span stays one piece: a request beyond either end is
 	// extended to meet it.
 	type job struct {
@@ -243,6 +237,19 @@ func (d *Downloader) fetch(ctx context.Context, s Series, kind exchange.CandleKi
 	return nil
 }
 
+// removeLeftovers removes the temporary files matching pattern in dir. A
+// process killed while writing leaves its temporary file behind (never
+// read: the names start with a dot); the next run removes it.
+func removeLeftovers(dir, pattern string) {
+	leftovers, err := filepath.Glob(filepath.Join(dir, pattern))
+	if err != nil {
+		return // the patterns are constant and valid
+	}
+	for _, f := range leftovers {
+		os.Remove(f)
+	}
+}
+
 func minTime(a, b time.Time) time.Time {
 	if a.Before(b) {
 		return a
@@ -324,6 +331,7 @@ func mergeSpans(spans []Span) []Span {
 // into the symbol's funding file.
 func (d *Downloader) funding(ctx context.Context, product exchange.ProductType, symbol string, from time.Time) error {
 	path := fundingFile(d.Dir, product, symbol)
+	removeLeftovers(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
 	old, err := readFundingFile(path)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return err

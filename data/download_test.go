@@ -277,6 +277,11 @@ func TestDownloadInterruptedAndResumed(t *testing.T) {
 	if err := os.WriteFile(leftover, []byte("time,open\n2026-04"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// The funding file's temporary file sits in the symbol's folder.
+	fundingLeftover := filepath.Join(dir, "USDT-FUTURES", "BTCUSDT", ".funding.csv.456.tmp")
+	if err := os.WriteFile(fundingLeftover, []byte("time,rate\n2026-0"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	data.SetWriteHook(d, nil)
 	before := v.by[exchange.OpHistoryCandles].Load()
 	if err := d.Download(ctx, req); err != nil {
@@ -291,8 +296,10 @@ func TestDownloadInterruptedAndResumed(t *testing.T) {
 			t.Fatalf("candle %d: %+v, want %+v", i, got.Candles[i], want.Candles[i])
 		}
 	}
-	if _, err := os.Stat(leftover); !os.IsNotExist(err) {
-		t.Errorf("the leftover temporary file is still there: %v", err)
+	for _, f := range []string{leftover, fundingLeftover} {
+		if _, err := os.Stat(f); !os.IsNotExist(err) {
+			t.Errorf("the leftover temporary file %s is still there: %v", filepath.Base(f), err)
+		}
 	}
 	// The resumed run did not start over: the first month is not asked again.
 	if n := v.by[exchange.OpHistoryCandles].Load() - before; n >= int64(len(want.Candles)/200)+3+3 {
