@@ -130,19 +130,32 @@ func (h *History) loadSymbol(sym string, length time.Duration) error {
 		// A funding file that does not read is not "no funding": say so.
 		return fmt.Errorf("history: %w", err)
 	}
+	// The settlements of the span, and the last one before it: the rate
+	// the ticker shows from the first second (the simulator charges only
+	// those after the start).
 	var list []sim.FundingSettlement
+	charged := 0
 	for _, r := range rates {
-		if r.Time.Before(o.From) || r.Time.After(o.To) {
+		if r.Time.After(o.To) {
 			continue
 		}
 		rate, err := decimal.NewFromString(string(r.Rate))
 		if err != nil {
 			return fmt.Errorf("history: funding of %s at %s: rate %q: %w", sym, stamp(r.Time), r.Rate, err)
 		}
-		list = append(list, sim.FundingSettlement{At: r.Time, Rate: rate})
+		s := sim.FundingSettlement{At: r.Time, Rate: rate}
+		switch {
+		case r.Time.After(o.From):
+			list = append(list, s)
+			charged++
+		case len(list) == 0:
+			list = append(list, s)
+		default:
+			list[0] = s // a later one before the start
+		}
 	}
 	h.funding[sym] = list
-	h.notes = append(h.notes, fmt.Sprintf("%s: funding charged at the stored settlements in the span, at their times and rates, on the mark price: %d", sym, len(list)))
+	h.notes = append(h.notes, fmt.Sprintf("%s: funding charged at the stored settlements in the span, at their times and rates, on the mark price: %d", sym, charged))
 	return nil
 }
 

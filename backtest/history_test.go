@@ -236,7 +236,8 @@ func TestReplayMissing(t *testing.T) {
 
 // TestReplayFundingRateInTheTicker: a rule that reads the ticker's funding
 // rate in a replay sees the stored rate of the last settlement: 0.0001
-// (08:00) until 16:00, then 0.0002, so it fires at 16:00:00 exactly.
+// (08:00, before the replay's 13:30 start) from the first second, then
+// 0.0002 from 16:00:00 exactly.
 func TestReplayFundingRateInTheTicker(t *testing.T) {
 	t.Parallel()
 	store, _ := replayStore(t)
@@ -247,16 +248,24 @@ func TestReplayFundingRateInTheTicker(t *testing.T) {
     once: per_day
     actions:
       - log: { message: "funding {{ ticker(\"TSLAUSDT\").funding_rate }}" }
+  - name: funding-at-start
+    when: ticker("TSLAUSDT").funding_rate == 0.0001
+    once: per_day
+    actions:
+      - log: { message: "funding 0.0001" }
 `
 	if err := os.WriteFile(filepath.Join(rules, "funding.yaml"), []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	rep := runReplay(t, store, rules)
-	if len(rep.Firings) != 1 {
-		t.Fatalf("%d firings, want 1: %+v", len(rep.Firings), rep.Firings)
+	want := map[string]time.Time{"funding-at-start": replayFrom, "funding-up": replayFunding}
+	if len(rep.Firings) != len(want) {
+		t.Fatalf("%d firings, want %d: %+v", len(rep.Firings), len(want), rep.Firings)
 	}
-	if at, err := time.Parse(time.RFC3339Nano, rep.Firings[0].Time); err != nil || !at.Equal(replayFunding) {
-		t.Errorf("fired at %s (%v), want %s", rep.Firings[0].Time, err, replayFunding.Format(time.RFC3339))
+	for _, f := range rep.Firings {
+		if at, err := time.Parse(time.RFC3339Nano, f.Time); err != nil || !at.Equal(want[f.Rule]) {
+			t.Errorf("%s fired at %s (%v), want %s", f.Rule, f.Time, err, want[f.Rule].Format(time.RFC3339))
+		}
 	}
 }
 
