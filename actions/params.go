@@ -5,12 +5,12 @@ import (
 	"github.com/tickrules/tickrules/rulefmt"
 )
 
-// The parameters below are declared once and shared by the kinds that take
-// them, so that symbol or an order's fields read the same everywhere.
-
+// enumValues returns the values the exchange accepts for one of its enums
+// (productType, side...).
 func enumValues(name string) []string { return exchange.EnumValues()[name] }
 
-// Parameters shared by several actions.
+// Parameters shared by several actions, declared once so that symbol or an
+// order's fields read the same in every kind that takes them.
 var (
 	pSymbol = rulefmt.ParamDef{Name: "symbol", Type: rulefmt.ParamSymbol, Required: true,
 		Doc:     "The futures contract. In a for_each rule it may be left out: it is then the rule's symbol.",

@@ -228,8 +228,8 @@ type loader struct {
 	sources     map[string]*rulefmt.Source // by path, for findings across files
 	ratios      map[string]bool            // State fields whose unit is a ratio, built on first use
 	compiled    map[compileKey]*Program
-	// keys caches the allowed keys of each table (FileKeys, RuleKeys, an
-	// action's parameters), built once per load rather than per rule.
+	// keys caches the allowed keys of each table (DefaultsKeys, an action's
+	// parameters), built once per load rather than per rule.
 	keys map[string][]string
 }
 
