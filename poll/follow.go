@@ -37,10 +37,10 @@ func PositionsReduced(before, after []exchange.Position) bool {
 	type key struct{ symbol, side, mode string }
 	now := make(map[key]decimal.Decimal, len(after))
 	for _, p := range after {
-		now[key{p.Symbol, string(p.HoldSide), string(p.MarginMode)}] = sizeOf(p)
+		now[key{p.Symbol, string(p.HoldSide), string(p.MarginMode)}] = p.Total.MustDecimal()
 	}
 	for _, p := range before {
-		was := sizeOf(p)
+		was := p.Total.MustDecimal() // unreadable: zero, no position to follow
 		if !was.IsPositive() {
 			continue
 		}
@@ -49,14 +49,4 @@ func PositionsReduced(before, after []exchange.Position) bool {
 		}
 	}
 	return false
-}
-
-// sizeOf is a position's total size; an unreadable size is zero (no
-// position to follow).
-func sizeOf(p exchange.Position) decimal.Decimal {
-	d, err := decimal.NewFromString(string(p.Total))
-	if err != nil {
-		return decimal.Zero
-	}
-	return d
 }

@@ -3,9 +3,7 @@ package main
 import (
 	"bytes"
 	"errors"
-	"io/fs"
 	"net/http"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
@@ -109,18 +107,11 @@ func TestDownloadSurvivesKill(t *testing.T) {
 // file a kill left behind), by path inside it.
 func storeFiles(t *testing.T, dir string) map[string][]byte {
 	t.Helper()
-	out := map[string][]byte{}
-	err := filepath.WalkDir(dir, func(path string, e fs.DirEntry, err error) error {
-		if err != nil || e.IsDir() || strings.HasPrefix(e.Name(), ".") {
-			return err
+	out := filesUnder(t, dir)
+	for name := range out {
+		if strings.HasPrefix(filepath.Base(name), ".") {
+			delete(out, name)
 		}
-		b, err := os.ReadFile(path)
-		rel, _ := filepath.Rel(dir, path)
-		out[rel] = b
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
 	return out
 }

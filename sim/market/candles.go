@@ -6,7 +6,6 @@ import (
 	"math"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
@@ -313,7 +312,7 @@ func StoredBar(c data.Candle, parsed map[exchange.Num]decimal.Decimal) (CandleBa
 		}
 		*f.dst = d
 	}
-	if v, err := strconv.ParseFloat(string(c.QuoteVolume), 64); err == nil && v > 0 && !math.IsInf(v, 0) {
+	if v := c.QuoteVolume.Float(); v > 0 && !math.IsInf(v, 0) {
 		b.QuoteVolume = v
 	}
 	return b, nil
